@@ -1,0 +1,52 @@
+// The engine's backends behind one plain C++ interface (no Thrust or CUDA types).
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernels/spline.h"
+#include "kernels/spline_queries.h"
+
+namespace throng {
+
+enum class BackendKind { kAuto, kCuda, kCpu, kReference };
+
+// "auto", "cuda", "cpu", "reference".
+std::string_view BackendName(BackendKind kind);
+// Throws std::invalid_argument for an unknown name.
+BackendKind ParseBackendKind(std::string_view name);
+
+// The build has the CUDA backend compiled in.
+bool CudaBuilt();
+// CUDA is built and at least one device can be used now.
+bool CudaDeviceAvailable();
+
+// Raised when a backend is asked for that this build or machine cannot provide.
+class BackendUnavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A backend owns its memory (host or device) and stream. Not thread-safe: one caller at a
+// time per instance; separate instances run in parallel.
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual BackendKind kind() const = 0;
+
+  // Installs a world's splines (validated; throws std::invalid_argument naming the
+  // offending point). Replaces any earlier set.
+  virtual void SetSplines(const std::vector<SplineDesc>& splines) = 0;
+  // Location, direction and curvature at q.s, and the local projection of q.p, for every
+  // query. Bad queries throw std::invalid_argument (ValidateSplineQueries).
+  virtual void QuerySplines(const SplineQueries& q, SplineQueryResults* out) = 0;
+};
+
+// kAuto picks cuda when a device is present, else cpu. Asking for cuda without a device
+// or a CUDA build throws BackendUnavailable with the reason.
+std::unique_ptr<Backend> CreateBackend(BackendKind kind);
+
+}  // namespace throng

@@ -1,0 +1,37 @@
+#include "kernels/reference/reference_backend.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace throng::reference {
+
+void ReferenceBackend::SetSplines(const std::vector<SplineDesc>& splines) {
+  // Same validation as the engine (ids unique, points clean), then the reference's own
+  // geometry.
+  (void)BuildSplineSet(splines);
+  std::vector<ReferenceSpline> built;
+  built.reserve(splines.size());
+  for (size_t i = 0; i < splines.size(); ++i) built.emplace_back(splines[i], i);
+  splines_ = std::move(built);
+}
+
+void ReferenceBackend::QuerySplines(const SplineQueries& q, SplineQueryResults* out) {
+  ValidateSplineQueries(q, splines_.size());
+  out->Resize(q.size());
+  for (size_t i = 0; i < q.size(); ++i) {
+    const ReferenceSpline& spline = splines_[q.spline[i]];
+    const P3 p = spline.LocationAt(q.s[i]);
+    const P3 t = spline.DirectionAt(q.s[i]);
+    out->x[i] = static_cast<float>(p.x);
+    out->y[i] = static_cast<float>(p.y);
+    out->z[i] = static_cast<float>(p.z);
+    out->tx[i] = static_cast<float>(t.x);
+    out->ty[i] = static_cast<float>(t.y);
+    out->tz[i] = static_cast<float>(t.z);
+    out->curvature[i] = static_cast<float>(spline.CurvatureAt(q.s[i]));
+    out->progress[i] = static_cast<float>(
+        spline.Project({q.px[i], q.py[i], q.pz[i]}, q.s_hint[i], q.window));
+  }
+}
+
+}  // namespace throng::reference

@@ -1,0 +1,22 @@
+#pragma once
+
+#include <vector>
+
+#include "kernels/backend.h"
+#include "kernels/reference/spline_ref.h"
+
+namespace throng::reference {
+
+// Scalar, double precision, one query after another: slow on purpose, the oracle the
+// parallel backends are checked against.
+class ReferenceBackend final : public Backend {
+ public:
+  BackendKind kind() const override { return BackendKind::kReference; }
+  void SetSplines(const std::vector<SplineDesc>& splines) override;
+  void QuerySplines(const SplineQueries& q, SplineQueryResults* out) override;
+
+ private:
+  std::vector<ReferenceSpline> splines_;
+};
+
+}  // namespace throng::reference
