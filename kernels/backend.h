@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kernels/orca_types.h"
 #include "kernels/spline.h"
 #include "kernels/spline_queries.h"
 
@@ -43,6 +44,15 @@ class Backend {
   // Location, direction and curvature at q.s, and the local projection of q.p, for every
   // query. Bad queries throw std::invalid_argument (ValidateSplineQueries).
   virtual void QuerySplines(const SplineQueries& q, SplineQueryResults* out) = 0;
+
+  // Installs a world's static obstacles (validated; throws std::invalid_argument naming
+  // the polygon and vertex). Replaces any earlier set.
+  virtual void SetObstacles(const std::vector<Polygon>& polygons) = 0;
+  // One ORCA solve over every agent (docs/ORCA.md), against the installed obstacles.
+  // Validates first (std::invalid_argument naming column and index); on error `out` is
+  // left untouched. Velocities are not applied: the caller decides (two-phase step).
+  virtual void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
+                         const OrcaRunOptions& options, OrcaResult* out) = 0;
 };
 
 // kAuto picks cuda when a device is present, else cpu. Asking for cuda without a device

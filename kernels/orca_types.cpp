@@ -14,4 +14,27 @@ void AgentColumns::Reserve(size_t n) {
   flags.reserve(n);
 }
 
+void OrcaResult::Resize(size_t n) {
+  vx.resize(n);
+  vy.resize(n);
+  status.resize(n);
+  candidates.resize(n);
+  neighbors.resize(n);
+  constraints.resize(n);
+  solve_flags.resize(n);
+}
+
+void OrcaResult::CountStatuses() {
+  for (uint64_t& c : status_count) c = 0;
+  for (uint8_t s : status) {
+    if (s < kSolveStatusCount) ++status_count[s];
+  }
+  shortened_horizon = revalidated = revalidation_adopted = 0;
+  for (uint8_t f : solve_flags) {
+    shortened_horizon += (f & kSolveShortenedHorizon) != 0;
+    revalidated += (f & kSolveRevalidated) != 0;
+    revalidation_adopted += (f & kSolveAdopted) != 0;
+  }
+}
+
 }  // namespace throng

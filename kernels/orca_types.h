@@ -18,6 +18,13 @@ enum class SolveStatus : uint8_t {
 };
 constexpr int kSolveStatusCount = 3;
 
+// How an agent's solve went, beyond its status (bits of OrcaResult::solve_flags).
+enum SolveFlag : uint8_t {
+  kSolveShortenedHorizon = 1u << 0,  // feasible only at a horizon shorter than tau
+  kSolveRevalidated = 1u << 1,       // re-solved in the second pass
+  kSolveAdopted = 1u << 2,           // the second pass's velocity was taken
+};
+
 // Per-agent flag bits.
 enum AgentFlag : uint8_t {
   // Players, vehicles, scripted agents: keep the velocity their caller gives them, are not
@@ -36,7 +43,31 @@ struct OrcaParams {
   float time_horizon_obst = 10.f;   // tau_obst, s
   float neighbor_dist = 15.f;       // m; caps the conservative query radius; 0 = no cap
   int max_neighbors = 10;           // 1 .. kMaxNeighborsLimit
+
+  // Throng's handling of conflicts and infeasibility (docs/ORCA.md, "Solve"). With
+  // side_bias = 0, contact_margin = 0 and the three flags false, the solve is exactly
+  // ALGORITHMS.md §5's plain order (LP2; safe stop if v = 0 meets the hard lines; LP3).
+  float side_bias = 0.3f;           // rad: when v_pref breaks an agent line, aim this far right
+  float contact_margin = 1e-3f;     // m added to every combined radius in agent lines
+  bool shorten_horizon = true;      // retry with tau/2, tau/4, .. down to time_step first
+  bool overlap_is_hard = true;      // an overlapping neighbour's line is hard for the safe stop
+  bool revalidate = true;           // second pass against neighbours that did not take their half
+  // Comparison baseline only: RVO2 2.0's silent fallback (infeasible -> LP3, reported ok).
+  // Use PlainRvo2Params() to get the whole baseline.
+  bool rvo2_fallback = false;
 };
+
+// The RVO2 library's behaviour, for baselines: no side bias, no margin, no shorter
+// horizons, no second pass, and infeasible solves silently take LP3's velocity.
+inline OrcaParams PlainRvo2Params(OrcaParams p) {
+  p.side_bias = 0.f;
+  p.contact_margin = 0.f;
+  p.shorten_horizon = false;
+  p.overlap_is_hard = false;
+  p.revalidate = false;
+  p.rvo2_fallback = true;
+  return p;
+}
 
 // Agents as structure of arrays; every column has one value per agent.
 struct AgentColumns {
@@ -65,6 +96,19 @@ struct OrcaScene {
   std::vector<Polygon> obstacles;
 };
 
+// How a solve is run (not part of the problem).
+struct OrcaRunOptions {
+  // 0: off. k: every k-th agent (in grid order) is checked against a brute-force search
+  // and the candidates the grid missed are counted (false negatives; must stay 0).
+  uint32_t audit_every = 0;
+};
+
+// Wall-clock milliseconds per stage; parallel backends synchronise between stages.
+struct OrcaStageTimes {
+  double validate_ms = 0, upload_ms = 0, grid_ms = 0, neighbors_ms = 0, solve_ms = 0,
+         revalidate_ms = 0, download_ms = 0;
+};
+
 // Per-agent results plus the tick's observability counters.
 struct OrcaResult {
   std::vector<float> vx, vy;            // chosen velocity, m/s
@@ -72,10 +116,19 @@ struct OrcaResult {
   std::vector<uint16_t> candidates;     // agents passing the conservative per-pair filter
   std::vector<uint16_t> neighbors;      // of those, kept (closest max_neighbors)
   std::vector<uint16_t> constraints;    // half-planes in the solve (obstacle + agent)
+  std::vector<uint8_t> solve_flags;     // SolveFlag bits
 
   uint64_t status_count[kSolveStatusCount] = {0, 0, 0};
+  uint64_t shortened_horizon = 0;       // agents solved only at a horizon shorter than tau
+  uint64_t revalidated = 0;             // agents re-solved in the second pass
+  uint64_t revalidation_adopted = 0;    // of those, agents that took pass 2's feasible velocity
   uint64_t audited_agents = 0;          // agents checked against brute force (audit mode)
   uint64_t audited_false_negatives = 0;
+  OrcaStageTimes times;
+
+  void Resize(size_t n);
+  // Recomputes status_count and the solve-flag counters from the per-agent columns.
+  void CountStatuses();
 };
 
 }  // namespace throng

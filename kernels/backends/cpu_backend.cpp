@@ -6,9 +6,17 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/system/omp/execution_policy.h>
 
+#include <chrono>
+
+#include "kernels/backends/orca_pipeline.cuh"
+#include "kernels/backends/orca_result_stats.h"
 #include "kernels/backends/spline_query_kernel.cuh"
+#include "kernels/orca_validate.h"
 
 namespace throng {
+
+CpuBackend::CpuBackend() : orca_(std::make_unique<OrcaPipeline<std::vector>>()) {}
+CpuBackend::~CpuBackend() = default;
 
 void CpuBackend::SetSplines(const std::vector<SplineDesc>& splines) {
   splines_ = BuildSplineSet(splines);
@@ -24,6 +32,36 @@ void CpuBackend::QuerySplines(const SplineQueries& q, SplineQueryResults* out) {
       {out->x.data(), out->y.data(), out->z.data(), out->tx.data(), out->ty.data(), out->tz.data(),
        out->curvature.data(), out->progress.data()}};
   thrust::for_each_n(thrust::omp::par, thrust::counting_iterator<size_t>(0), n, f);
+}
+
+void CpuBackend::SetObstacles(const std::vector<Polygon>& polygons) {
+  obstacles_ = BuildObstacleVertices(polygons);
+}
+
+void CpuBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents,
+                           const OrcaRunOptions& options, OrcaResult* out) {
+  const auto t0 = std::chrono::steady_clock::now();
+  ValidateOrcaParams(params);
+  ValidateAgents(agents);
+  OrcaStageTimes times;
+  times.validate_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+
+  const size_t n = agents.size();
+  out->Resize(n);
+  audit_missed_.resize(n);
+  // Host memory is the cpu backend's device memory: no upload, no download.
+  const AgentInputView in{agents.px.data(),        agents.py.data(),      agents.vx.data(),
+                          agents.vy.data(),        agents.radius.data(),  agents.max_speed.data(),
+                          agents.pref_vx.data(),   agents.pref_vy.data(), agents.id.data(),
+                          agents.flags.data(),     static_cast<uint32_t>(n)};
+  const OrcaOutputView view{out->vx.data(),         out->vy.data(),          out->status.data(),
+                            out->candidates.data(), out->neighbors.data(),   out->constraints.data(),
+                            out->solve_flags.data(),  audit_missed_.data()};
+  orca_->Run(thrust::omp::par, [] {}, in, params, ViewOf(obstacles_), options.audit_every, view, &times);
+  out->CountStatuses();
+  TallyAudit(audit_missed_, n, out);
+  out->times = times;
 }
 
 }  // namespace throng

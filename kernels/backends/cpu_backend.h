@@ -1,17 +1,34 @@
 #pragma once
 
+#include <cstdint>
+#include <memory>
+#include <vector>
+
 #include "kernels/backend.h"
+#include "kernels/obstacles.h"
 
 namespace throng {
 
+template <template <class...> class Vector>
+class OrcaPipeline;
+
 class CpuBackend final : public Backend {
  public:
+  CpuBackend();
+  ~CpuBackend() override;
+
   BackendKind kind() const override { return BackendKind::kCpu; }
   void SetSplines(const std::vector<SplineDesc>& splines) override;
   void QuerySplines(const SplineQueries& q, SplineQueryResults* out) override;
+  void SetObstacles(const std::vector<Polygon>& polygons) override;
+  void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
+                 const OrcaRunOptions& options, OrcaResult* out) override;
 
  private:
   SplineSet splines_;
+  ObstacleVertices obstacles_;
+  std::unique_ptr<OrcaPipeline<std::vector>> orca_;
+  std::vector<uint16_t> audit_missed_;
 };
 
 }  // namespace throng

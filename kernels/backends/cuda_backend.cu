@@ -8,26 +8,22 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/system/cuda/execution_policy.h>
 
+#include <chrono>
 #include <stdexcept>
 #include <string>
 
 #include "kernels/backends/cuda_check.cuh"
+#include "kernels/backends/orca_pipeline.cuh"
+#include "kernels/backends/orca_result_stats.h"
 #include "kernels/backends/spline_query_kernel.cuh"
+#include "kernels/obstacles.h"
+#include "kernels/orca_validate.h"
 
 namespace throng {
 namespace {
 
 template <class T>
 using DeviceVector = thrust::device_vector<T>;
-
-template <class T>
-const T* Raw(const DeviceVector<T>& v) {
-  return thrust::raw_pointer_cast(v.data());
-}
-template <class T>
-T* Raw(DeviceVector<T>& v) {
-  return thrust::raw_pointer_cast(v.data());
-}
 
 template <class T>
 void Upload(const std::vector<T>& host, DeviceVector<T>& device, cudaStream_t stream) {
@@ -95,8 +91,93 @@ class CudaBackend final : public Backend {
     THRONG_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
+  void SetObstacles(const std::vector<Polygon>& polygons) override {
+    const ObstacleVertices v = BuildObstacleVertices(polygons);
+    Upload(v.point, d_obst_point_, stream_);
+    Upload(v.unit_dir, d_obst_dir_, stream_);
+    Upload(v.convex, d_obst_convex_, stream_);
+    Upload(v.next, d_obst_next_, stream_);
+    Upload(v.prev, d_obst_prev_, stream_);
+    THRONG_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    obstacle_count_ = static_cast<int>(v.size());
+  }
+
+  void SolveOrca(const OrcaParams& params, const AgentColumns& agents, const OrcaRunOptions& options,
+                 OrcaResult* out) override {
+    using Clock = std::chrono::steady_clock;
+    auto ms_since = [](Clock::time_point t0) {
+      return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    };
+    OrcaStageTimes times;
+    auto t0 = Clock::now();
+    ValidateOrcaParams(params);
+    ValidateAgents(agents);
+    times.validate_ms = ms_since(t0);
+
+    t0 = Clock::now();
+    const size_t n = agents.size();
+    Upload(agents.px, d_px_in_, stream_);
+    Upload(agents.py, d_py_in_, stream_);
+    Upload(agents.vx, d_vx_in_, stream_);
+    Upload(agents.vy, d_vy_in_, stream_);
+    Upload(agents.radius, d_radius_in_, stream_);
+    Upload(agents.max_speed, d_speed_in_, stream_);
+    Upload(agents.pref_vx, d_pref_vx_in_, stream_);
+    Upload(agents.pref_vy, d_pref_vy_in_, stream_);
+    Upload(agents.id, d_id_in_, stream_);
+    Upload(agents.flags, d_flags_in_, stream_);
+    for (auto* v : {&d_vx_out_, &d_vy_out_}) v->resize(n);
+    d_status_out_.resize(n);
+    d_flags_out_.resize(n);
+    for (auto* v : {&d_candidates_out_, &d_neighbors_out_, &d_constraints_out_, &d_missed_out_}) v->resize(n);
+    THRONG_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    times.upload_ms = ms_since(t0);
+
+    const AgentInputView in{Raw(d_px_in_),     Raw(d_py_in_),      Raw(d_vx_in_),     Raw(d_vy_in_),
+                            Raw(d_radius_in_), Raw(d_speed_in_),   Raw(d_pref_vx_in_), Raw(d_pref_vy_in_),
+                            Raw(d_id_in_),     Raw(d_flags_in_),   static_cast<uint32_t>(n)};
+    const OrcaOutputView view{Raw(d_vx_out_),         Raw(d_vy_out_),        Raw(d_status_out_),
+                              Raw(d_candidates_out_), Raw(d_neighbors_out_), Raw(d_constraints_out_),
+                              Raw(d_flags_out_),      Raw(d_missed_out_)};
+    const orca::ObstacleView obstacles{Raw(d_obst_point_), Raw(d_obst_dir_), Raw(d_obst_convex_),
+                                       Raw(d_obst_next_),  Raw(d_obst_prev_), obstacle_count_};
+    cudaStream_t stream = stream_;
+    orca_.Run(thrust::cuda::par_nosync.on(stream), [stream] { THRONG_CUDA_CHECK(cudaStreamSynchronize(stream)); },
+              in, params, obstacles, options.audit_every, view, &times);
+    THRONG_CUDA_CHECK(cudaGetLastError());
+
+    t0 = Clock::now();
+    out->Resize(n);
+    Download(d_vx_out_, out->vx, stream_);
+    Download(d_vy_out_, out->vy, stream_);
+    Download(d_status_out_, out->status, stream_);
+    Download(d_candidates_out_, out->candidates, stream_);
+    Download(d_neighbors_out_, out->neighbors, stream_);
+    Download(d_constraints_out_, out->constraints, stream_);
+    Download(d_flags_out_, out->solve_flags, stream_);
+    Download(d_missed_out_, missed_host_, stream_);
+    THRONG_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    times.download_ms = ms_since(t0);
+    out->CountStatuses();
+    TallyAudit(missed_host_, n, out);
+    out->times = times;
+  }
+
  private:
   cudaStream_t stream_ = nullptr;
+  OrcaPipeline<thrust::device_vector> orca_;
+  int obstacle_count_ = 0;
+  DeviceVector<Vec2> d_obst_point_, d_obst_dir_;
+  DeviceVector<uint8_t> d_obst_convex_;
+  DeviceVector<int32_t> d_obst_next_, d_obst_prev_;
+  DeviceVector<float> d_px_in_, d_py_in_, d_vx_in_, d_vy_in_, d_radius_in_, d_speed_in_, d_pref_vx_in_,
+      d_pref_vy_in_;
+  DeviceVector<uint32_t> d_id_in_;
+  DeviceVector<uint8_t> d_flags_in_;
+  DeviceVector<float> d_vx_out_, d_vy_out_;
+  DeviceVector<uint8_t> d_status_out_, d_flags_out_;
+  DeviceVector<uint16_t> d_candidates_out_, d_neighbors_out_, d_constraints_out_, d_missed_out_;
+  std::vector<uint16_t> missed_host_;
   size_t spline_count_ = 0;
   DeviceVector<SplineHeader> d_headers_;
   DeviceVector<Vec3> d_coeff_;

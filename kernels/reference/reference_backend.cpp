@@ -1,5 +1,10 @@
 #include "kernels/reference/reference_backend.h"
 
+#include "kernels/obstacles.h"
+#include "kernels/orca_validate.h"
+#include "kernels/reference/orca_ref.h"
+
+#include <chrono>
 #include <stdexcept>
 #include <string>
 
@@ -32,6 +37,27 @@ void ReferenceBackend::QuerySplines(const SplineQueries& q, SplineQueryResults* 
     out->progress[i] = static_cast<float>(
         spline.Project({q.px[i], q.py[i], q.pz[i]}, q.s_hint[i], q.window));
   }
+}
+
+void ReferenceBackend::SetObstacles(const std::vector<Polygon>& polygons) {
+  (void)BuildObstacleVertices(polygons);  // the engine's validation
+  obstacles_ = polygons;
+}
+
+void ReferenceBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents,
+                                 const OrcaRunOptions& /*options*/, OrcaResult* out) {
+  const auto t0 = std::chrono::steady_clock::now();
+  ValidateOrcaParams(params);
+  ValidateAgents(agents);
+  const auto t1 = std::chrono::steady_clock::now();
+  const OrcaScene scene{params, agents, obstacles_};
+  OrcaOptions options;
+  options.fallback = params.rvo2_fallback ? Fallback::kPlainRvo2 : Fallback::kOrdered;
+  *out = reference::SolveOrca(scene, options);
+  out->times = {};
+  out->times.validate_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+  out->times.solve_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
 }
 
 }  // namespace throng::reference

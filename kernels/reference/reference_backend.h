@@ -14,9 +14,14 @@ class ReferenceBackend final : public Backend {
   BackendKind kind() const override { return BackendKind::kReference; }
   void SetSplines(const std::vector<SplineDesc>& splines) override;
   void QuerySplines(const SplineQueries& q, SplineQueryResults* out) override;
+  void SetObstacles(const std::vector<Polygon>& polygons) override;
+  // Brute force in double; audit options are ignored (no index, nothing to miss).
+  void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
+                 const OrcaRunOptions& options, OrcaResult* out) override;
 
  private:
   std::vector<ReferenceSpline> splines_;
+  std::vector<Polygon> obstacles_;
 };
 
 }  // namespace throng::reference

@@ -1,0 +1,157 @@
+// throng-bench-orca: whole ORCA steps (grid, neighbours, solve, re-validation, apply) on
+// the circle and random scenarios, per backend and size, with quality figures and an
+// optional plain-RVO2 baseline run on identical inputs. Prints a table, writes JSON.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "kernels/backend.h"
+#include "kernels/scenarios/crowd.h"
+
+namespace {
+
+using namespace throng;
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+struct Figures {
+  std::string backend, scenario, variant;
+  size_t agents = 0;
+  int ticks = 0;
+  double grid = 0, neighbors = 0, solve = 0, revalidate = 0, transfer = 0, apply = 0, total = 0,
+         p90_total = 0;
+  uint64_t colliding_pair_steps = 0;
+  float min_ratio = 1e9f;
+  uint64_t statuses[kSolveStatusCount] = {0, 0, 0};
+  size_t at_goal = 0;
+};
+
+Figures Run(Backend& backend, scenarios::CrowdScenario s, int warmup, int ticks, bool baseline,
+            bool measure_overlaps) {
+  using Clock = std::chrono::steady_clock;
+  Figures f;
+  f.agents = s.scene.agents.size();
+  f.ticks = ticks;
+  if (baseline) s.scene.params = PlainRvo2Params(s.scene.params);
+  backend.SetObstacles(s.scene.obstacles);
+  std::vector<double> grid, neighbors, solve, revalidate, transfer, apply, total;
+  OrcaResult r;
+  for (int t = 0; t < warmup + ticks; ++t) {
+    scenarios::UpdatePreferredVelocities(s);
+    const auto t0 = Clock::now();
+    backend.SolveOrca(s.scene.params, s.scene.agents, {}, &r);
+    const auto t1 = Clock::now();
+    scenarios::ApplyVelocities(s.scene.agents, r, s.scene.params.time_step);
+    const auto t2 = Clock::now();
+    if (t < warmup) continue;
+    grid.push_back(r.times.grid_ms);
+    neighbors.push_back(r.times.neighbors_ms);
+    solve.push_back(r.times.solve_ms);
+    revalidate.push_back(r.times.revalidate_ms);
+    transfer.push_back(r.times.upload_ms + r.times.download_ms);
+    apply.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());
+    total.push_back(std::chrono::duration<double, std::milli>(t2 - t0).count());
+    for (int k = 0; k < kSolveStatusCount; ++k) f.statuses[k] += r.status_count[k];
+    if (measure_overlaps) {
+      const scenarios::OverlapStats o = scenarios::MeasureOverlaps(s.scene.agents);
+      f.colliding_pair_steps += o.pairs;
+      f.min_ratio = std::min(f.min_ratio, o.min_distance_ratio);
+    }
+  }
+  f.grid = Median(grid);
+  f.neighbors = Median(neighbors);
+  f.solve = Median(solve);
+  f.revalidate = Median(revalidate);
+  f.transfer = Median(transfer);
+  f.apply = Median(apply);
+  f.total = Median(total);
+  std::sort(total.begin(), total.end());
+  f.p90_total = total.empty() ? 0 : total[total.size() * 9 / 10];
+  f.at_goal = scenarios::AgentsAtGoal(s);
+  return f;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"ORCA step benchmark (RVO2's circle and random scenarios)"};
+  std::vector<std::string> backends{"cpu"};
+  std::vector<std::string> scenario_names{"random", "circle"};
+  std::vector<size_t> sizes{1000, 10000, 100000};
+  int ticks = 20, warmup = 3;
+  uint32_t seed = 1;
+  bool baseline = false, overlaps = true;
+  std::string json_path;
+  app.add_option("--backends", backends, "reference, cpu, cuda")->delimiter(',');
+  app.add_option("--scenarios", scenario_names, "circle, random")->delimiter(',');
+  app.add_option("--sizes", sizes, "agent counts")->delimiter(',');
+  app.add_option("--ticks", ticks, "timed ticks (medians reported)")->check(CLI::PositiveNumber);
+  app.add_option("--warmup", warmup, "untimed ticks first");
+  app.add_option("--seed", seed, "random scenario seed");
+  app.add_flag("--baseline", baseline, "also run the plain-RVO2 baseline on the same inputs");
+  app.add_flag("!--no-overlaps", overlaps, "skip the per-tick overlap count");
+  app.add_option("--json", json_path, "write results as JSON to this file");
+  CLI11_PARSE(app, argc, argv);
+
+  std::vector<Figures> all;
+  std::printf("%-9s %-7s %-8s %8s %6s %8s %8s %8s %8s %8s %8s %9s %9s %10s %8s %s\n", "backend",
+              "scene", "variant", "agents", "ticks", "grid_ms", "nbr_ms", "solve_ms", "reval_ms",
+              "xfer_ms", "apply_ms", "tick_ms", "p90_ms", "pair_steps", "min_d/R",
+              "ok/safe_stop/emergency");
+  for (const std::string& backend_name : backends) {
+    std::unique_ptr<Backend> backend;
+    try {
+      backend = CreateBackend(ParseBackendKind(backend_name));
+    } catch (const std::exception& e) {
+      std::printf("%-9s skipped: %s\n", backend_name.c_str(), e.what());
+      continue;
+    }
+    for (const std::string& scene : scenario_names) {
+      for (size_t n : sizes) {
+        for (int variant = 0; variant < (baseline ? 2 : 1); ++variant) {
+          scenarios::CrowdScenario s = scene == "circle" ? scenarios::Circle(n) : scenarios::Random(n, seed);
+          Figures f = Run(*backend, std::move(s), warmup, ticks, variant == 1, overlaps);
+          f.backend = backend_name;
+          f.scenario = scene;
+          f.variant = variant == 1 ? "rvo2" : "throng";
+          std::printf("%-9s %-7s %-8s %8zu %6d %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %9.3f %9.3f %10llu %8.4f %llu/%llu/%llu\n",
+                      f.backend.c_str(), f.scenario.c_str(), f.variant.c_str(), f.agents, f.ticks,
+                      f.grid, f.neighbors, f.solve, f.revalidate, f.transfer, f.apply, f.total,
+                      f.p90_total, static_cast<unsigned long long>(f.colliding_pair_steps),
+                      f.min_ratio > 1e8f ? 1.0 : f.min_ratio,
+                      static_cast<unsigned long long>(f.statuses[0]),
+                      static_cast<unsigned long long>(f.statuses[1]),
+                      static_cast<unsigned long long>(f.statuses[2]));
+          std::fflush(stdout);
+          all.push_back(f);
+        }
+      }
+    }
+  }
+  if (!json_path.empty()) {
+    std::ofstream out(json_path);
+    out << "{\n  \"benchmark\": \"orca_steps\",\n  \"results\": [";
+    for (size_t i = 0; i < all.size(); ++i) {
+      const Figures& f = all[i];
+      out << (i ? "," : "") << "\n    {\"backend\": \"" << f.backend << "\", \"scenario\": \"" << f.scenario
+          << "\", \"variant\": \"" << f.variant << "\", \"agents\": " << f.agents << ", \"ticks\": " << f.ticks
+          << ", \"median_ms\": {\"grid\": " << f.grid << ", \"neighbors\": " << f.neighbors
+          << ", \"solve\": " << f.solve << ", \"revalidate\": " << f.revalidate
+          << ", \"transfer\": " << f.transfer << ", \"apply\": " << f.apply << ", \"tick\": " << f.total
+          << "}, \"p90_tick_ms\": " << f.p90_total << ", \"colliding_pair_steps\": " << f.colliding_pair_steps
+          << ", \"statuses\": {\"ok\": " << f.statuses[0] << ", \"safe_stop\": " << f.statuses[1]
+          << ", \"emergency\": " << f.statuses[2] << "}}";
+    }
+    out << "\n  ]\n}\n";
+  }
+  return 0;
+}

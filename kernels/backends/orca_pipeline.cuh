@@ -1,0 +1,188 @@
+// The ORCA tick on a parallel backend, written once with Thrust execution policies and
+// compiled twice: by nvcc (cuda_backend.cu, device vectors) and by the host compiler
+// (cpu_backend.cpp, std::vector, OpenMP). Stages: grid (keys, sort, gather, cell
+// ranges), neighbour query, solve (pass 1), re-validation (pass 2). Buffers only grow, so steady-state ticks allocate
+// nothing.
+#pragma once
+
+#include <thrust/fill.h>
+#include <thrust/for_each.h>
+#include <thrust/functional.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/reduce.h>
+#include <thrust/sort.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+
+#include "kernels/grid.cuh"
+#include "kernels/orca_agent.cuh"
+
+namespace throng {
+
+// The caller's agent columns in the backend's memory (input order).
+struct AgentInputView {
+  const float* px;
+  const float* py;
+  const float* vx;
+  const float* vy;
+  const float* radius;
+  const float* max_speed;
+  const float* pref_vx;
+  const float* pref_vy;
+  const uint32_t* id;
+  const uint8_t* flags;
+  uint32_t count;
+};
+
+// Copies agent fields into grid order.
+struct GatherFunctor {
+  AgentInputView in;
+  const uint64_t* __restrict__ keys;
+  float* __restrict__ px;
+  float* __restrict__ py;
+  float* __restrict__ vx;
+  float* __restrict__ vy;
+  float* __restrict__ radius;
+  float* __restrict__ max_speed;
+  float* __restrict__ pref_vx;
+  float* __restrict__ pref_vy;
+  uint32_t* __restrict__ id;
+  uint8_t* __restrict__ flags;
+  uint32_t* __restrict__ input_index;
+
+  THRONG_HD void operator()(uint32_t i) const {
+    const uint32_t src = static_cast<uint32_t>(keys[i] & 0xffffffffu);
+    px[i] = in.px[src];
+    py[i] = in.py[src];
+    vx[i] = in.vx[src];
+    vy[i] = in.vy[src];
+    radius[i] = in.radius[src];
+    max_speed[i] = in.max_speed[src];
+    pref_vx[i] = in.pref_vx[src];
+    pref_vy[i] = in.pref_vy[src];
+    id[i] = in.id[src];
+    flags[i] = in.flags[src];
+    input_index[i] = src;
+  }
+};
+
+template <class V>
+auto Raw(V& v) {
+  return thrust::raw_pointer_cast(v.data());
+}
+
+template <class V>
+void Grow(V& v, size_t n) {
+  if (v.size() < n) v.resize(n);
+}
+
+// Vector: a class template for the backend's memory (std::vector or a device vector).
+template <template <class...> class Vector>
+class OrcaPipeline {
+ public:
+  // Runs grid, neighbours and solve for `in`, writing results through `out` (backend
+  // memory, input order). `sync` waits for queued work (timing needs it on a GPU).
+  template <class Policy, class Sync>
+  void Run(const Policy& policy, Sync sync, const AgentInputView& in, const OrcaParams& params,
+           const orca::ObstacleView& obstacles, uint32_t audit_every, const OrcaOutputView& out,
+           OrcaStageTimes* times) {
+    const uint32_t n = in.count;
+    if (n == 0) return;
+    using Clock = std::chrono::steady_clock;
+    auto ms_since = [](Clock::time_point t0) {
+      return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    };
+    const thrust::counting_iterator<uint32_t> first(0);
+
+    // Grid: the cell is the largest per-pair query radius, so a 3x3 block covers it.
+    auto t0 = Clock::now();
+    const float r_max = thrust::reduce(policy, in.radius, in.radius + n, 0.f, thrust::maximum<float>());
+    const float s_max = thrust::reduce(policy, in.max_speed, in.max_speed + n, 0.f, thrust::maximum<float>());
+    float cell = 2.f * r_max + 2.f * s_max * params.time_horizon;
+    if (params.neighbor_dist > 0.f) cell = std::min(cell, params.neighbor_dist);
+    // Rounding in the per-pair test must never reach past the 3x3 block.
+    cell *= 1.0001f;
+    const uint32_t buckets = BucketCountFor(n);
+    const GridSpec grid{1.f / cell, buckets - 1};
+
+    Grow(keys_, n);
+    for (auto* v : {&px_, &py_, &vx_, &vy_, &radius_, &max_speed_, &pref_vx_, &pref_vy_}) Grow(*v, n);
+    Grow(id_, n);
+    Grow(input_index_, n);
+    Grow(flags_, n);
+    Grow(cell_start_, buckets);
+    Grow(cell_end_, buckets);
+    thrust::for_each_n(policy, first, n, GridKeyFunctor{in.px, in.py, grid, Raw(keys_)});
+    thrust::sort(policy, keys_.begin(), keys_.begin() + n);
+    thrust::for_each_n(policy, first, n,
+                       GatherFunctor{in, Raw(keys_), Raw(px_), Raw(py_), Raw(vx_), Raw(vy_),
+                                     Raw(radius_), Raw(max_speed_), Raw(pref_vx_), Raw(pref_vy_),
+                                     Raw(id_), Raw(flags_), Raw(input_index_)});
+    thrust::fill(policy, cell_start_.begin(), cell_start_.begin() + buckets, kEmptyCell);
+    thrust::for_each_n(policy, first, n, CellRangeFunctor{Raw(keys_), n, Raw(cell_start_), Raw(cell_end_)});
+    sync();
+    times->grid_ms += ms_since(t0);
+
+    const SortedAgentsView sorted{Raw(px_),        Raw(py_),      Raw(vx_),      Raw(vy_),
+                                  Raw(radius_),    Raw(max_speed_), Raw(pref_vx_), Raw(pref_vy_),
+                                  Raw(id_),        Raw(flags_),   Raw(input_index_), n};
+
+    t0 = Clock::now();
+    const size_t k = static_cast<size_t>(params.max_neighbors);
+    Grow(lists_, static_cast<size_t>(n) * k);
+    Grow(kept_, n);
+    Grow(candidates_, n);
+    Grow(missed_, n);
+    thrust::for_each_n(policy, first, n,
+                       NeighborQueryFunctor{sorted, Raw(cell_start_), Raw(cell_end_), grid, params,
+                                            audit_every, Raw(lists_), Raw(kept_), Raw(candidates_),
+                                            Raw(missed_)});
+    sync();
+    times->neighbors_ms += ms_since(t0);
+
+    t0 = Clock::now();
+    for (auto* v : {&p1_vx_, &p1_vy_}) Grow(*v, n);
+    Grow(p1_status_, n);
+    Grow(p1_flags_, n);
+    Grow(p1_constraints_, n);
+    const PassOneView pass_one{Raw(p1_vx_), Raw(p1_vy_), Raw(p1_status_), Raw(p1_flags_),
+                               Raw(p1_constraints_)};
+    thrust::for_each_n(policy, first, n,
+                       OrcaPassOneFunctor{sorted, Raw(lists_), Raw(kept_), obstacles, params, pass_one});
+    sync();
+    times->solve_ms += ms_since(t0);
+
+    t0 = Clock::now();
+    thrust::for_each_n(policy, first, n,
+                       OrcaPassTwoFunctor{sorted, Raw(lists_), Raw(kept_), Raw(candidates_), Raw(missed_),
+                                          pass_one, obstacles, params, out});
+    sync();
+    times->revalidate_ms += ms_since(t0);
+  }
+
+  // Bytes held by the pipeline's buffers (for memory figures).
+  size_t bytes() const {
+    return keys_.size() * 8 +
+           (px_.size() + py_.size() + vx_.size() + vy_.size() + radius_.size() + max_speed_.size() +
+            pref_vx_.size() + pref_vy_.size()) * 4 +
+           (id_.size() + input_index_.size() + cell_start_.size() + cell_end_.size() + lists_.size()) * 4 +
+           flags_.size() + (kept_.size() + candidates_.size() + missed_.size()) * 2 +
+           (p1_vx_.size() + p1_vy_.size()) * 4 + p1_status_.size() + p1_flags_.size() +
+           p1_constraints_.size() * 2;
+  }
+
+ private:
+  Vector<uint64_t> keys_;
+  Vector<float> px_, py_, vx_, vy_, radius_, max_speed_, pref_vx_, pref_vy_;
+  Vector<uint32_t> id_, input_index_;
+  Vector<uint8_t> flags_;
+  Vector<uint32_t> cell_start_, cell_end_, lists_;
+  Vector<uint16_t> kept_, candidates_, missed_;
+  Vector<float> p1_vx_, p1_vy_;
+  Vector<uint8_t> p1_status_, p1_flags_;
+  Vector<uint16_t> p1_constraints_;
+};
+
+}  // namespace throng

@@ -1,0 +1,262 @@
+// One agent's tick of ORCA, as both parallel backends run it: gather candidates from the
+// grid, keep the closest max_neighbors (distance, then id), solve (kernels/orca.cuh).
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/grid.cuh"
+#include "kernels/hd.cuh"
+#include "kernels/orca.cuh"
+#include "kernels/orca_types.h"
+#include "kernels/vec.cuh"
+
+namespace throng {
+
+// Agents in grid order (structure of arrays, hot fields only).
+struct SortedAgentsView {
+  const float* __restrict__ px;
+  const float* __restrict__ py;
+  const float* __restrict__ vx;
+  const float* __restrict__ vy;
+  const float* __restrict__ radius;
+  const float* __restrict__ max_speed;
+  const float* __restrict__ pref_vx;
+  const float* __restrict__ pref_vy;
+  const uint32_t* __restrict__ id;
+  const uint8_t* __restrict__ flags;
+  const uint32_t* __restrict__ input_index;  // position in the caller's columns
+  uint32_t count;
+};
+
+// Results written at the agent's input index: one writer each, no atomics.
+struct OrcaOutputView {
+  float* __restrict__ vx;
+  float* __restrict__ vy;
+  uint8_t* __restrict__ status;
+  uint16_t* __restrict__ candidates;
+  uint16_t* __restrict__ neighbors;
+  uint16_t* __restrict__ constraints;
+  uint8_t* __restrict__ solve_flags;
+  uint16_t* __restrict__ audit_missed;  // kNotAudited, or false negatives found by the audit
+};
+
+constexpr uint16_t kNotAudited = 0xffff;
+
+struct NeighborSlot {
+  float dist_sq;
+  uint32_t id;
+  uint32_t index;  // sorted index
+};
+
+// (dist_sq, id) order: deterministic whatever order the cells are visited in.
+THRONG_HD inline bool Closer(float d_a, uint32_t id_a, float d_b, uint32_t id_b) {
+  return d_a < d_b || (d_a == d_b && id_a < id_b);
+}
+
+// Per-pair conservative filter of docs/ORCA.md (boundary included).
+THRONG_HD inline bool IsCandidate(float dist_sq, float r_a, float r_b, float s_a, float s_b,
+                                  const OrcaParams& params) {
+  const float reach = r_a + r_b + (s_a + s_b) * params.time_horizon;
+  if (dist_sq > reach * reach) return false;
+  return !(params.neighbor_dist > 0.f) || dist_sq <= params.neighbor_dist * params.neighbor_dist;
+}
+
+// Neighbour query for sorted agent i: writes the kept neighbours' sorted indices,
+// closest first, into lists[i * max_neighbors ...].
+struct NeighborQueryFunctor {
+  SortedAgentsView agents;
+  const uint32_t* __restrict__ cell_start;
+  const uint32_t* __restrict__ cell_end;
+  GridSpec grid;
+  OrcaParams params;
+  uint32_t audit_every;  // 0: no audit; k: brute-force check of every k-th sorted agent
+  uint32_t* __restrict__ lists;
+  uint16_t* __restrict__ kept_count;       // sorted order
+  uint16_t* __restrict__ candidate_count;  // sorted order
+  uint16_t* __restrict__ audit_missed;     // sorted order
+
+  THRONG_HD void operator()(uint32_t i) const {
+    if (agents.flags[i] & kAgentNonCooperative) {
+      // Not solved, so it needs no neighbours; others still see it.
+      kept_count[i] = 0;
+      candidate_count[i] = 0;
+      audit_missed[i] = kNotAudited;
+      return;
+    }
+    const Vec2 p{agents.px[i], agents.py[i]};
+    const float r = agents.radius[i];
+    const float s = agents.max_speed[i];
+    const int k_max = params.max_neighbors;
+
+    // Slots are read only below `count`; nvcc cannot see that (warning 549).
+#if defined(__NVCC__)
+#pragma nv_diag_suppress 549
+#endif
+    NeighborSlot kept[kMaxNeighborsLimit];
+    int count = 0;
+    uint32_t candidates = 0;
+    auto consider = [&](uint32_t j) {
+      if (j == i) return;
+      const Vec2 d{agents.px[j] - p.x, agents.py[j] - p.y};
+      const float dist_sq = LengthSq(d);
+      if (!IsCandidate(dist_sq, r, agents.radius[j], s, agents.max_speed[j], params)) return;
+      ++candidates;
+      const uint32_t other = agents.id[j];
+      if (count == k_max && !Closer(dist_sq, other, kept[count - 1].dist_sq, kept[count - 1].id)) {
+        return;
+      }
+      int pos = count < k_max ? count++ : k_max - 1;
+      while (pos > 0 && Closer(dist_sq, other, kept[pos - 1].dist_sq, kept[pos - 1].id)) {
+        kept[pos] = kept[pos - 1];
+        --pos;
+      }
+      kept[pos] = {dist_sq, other, j};
+    };
+
+    // Every bucket of the 3x3 cells around the agent, each bucket once (two cells can
+    // hash to one bucket, and a candidate must not be counted twice).
+    const int32_t cx = CellCoord(p.x, grid.inv_cell);
+    const int32_t cy = CellCoord(p.y, grid.inv_cell);
+    uint32_t visited[9];
+    int visited_count = 0;
+    for (int dy = -1; dy <= 1; ++dy) {
+      for (int dx = -1; dx <= 1; ++dx) {
+        const uint32_t b = BucketOf(cx + dx, cy + dy, grid.bucket_mask);
+        bool seen = false;
+        for (int v = 0; v < visited_count; ++v) seen = seen || visited[v] == b;
+        if (seen) continue;
+        visited[visited_count++] = b;
+        const uint32_t begin = cell_start[b];
+        if (begin == kEmptyCell) continue;
+        const uint32_t end = cell_end[b];
+        for (uint32_t j = begin; j < end; ++j) consider(j);
+      }
+    }
+
+    uint32_t missed = kNotAudited;
+    if (audit_every != 0 && i % audit_every == 0) {
+      uint32_t truth = 0;
+      for (uint32_t j = 0; j < agents.count; ++j) {
+        if (j == i) continue;
+        const Vec2 d{agents.px[j] - p.x, agents.py[j] - p.y};
+        truth += IsCandidate(LengthSq(d), r, agents.radius[j], s, agents.max_speed[j], params);
+      }
+      missed = truth > candidates ? truth - candidates : 0;
+      if (missed > kNotAudited - 1u) missed = kNotAudited - 1u;
+    }
+
+    uint32_t* list = lists + static_cast<size_t>(i) * static_cast<size_t>(k_max);
+    for (int k = 0; k < count; ++k) list[k] = kept[k].index;
+    kept_count[i] = static_cast<uint16_t>(count);
+    candidate_count[i] = static_cast<uint16_t>(candidates > 65535u ? 65535u : candidates);
+    audit_missed[i] = static_cast<uint16_t>(missed);
+  }
+};
+
+// Pass 1 of the solve, in grid order: results stay in grid order for pass 2 to read.
+struct PassOneView {
+  float* __restrict__ vx;
+  float* __restrict__ vy;
+  uint8_t* __restrict__ status;
+  uint8_t* __restrict__ flags;
+  uint16_t* __restrict__ constraints;
+};
+
+THRONG_HD inline orca::AgentState AgentStateOf(const SortedAgentsView& a, uint32_t i) {
+  return {{a.px[i], a.py[i]}, {a.vx[i], a.vy[i]}, {a.pref_vx[i], a.pref_vy[i]},
+          a.radius[i],        a.max_speed[i],     a.id[i]};
+}
+
+THRONG_HD inline orca::NeighborState NeighborStateOf(const SortedAgentsView& a, uint32_t j) {
+  return {{a.px[j], a.py[j]}, {a.vx[j], a.vy[j]}, a.radius[j], a.id[j],
+          (a.flags[j] & kAgentNonCooperative) != 0};
+}
+
+struct OrcaPassOneFunctor {
+  SortedAgentsView agents;
+  const uint32_t* __restrict__ lists;
+  const uint16_t* __restrict__ kept_count;
+  orca::ObstacleView obstacles;
+  OrcaParams params;
+  PassOneView out;
+
+  THRONG_HD void operator()(uint32_t i) const {
+    if (agents.flags[i] & kAgentNonCooperative) {
+      // Not solved: keeps the velocity its caller gave it.
+      out.vx[i] = agents.vx[i];
+      out.vy[i] = agents.vy[i];
+      out.status[i] = static_cast<uint8_t>(SolveStatus::kOk);
+      out.flags[i] = 0;
+      out.constraints[i] = 0;
+      return;
+    }
+    const int count = kept_count[i];
+    const uint32_t* list = lists + static_cast<size_t>(i) * static_cast<size_t>(params.max_neighbors);
+    orca::NeighborState neighbors[kMaxNeighborsLimit];
+    for (int k = 0; k < count; ++k) neighbors[k] = NeighborStateOf(agents, list[k]);
+    const orca::SolveOutput solved =
+        orca::SolveAgent(AgentStateOf(agents, i), neighbors, count, obstacles, params);
+    out.vx[i] = solved.velocity.x;
+    out.vy[i] = solved.velocity.y;
+    out.status[i] = static_cast<uint8_t>(solved.status);
+    out.flags[i] = solved.flags;
+    out.constraints[i] = static_cast<uint16_t>(solved.constraints);
+  }
+};
+
+// Pass 2 (docs/ORCA.md): an agent solved ok whose neighbour did not take its half
+// (stopped or in emergency) re-solves against that neighbour's pass-1 velocity with full
+// responsibility, and keeps the new velocity only if it is feasible. Reads pass-1 results
+// only, writes final results at input indices.
+struct OrcaPassTwoFunctor {
+  SortedAgentsView agents;
+  const uint32_t* __restrict__ lists;
+  const uint16_t* __restrict__ kept_count;
+  const uint16_t* __restrict__ candidate_count;
+  const uint16_t* __restrict__ audit_missed;
+  PassOneView first;
+  orca::ObstacleView obstacles;
+  OrcaParams params;
+  OrcaOutputView out;
+
+  THRONG_HD void operator()(uint32_t i) const {
+    const uint32_t dst = agents.input_index[i];
+    Vec2 v{first.vx[i], first.vy[i]};
+    uint8_t flags = first.flags[i];
+    const int count = kept_count[i];
+    const uint32_t* list = lists + static_cast<size_t>(i) * static_cast<size_t>(params.max_neighbors);
+    const bool cooperative = (agents.flags[i] & kAgentNonCooperative) == 0;
+    if (params.revalidate && cooperative && first.status[i] == static_cast<uint8_t>(SolveStatus::kOk)) {
+      orca::NeighborState neighbors[kMaxNeighborsLimit];
+      bool deviating = false;
+      for (int k = 0; k < count; ++k) {
+        const uint32_t j = list[k];
+        neighbors[k] = NeighborStateOf(agents, j);
+        if (first.status[j] != static_cast<uint8_t>(SolveStatus::kOk)) {
+          deviating = true;
+          neighbors[k].v = {first.vx[j], first.vy[j]};
+          neighbors[k].non_cooperative = true;
+        }
+      }
+      if (deviating) {
+        flags |= kSolveRevalidated;
+        const orca::SolveOutput again = orca::SolveAgent(AgentStateOf(agents, i), neighbors, count,
+                                                         obstacles, params, /*feasible_only=*/true);
+        if (again.feasible) {
+          v = again.velocity;
+          flags = static_cast<uint8_t>((flags & ~kSolveShortenedHorizon) | again.flags | kSolveAdopted);
+        }
+      }
+    }
+    out.vx[dst] = v.x;
+    out.vy[dst] = v.y;
+    out.status[dst] = first.status[i];
+    out.solve_flags[dst] = flags;
+    out.constraints[dst] = first.constraints[i];
+    out.candidates[dst] = candidate_count[i];
+    out.neighbors[dst] = kept_count[i];
+    out.audit_missed[dst] = audit_missed[i];
+  }
+};
+
+}  // namespace throng

@@ -1,0 +1,76 @@
+#include "kernels/orca_validate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace throng {
+namespace {
+
+[[noreturn]] void Reject(const std::string& what) { throw std::invalid_argument(what); }
+
+std::string At(const char* column, size_t i) {
+  return std::string("agents.") + column + "[" + std::to_string(i) + "]";
+}
+
+void RequirePositive(const char* name, float v) {
+  if (!std::isfinite(v) || !(v > 0.f)) Reject(std::string("params.") + name + ": must be finite and > 0");
+}
+
+}  // namespace
+
+void ValidateOrcaParams(const OrcaParams& params) {
+  RequirePositive("time_step", params.time_step);
+  RequirePositive("time_horizon", params.time_horizon);
+  RequirePositive("time_horizon_obst", params.time_horizon_obst);
+  if (!std::isfinite(params.neighbor_dist) || params.neighbor_dist < 0.f) {
+    Reject("params.neighbor_dist: must be finite and >= 0 (0 = no cap)");
+  }
+  if (params.max_neighbors < 1 || params.max_neighbors > kMaxNeighborsLimit) {
+    Reject("params.max_neighbors: " + std::to_string(params.max_neighbors) + " is outside [1, " +
+           std::to_string(kMaxNeighborsLimit) + "]");
+  }
+}
+
+void ValidateAgents(const AgentColumns& a) {
+  const size_t n = a.id.size();
+  if (n > 0xfffffffeu) Reject("agents: too many agents");
+  const std::pair<const char*, const std::vector<float>*> floats[] = {
+      {"px", &a.px},         {"py", &a.py},         {"vx", &a.vx},
+      {"vy", &a.vy},         {"radius", &a.radius}, {"max_speed", &a.max_speed},
+      {"pref_vx", &a.pref_vx}, {"pref_vy", &a.pref_vy}};
+  for (const auto& [name, column] : floats) {
+    if (column->size() != n) {
+      Reject(std::string("agents.") + name + ": has " + std::to_string(column->size()) +
+             " values, expected " + std::to_string(n) + " (one per agent id)");
+    }
+  }
+  if (a.flags.size() != n) {
+    Reject("agents.flags: has " + std::to_string(a.flags.size()) + " values, expected " + std::to_string(n));
+  }
+  for (const auto& [name, column] : floats) {
+    for (size_t i = 0; i < n; ++i) {
+      if (!std::isfinite((*column)[i])) Reject(At(name, i) + ": not finite");
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (!(a.radius[i] > 0.f)) Reject(At("radius", i) + ": must be > 0");
+    if (!(a.max_speed[i] > 0.f)) Reject(At("max_speed", i) + ": must be > 0");
+    if (a.flags[i] & ~kAgentNonCooperative) Reject(At("flags", i) + ": unknown flag bits");
+  }
+  // Duplicate ids: sort (id, index) pairs; the message names both places.
+  std::vector<std::pair<uint32_t, uint32_t>> ids(n);
+  for (size_t i = 0; i < n; ++i) ids[i] = {a.id[i], static_cast<uint32_t>(i)};
+  std::sort(ids.begin(), ids.end());
+  for (size_t k = 1; k < n; ++k) {
+    if (ids[k].first == ids[k - 1].first) {
+      Reject(At("id", ids[k].second) + ": " + std::to_string(ids[k].first) + " repeats " +
+             At("id", ids[k - 1].second));
+    }
+  }
+}
+
+}  // namespace throng
