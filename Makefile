@@ -4,7 +4,7 @@ CUDA ?= AUTO
 CMAKE_ARGS ?=
 JOBS ?= $(shell nproc)
 
-.PHONY: all setup configure build test bench clean
+.PHONY: all setup configure build test bench demo clean
 
 all: build
 
@@ -21,7 +21,13 @@ test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
 bench: build
-	$(BUILD)/bench/throng-bench-splines
+	$(BUILD)/bench/throng-bench-orca --backends cpu,cuda --sizes 1000,10000,100000 --baseline
+	$(BUILD)/bench/throng-bench-splines --backends cpu,cuda
+
+# Until the service lands: the engine on RVO2's circle and random crowds, with the
+# plain-RVO2 baseline beside it, on the best backend here.
+demo: build
+	$(BUILD)/bench/throng-bench-orca --backends cuda,cpu --scenarios circle,random --sizes 1000,10000 --ticks 50 --baseline
 
 clean:
 	rm -rf $(BUILD)

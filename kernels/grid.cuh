@@ -1,25 +1,50 @@
-// Uniform-grid neighbour index over unbounded coordinates: cells are hashed into a
-// power-of-two bucket table, so no agent is ever dropped for being far away. Buckets
-// shared by distant cells only add false positives, which the exact per-pair filter
-// removes; they never hide a neighbour.
+// Uniform-grid neighbour index over unbounded coordinates: cells wrap around a
+// power-of-two table of W x H buckets (bucket = (cx mod W, cy mod H)), so no agent is ever
+// dropped for being far away. Cells sharing a bucket are W or H cells apart: they only
+// add false positives, which the exact per-pair filter removes, never hide a neighbour.
+// The wrap keeps neighbouring cells in neighbouring buckets, so agents sorted by bucket
+// lie in memory row by row, as they lie in space (a hash scattered them, and the
+// neighbour query paid a cache miss per cell).
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 
 #include "kernels/hd.cuh"
+#include "kernels/vec.cuh"
 
 namespace throng {
 
 // Cell coordinates saturate here: agents beyond 2^30 cells share edge cells (more
 // candidates, never fewer). Validation keeps coordinates finite.
 constexpr float kMaxCellCoord = 1073741824.f;
-constexpr uint32_t kEmptyCell = 0xffffffffu;
+
+// Cells are slightly larger than the largest query radius / k, k in [1, kMaxCellsPerRadius]:
+// a query scans 2k + 1 rows of cells, each trimmed to its disc's chord. Finer cells scan
+// less area but more rows; CellsPerRadius picks k from the crowd's mean spacing
+// (measured on the random and circle scenes: docs/PERFORMANCE.md).
+constexpr int kMaxCellsPerRadius = 4;
+
+// About one cell per mean agent spacing, from the bounding box of the snapshot.
+inline int CellsPerRadius(float reach, float width, float height, uint32_t n) {
+  const float spacing = std::sqrt(std::fmax(width * height, 1e-6f) / static_cast<float>(n > 0 ? n : 1));
+  const float k = std::round(reach / spacing);
+  return k < 1.f ? 1 : (k > kMaxCellsPerRadius ? kMaxCellsPerRadius : static_cast<int>(k));
+}
 
 struct GridSpec {
-  float inv_cell;        // 1 / cell size; the cell is at least the largest query radius
-  uint32_t bucket_mask;  // bucket count - 1
+  float cell;        // cell size, m
+  float inv_cell;    // 1 / cell
+  uint32_t x_bits;   // W = 2^x_bits buckets along x
+  uint32_t x_mask;   // W - 1
+  uint32_t y_mask;   // H - 1
 };
+
+// Squared distance from p to the cell [c0, c0 + cell) on one axis.
+THRONG_HD inline float AxisGap(float p, int32_t c, float cell) {
+  const float lo = static_cast<float>(c) * cell, hi = lo + cell;
+  return p < lo ? lo - p : (p > hi ? p - hi : 0.f);
+}
 
 THRONG_HD inline int32_t CellCoord(float p, float inv_cell) {
   float c = floorf(p * inv_cell);
@@ -27,8 +52,8 @@ THRONG_HD inline int32_t CellCoord(float p, float inv_cell) {
   return static_cast<int32_t>(c);
 }
 
-THRONG_HD inline uint32_t BucketOf(int32_t cx, int32_t cy, uint32_t mask) {
-  return ((static_cast<uint32_t>(cx) * 73856093u) ^ (static_cast<uint32_t>(cy) * 19349663u)) & mask;
+THRONG_HD inline uint32_t BucketOf(int32_t cx, int32_t cy, const GridSpec& g) {
+  return (static_cast<uint32_t>(cx) & g.x_mask) | ((static_cast<uint32_t>(cy) & g.y_mask) << g.x_bits);
 }
 
 // Sort key: bucket in the high word, the agent's input index in the low word, so the
@@ -40,32 +65,62 @@ struct GridKeyFunctor {
   uint64_t* __restrict__ keys;
 
   THRONG_HD void operator()(uint32_t i) const {
-    const uint32_t b = BucketOf(CellCoord(px[i], grid.inv_cell), CellCoord(py[i], grid.inv_cell),
-                                grid.bucket_mask);
+    const uint32_t b = BucketOf(CellCoord(px[i], grid.inv_cell), CellCoord(py[i], grid.inv_cell), grid);
     keys[i] = (static_cast<uint64_t>(b) << 32) | i;
   }
 };
 
-// [start, end) of each bucket in sorted order; one writer per boundary, no atomics.
-// Buckets with no agent keep the start value kEmptyCell written beforehand.
-struct CellRangeFunctor {
+// First sorted index of each bucket that has agents; the rest keep the value n written
+// beforehand until SpreadBucketOffsets fills them. One writer per bucket, no atomics.
+struct BucketStartFunctor {
   const uint64_t* __restrict__ keys;
-  uint32_t n;
-  uint32_t* __restrict__ cell_start;
-  uint32_t* __restrict__ cell_end;
+  uint32_t* __restrict__ offsets;
 
   THRONG_HD void operator()(uint32_t i) const {
     const uint32_t b = static_cast<uint32_t>(keys[i] >> 32);
-    if (i == 0 || static_cast<uint32_t>(keys[i - 1] >> 32) != b) cell_start[b] = i;
-    if (i + 1 == n || static_cast<uint32_t>(keys[i + 1] >> 32) != b) cell_end[b] = i + 1;
+    if (i == 0 || static_cast<uint32_t>(keys[i - 1] >> 32) != b) offsets[b] = i;
   }
 };
 
-// Bucket count for n agents: a power of two, at least 2n, so most buckets hold one cell.
-inline uint32_t BucketCountFor(uint32_t n) {
-  uint32_t b = 1024;
-  while (b < 2 * n && b < (1u << 30)) b <<= 1;
-  return b;
+// Calls f(begin, end) for the sorted-index range of each bucket row the disc of radius
+// `reach` around p can touch: bucket rows are contiguous in memory, so each row of cells
+// is one loop, trimmed to the disc's chord. offsets has BucketCount + 1 entries:
+// offsets[b] = first sorted index whose bucket is >= b.
+template <class F>
+THRONG_HD inline void ForEachRowRange(const GridSpec& g, const uint32_t* offsets, Vec2 p, float reach, F&& f) {
+  // Culling slack: cell bounds here and CellCoord's floor may round apart.
+  const float cull = reach + 0.01f * g.cell;
+  const int32_t y0 = CellCoord(p.y - reach, g.inv_cell), y1 = CellCoord(p.y + reach, g.inv_cell);
+  const uint32_t width = g.x_mask + 1;
+  for (int32_t cy = y0; cy <= y1; ++cy) {
+    const float gy = AxisGap(p.y, cy, g.cell);
+    if (gy > cull) continue;
+    const float half = sqrtf(cull * cull - gy * gy);
+    const int32_t x0 = CellCoord(p.x - half, g.inv_cell), x1 = CellCoord(p.x + half, g.inv_cell);
+    const uint32_t row = (static_cast<uint32_t>(cy) & g.y_mask) << g.x_bits;
+    if (static_cast<uint32_t>(x1 - x0) + 1 >= width) {
+      f(offsets[row], offsets[row + width]);
+      continue;
+    }
+    const uint32_t xa = static_cast<uint32_t>(x0) & g.x_mask, xb = static_cast<uint32_t>(x1) & g.x_mask;
+    if (xa <= xb) {
+      f(offsets[row + xa], offsets[row + xb + 1]);
+    } else {  // the chord wraps around the table's edge
+      f(offsets[row + xa], offsets[row + width]);
+      f(offsets[row], offsets[row + xb + 1]);
+    }
+  }
 }
+
+// Grid of buckets for n agents and a cell size: a power of two, at least 2n buckets,
+// W >= H >= 32 (wider than any scan, so a scan never meets one bucket twice).
+inline GridSpec MakeGridSpec(uint32_t n, float cell) {
+  uint32_t bits = 10;
+  while ((1u << bits) < 2u * n && bits < 30) ++bits;
+  const uint32_t x_bits = (bits + 1) / 2;
+  return {cell, 1.f / cell, x_bits, (1u << x_bits) - 1, (1u << (bits - x_bits)) - 1};
+}
+
+inline uint32_t BucketCount(const GridSpec& g) { return (g.x_mask + 1) * (g.y_mask + 1); }
 
 }  // namespace throng

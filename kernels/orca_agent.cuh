@@ -42,6 +42,12 @@ struct OrcaOutputView {
 
 constexpr uint16_t kNotAudited = 0xffff;
 
+// What the neighbour query reads of every agent it scans, packed into one 16-byte load
+// (four separate arrays cost four cache lines per scanned cell).
+struct alignas(16) QueryPoint {
+  float x, y, radius, max_speed;
+};
+
 struct NeighborSlot {
   float dist_sq;
   uint32_t id;
@@ -65,10 +71,11 @@ THRONG_HD inline bool IsCandidate(float dist_sq, float r_a, float r_b, float s_a
 // closest first, into lists[i * max_neighbors ...].
 struct NeighborQueryFunctor {
   SortedAgentsView agents;
-  const uint32_t* __restrict__ cell_start;
-  const uint32_t* __restrict__ cell_end;
+  const QueryPoint* __restrict__ points;  // grid order, as agents
+  const uint32_t* __restrict__ offsets;  // BucketCount + 1 entries
   GridSpec grid;
   OrcaParams params;
+  float r_max, s_max;    // largest radius and max speed in the snapshot
   uint32_t audit_every;  // 0: no audit; k: brute-force check of every k-th sorted agent
   uint32_t* __restrict__ lists;
   uint16_t* __restrict__ kept_count;       // sorted order
@@ -97,9 +104,10 @@ struct NeighborQueryFunctor {
     uint32_t candidates = 0;
     auto consider = [&](uint32_t j) {
       if (j == i) return;
-      const Vec2 d{agents.px[j] - p.x, agents.py[j] - p.y};
+      const QueryPoint q = points[j];
+      const Vec2 d{q.x - p.x, q.y - p.y};
       const float dist_sq = LengthSq(d);
-      if (!IsCandidate(dist_sq, r, agents.radius[j], s, agents.max_speed[j], params)) return;
+      if (!IsCandidate(dist_sq, r, q.radius, s, q.max_speed, params)) return;
       ++candidates;
       const uint32_t other = agents.id[j];
       if (count == k_max && !Closer(dist_sq, other, kept[count - 1].dist_sq, kept[count - 1].id)) {
@@ -113,25 +121,14 @@ struct NeighborQueryFunctor {
       kept[pos] = {dist_sq, other, j};
     };
 
-    // Every bucket of the 3x3 cells around the agent, each bucket once (two cells can
-    // hash to one bucket, and a candidate must not be counted twice).
-    const int32_t cx = CellCoord(p.x, grid.inv_cell);
-    const int32_t cy = CellCoord(p.y, grid.inv_cell);
-    uint32_t visited[9];
-    int visited_count = 0;
-    for (int dy = -1; dy <= 1; ++dy) {
-      for (int dx = -1; dx <= 1; ++dx) {
-        const uint32_t b = BucketOf(cx + dx, cy + dy, grid.bucket_mask);
-        bool seen = false;
-        for (int v = 0; v < visited_count; ++v) seen = seen || visited[v] == b;
-        if (seen) continue;
-        visited[visited_count++] = b;
-        const uint32_t begin = cell_start[b];
-        if (begin == kEmptyCell) continue;
-        const uint32_t end = cell_end[b];
-        for (uint32_t j = begin; j < end; ++j) consider(j);
-      }
-    }
+    // Every cell the agent's largest query disc touches, each once (the table is wider
+    // than any scan, so no bucket comes up twice).
+    float reach = r + r_max + (s + s_max) * params.time_horizon;
+    if (params.neighbor_dist > 0.f && params.neighbor_dist < reach) reach = params.neighbor_dist;
+    reach *= 1.0001f;  // rounding in the per-pair test must never reach past the scan
+    ForEachRowRange(grid, offsets, p, reach, [&](uint32_t begin, uint32_t end) {
+      for (uint32_t j = begin; j < end; ++j) consider(j);
+    });
 
     uint32_t missed = kNotAudited;
     if (audit_every != 0 && i % audit_every == 0) {
@@ -227,13 +224,15 @@ struct OrcaPassTwoFunctor {
     const uint32_t* list = lists + static_cast<size_t>(i) * static_cast<size_t>(params.max_neighbors);
     const bool cooperative = (agents.flags[i] & kAgentNonCooperative) == 0;
     if (params.revalidate && cooperative && first.status[i] == static_cast<uint8_t>(SolveStatus::kOk)) {
-      orca::NeighborState neighbors[kMaxNeighborsLimit];
       bool deviating = false;
-      for (int k = 0; k < count; ++k) {
+      for (int k = 0; k < count && !deviating; ++k) {
+        deviating = first.status[list[k]] != static_cast<uint8_t>(SolveStatus::kOk);
+      }
+      orca::NeighborState neighbors[kMaxNeighborsLimit];
+      for (int k = 0; deviating && k < count; ++k) {
         const uint32_t j = list[k];
         neighbors[k] = NeighborStateOf(agents, j);
         if (first.status[j] != static_cast<uint8_t>(SolveStatus::kOk)) {
-          deviating = true;
           neighbors[k].v = {first.vx[j], first.vy[j]};
           neighbors[k].non_cooperative = true;
         }

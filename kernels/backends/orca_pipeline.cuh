@@ -9,10 +9,13 @@
 #include <thrust/for_each.h>
 #include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/reverse_iterator.h>
 #include <thrust/reduce.h>
+#include <thrust/scan.h>
 #include <thrust/sort.h>
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <cstdint>
 
@@ -51,6 +54,7 @@ struct GatherFunctor {
   uint32_t* __restrict__ id;
   uint8_t* __restrict__ flags;
   uint32_t* __restrict__ input_index;
+  QueryPoint* __restrict__ points;
 
   THRONG_HD void operator()(uint32_t i) const {
     const uint32_t src = static_cast<uint32_t>(keys[i] & 0xffffffffu);
@@ -65,6 +69,7 @@ struct GatherFunctor {
     id[i] = in.id[src];
     flags[i] = in.flags[src];
     input_index[i] = src;
+    points[i] = {in.px[src], in.py[src], in.radius[src], in.max_speed[src]};
   }
 };
 
@@ -96,32 +101,41 @@ class OrcaPipeline {
     };
     const thrust::counting_iterator<uint32_t> first(0);
 
-    // Grid: the cell is the largest per-pair query radius, so a 3x3 block covers it.
+    // Grid: cells of the largest per-pair query radius / k (kernels/grid.cuh).
     auto t0 = Clock::now();
     const float r_max = thrust::reduce(policy, in.radius, in.radius + n, 0.f, thrust::maximum<float>());
     const float s_max = thrust::reduce(policy, in.max_speed, in.max_speed + n, 0.f, thrust::maximum<float>());
-    float cell = 2.f * r_max + 2.f * s_max * params.time_horizon;
-    if (params.neighbor_dist > 0.f) cell = std::min(cell, params.neighbor_dist);
-    // Rounding in the per-pair test must never reach past the 3x3 block.
-    cell *= 1.0001f;
-    const uint32_t buckets = BucketCountFor(n);
-    const GridSpec grid{1.f / cell, buckets - 1};
+    const float x_lo = thrust::reduce(policy, in.px, in.px + n, INFINITY, thrust::minimum<float>());
+    const float x_hi = thrust::reduce(policy, in.px, in.px + n, -INFINITY, thrust::maximum<float>());
+    const float y_lo = thrust::reduce(policy, in.py, in.py + n, INFINITY, thrust::minimum<float>());
+    const float y_hi = thrust::reduce(policy, in.py, in.py + n, -INFINITY, thrust::maximum<float>());
+    float reach = 2.f * r_max + 2.f * s_max * params.time_horizon;
+    if (params.neighbor_dist > 0.f) reach = std::min(reach, params.neighbor_dist);
+    // Queries add 1e-4 relative slack to their radius; the cell adds 2e-4 so that a
+    // query disc never spans more than 2 k + 1 cells.
+    const int cells_per_radius = CellsPerRadius(reach, x_hi - x_lo, y_hi - y_lo, n);
+    const GridSpec grid = MakeGridSpec(n, reach * 1.0002f / static_cast<float>(cells_per_radius));
+    const uint32_t buckets = BucketCount(grid);
 
     Grow(keys_, n);
     for (auto* v : {&px_, &py_, &vx_, &vy_, &radius_, &max_speed_, &pref_vx_, &pref_vy_}) Grow(*v, n);
     Grow(id_, n);
     Grow(input_index_, n);
     Grow(flags_, n);
-    Grow(cell_start_, buckets);
-    Grow(cell_end_, buckets);
+    Grow(points_, n);
+    Grow(offsets_, buckets + 1);
     thrust::for_each_n(policy, first, n, GridKeyFunctor{in.px, in.py, grid, Raw(keys_)});
     thrust::sort(policy, keys_.begin(), keys_.begin() + n);
     thrust::for_each_n(policy, first, n,
                        GatherFunctor{in, Raw(keys_), Raw(px_), Raw(py_), Raw(vx_), Raw(vy_),
                                      Raw(radius_), Raw(max_speed_), Raw(pref_vx_), Raw(pref_vy_),
-                                     Raw(id_), Raw(flags_), Raw(input_index_)});
-    thrust::fill(policy, cell_start_.begin(), cell_start_.begin() + buckets, kEmptyCell);
-    thrust::for_each_n(policy, first, n, CellRangeFunctor{Raw(keys_), n, Raw(cell_start_), Raw(cell_end_)});
+                                     Raw(id_), Raw(flags_), Raw(input_index_), Raw(points_)});
+    // offsets[b] = first sorted index with bucket >= b: starts of non-empty buckets, then
+    // a minimum scan from the right fills the empty ones.
+    thrust::fill(policy, offsets_.begin(), offsets_.begin() + buckets + 1, n);
+    thrust::for_each_n(policy, first, n, BucketStartFunctor{Raw(keys_), Raw(offsets_)});
+    const auto reversed = thrust::make_reverse_iterator(offsets_.begin() + buckets + 1);
+    thrust::inclusive_scan(policy, reversed, reversed + buckets + 1, reversed, thrust::minimum<uint32_t>());
     sync();
     times->grid_ms += ms_since(t0);
 
@@ -136,8 +150,8 @@ class OrcaPipeline {
     Grow(candidates_, n);
     Grow(missed_, n);
     thrust::for_each_n(policy, first, n,
-                       NeighborQueryFunctor{sorted, Raw(cell_start_), Raw(cell_end_), grid, params,
-                                            audit_every, Raw(lists_), Raw(kept_), Raw(candidates_),
+                       NeighborQueryFunctor{sorted, Raw(points_), Raw(offsets_), grid, params,
+                                            r_max, s_max, audit_every, Raw(lists_), Raw(kept_), Raw(candidates_),
                                             Raw(missed_)});
     sync();
     times->neighbors_ms += ms_since(t0);
@@ -164,10 +178,10 @@ class OrcaPipeline {
 
   // Bytes held by the pipeline's buffers (for memory figures).
   size_t bytes() const {
-    return keys_.size() * 8 +
+    return keys_.size() * 8 + points_.size() * sizeof(QueryPoint) +
            (px_.size() + py_.size() + vx_.size() + vy_.size() + radius_.size() + max_speed_.size() +
             pref_vx_.size() + pref_vy_.size()) * 4 +
-           (id_.size() + input_index_.size() + cell_start_.size() + cell_end_.size() + lists_.size()) * 4 +
+           (id_.size() + input_index_.size() + offsets_.size() + lists_.size()) * 4 +
            flags_.size() + (kept_.size() + candidates_.size() + missed_.size()) * 2 +
            (p1_vx_.size() + p1_vy_.size()) * 4 + p1_status_.size() + p1_flags_.size() +
            p1_constraints_.size() * 2;
@@ -178,7 +192,8 @@ class OrcaPipeline {
   Vector<float> px_, py_, vx_, vy_, radius_, max_speed_, pref_vx_, pref_vy_;
   Vector<uint32_t> id_, input_index_;
   Vector<uint8_t> flags_;
-  Vector<uint32_t> cell_start_, cell_end_, lists_;
+  Vector<QueryPoint> points_;
+  Vector<uint32_t> offsets_, lists_;
   Vector<uint16_t> kept_, candidates_, missed_;
   Vector<float> p1_vx_, p1_vy_;
   Vector<uint8_t> p1_status_, p1_flags_;
