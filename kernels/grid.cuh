@@ -16,7 +16,7 @@
 namespace throng {
 
 // Cell coordinates saturate here: agents beyond 2^30 cells share edge cells (more
-// candidates, never fewer). Validation keeps coordinates finite.
+// candidates, never fewer). Validation keeps coordinates finite and sizes bounded.
 constexpr float kMaxCellCoord = 1073741824.f;
 
 // Cells are slightly larger than the largest query radius / k, k in [1, kMaxCellsPerRadius]:
@@ -48,7 +48,9 @@ THRONG_HD inline float AxisGap(float p, int32_t c, float cell) {
 
 THRONG_HD inline int32_t CellCoord(float p, float inv_cell) {
   float c = floorf(p * inv_cell);
-  c = c < -kMaxCellCoord ? -kMaxCellCoord : (c > kMaxCellCoord ? kMaxCellCoord : c);
+  // Written so that NaN lands on an edge cell too (a cast of NaN is undefined).
+  if (!(c >= -kMaxCellCoord)) c = -kMaxCellCoord;
+  if (c > kMaxCellCoord) c = kMaxCellCoord;
   return static_cast<int32_t>(c);
 }
 
@@ -88,17 +90,20 @@ struct BucketStartFunctor {
 // offsets[b] = first sorted index whose bucket is >= b.
 template <class F>
 THRONG_HD inline void ForEachRowRange(const GridSpec& g, const uint32_t* offsets, Vec2 p, float reach, F&& f) {
-  // Culling slack: cell bounds here and CellCoord's floor may round apart.
-  const float cull = reach + 0.01f * g.cell;
+  // Culling slack: AxisGap's cell bounds and CellCoord's floor round apart by a few
+  // float steps of the coordinates, so the slack grows with them (8 steps' worth).
+  const float cull = reach + 0.01f * g.cell + 5e-7f * (fabsf(p.x) + fabsf(p.y) + reach);
   const int32_t y0 = CellCoord(p.y - reach, g.inv_cell), y1 = CellCoord(p.y + reach, g.inv_cell);
   const uint32_t width = g.x_mask + 1;
   for (int32_t cy = y0; cy <= y1; ++cy) {
-    const float gy = AxisGap(p.y, cy, g.cell);
+    // Saturated edge rows hold everything beyond them: never trim those.
+    const bool edge_row = cy <= -static_cast<int32_t>(kMaxCellCoord) || cy >= static_cast<int32_t>(kMaxCellCoord);
+    const float gy = edge_row ? 0.f : AxisGap(p.y, cy, g.cell);
     if (gy > cull) continue;
     const float half = sqrtf(cull * cull - gy * gy);
     const int32_t x0 = CellCoord(p.x - half, g.inv_cell), x1 = CellCoord(p.x + half, g.inv_cell);
     const uint32_t row = (static_cast<uint32_t>(cy) & g.y_mask) << g.x_bits;
-    if (static_cast<uint32_t>(x1 - x0) + 1 >= width) {
+    if (static_cast<int64_t>(x1) - static_cast<int64_t>(x0) + 1 >= static_cast<int64_t>(width)) {
       f(offsets[row], offsets[row + width]);
       continue;
     }

@@ -16,16 +16,29 @@ std::string At(const char* column, size_t i) {
   return std::string("agents.") + column + "[" + std::to_string(i) + "]";
 }
 
-void RequirePositive(const char* name, float v) {
-  if (!std::isfinite(v) || !(v > 0.f)) Reject(std::string("params.") + name + ": must be finite and > 0");
+// Upper bounds keep every derived size (query radius, cell) finite in float.
+constexpr float kMaxLength = 1e4f;   // m, radius
+constexpr float kMaxSpeed = 1e4f;    // m/s
+constexpr float kMaxSeconds = 1e4f;  // s, horizons and steps
+
+void RequirePositive(const char* name, float v, float max) {
+  if (!std::isfinite(v) || !(v > 0.f) || v > max) {
+    Reject(std::string("params.") + name + ": must be > 0 and <= " + std::to_string(static_cast<int>(max)));
+  }
 }
 
 }  // namespace
 
 void ValidateOrcaParams(const OrcaParams& params) {
-  RequirePositive("time_step", params.time_step);
-  RequirePositive("time_horizon", params.time_horizon);
-  RequirePositive("time_horizon_obst", params.time_horizon_obst);
+  RequirePositive("time_step", params.time_step, kMaxSeconds);
+  RequirePositive("time_horizon", params.time_horizon, kMaxSeconds);
+  RequirePositive("time_horizon_obst", params.time_horizon_obst, kMaxSeconds);
+  if (!std::isfinite(params.side_bias) || std::fabs(params.side_bias) > 1.5707964f) {
+    Reject("params.side_bias: must be within [-pi/2, pi/2]");
+  }
+  if (!std::isfinite(params.contact_margin) || params.contact_margin < 0.f || params.contact_margin > 1.f) {
+    Reject("params.contact_margin: must be within [0, 1] m");
+  }
   if (!std::isfinite(params.neighbor_dist) || params.neighbor_dist < 0.f) {
     Reject("params.neighbor_dist: must be finite and >= 0 (0 = no cap)");
   }
@@ -57,8 +70,10 @@ void ValidateAgents(const AgentColumns& a) {
     }
   }
   for (size_t i = 0; i < n; ++i) {
-    if (!(a.radius[i] > 0.f)) Reject(At("radius", i) + ": must be > 0");
-    if (!(a.max_speed[i] > 0.f)) Reject(At("max_speed", i) + ": must be > 0");
+    if (!(a.radius[i] > 0.f) || a.radius[i] > kMaxLength) Reject(At("radius", i) + ": must be > 0 and <= 10000 m");
+    if (!(a.max_speed[i] > 0.f) || a.max_speed[i] > kMaxSpeed) {
+      Reject(At("max_speed", i) + ": must be > 0 and <= 10000 m/s");
+    }
     if (a.flags[i] & ~kAgentNonCooperative) Reject(At("flags", i) + ": unknown flag bits");
   }
   // Duplicate ids: sort (id, index) pairs; the message names both places.

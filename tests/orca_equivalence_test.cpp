@@ -129,6 +129,27 @@ TEST_P(OrcaEquivalenceTest, audit_finds_no_false_negatives) {
   EXPECT_EQ(r.audited_false_negatives, 0u);
 }
 
+// Far from the origin floats are coarse: the grid's cell bounds and its cell lookup round
+// apart, and a trimmed scan must still never drop a candidate. Every agent is audited.
+TEST_P(OrcaEquivalenceTest, audit_finds_no_false_negatives_far_from_the_origin) {
+  auto backend = CreateBackend(GetParam());
+  backend->SetObstacles({});
+  for (const float offset : {4e6f, 1.6e7f, -6.3e7f}) {
+    OrcaScene scene = testing::RandomOrcaScene(31, 2000);
+    for (size_t i = 0; i < scene.agents.size(); ++i) {
+      scene.agents.px[i] += offset;
+      scene.agents.py[i] -= offset;
+    }
+    scene.params.neighbor_dist = 15.f;
+    OrcaResult r;
+    OrcaRunOptions options;
+    options.audit_every = 1;
+    backend->SolveOrca(scene.params, scene.agents, options, &r);
+    EXPECT_GT(r.audited_agents, 1800u) << "offset " << offset;
+    EXPECT_EQ(r.audited_false_negatives, 0u) << "offset " << offset;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, OrcaEquivalenceTest,
                          ::testing::Values(BackendKind::kCpu, BackendKind::kCuda),
                          [](const ::testing::TestParamInfo<BackendKind>& p) {

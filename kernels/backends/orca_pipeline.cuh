@@ -114,7 +114,9 @@ class OrcaPipeline {
     // Queries add 1e-4 relative slack to their radius; the cell adds 2e-4 so that a
     // query disc never spans more than 2 k + 1 cells.
     const int cells_per_radius = CellsPerRadius(reach, x_hi - x_lo, y_hi - y_lo, n);
-    const GridSpec grid = MakeGridSpec(n, reach * 1.0002f / static_cast<float>(cells_per_radius));
+    // A cell larger than needed only costs time; a tiny one would overflow 1 / cell.
+    const float cell = std::max(reach * 1.0002f / static_cast<float>(cells_per_radius), 1e-3f);
+    const GridSpec grid = MakeGridSpec(n, cell);
     const uint32_t buckets = BucketCount(grid);
 
     Grow(keys_, n);
