@@ -10,6 +10,7 @@
 #include "kernels/orca_types.h"
 #include "kernels/spline.h"
 #include "kernels/spline_queries.h"
+#include "kernels/vehicle_batch.h"
 
 namespace throng {
 
@@ -53,6 +54,12 @@ class Backend {
   // left untouched. Velocities are not applied: the caller decides (two-phase step).
   virtual void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
                          const OrcaRunOptions& options, OrcaResult* out) = 0;
+
+  // Three-factor spline following (docs/VEHICLES.md) for every vehicle, on the installed
+  // splines. Validates first (std::invalid_argument naming column and index; unknown
+  // spline ids are errors); on error `out` is left untouched.
+  virtual void FollowSplines(const FollowerParams& params, float world_speed_limit,
+                             const VehicleColumns& vehicles, FollowerResults* out) = 0;
 };
 
 // kAuto picks cuda when a device is present, else cpu. Asking for cuda without a device

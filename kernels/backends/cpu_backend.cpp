@@ -8,6 +8,7 @@
 
 #include <chrono>
 
+#include "kernels/backends/follower_kernel.cuh"
 #include "kernels/backends/orca_pipeline.cuh"
 #include "kernels/backends/orca_result_stats.h"
 #include "kernels/backends/spline_query_kernel.cuh"
@@ -62,6 +63,24 @@ void CpuBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents,
   out->CountStatuses();
   TallyAudit(audit_missed_, n, out);
   out->times = times;
+}
+
+void CpuBackend::FollowSplines(const FollowerParams& params, float world_speed_limit,
+                               const VehicleColumns& v, FollowerResults* out) {
+  ValidateFollowerParams(params, world_speed_limit);
+  const std::vector<uint32_t> spline = ValidateVehicles(v, splines_.ids);
+  const size_t n = v.size();
+  out->Resize(n);
+  const FollowerFunctor f{
+      splines_.View(),
+      {spline.data(), v.px.data(), v.py.data(), v.pz.data(), v.yaw.data(), v.speed.data(),
+       v.progress_hint.data(), v.max_speed.data()},
+      params,
+      world_speed_limit,
+      {out->steering.data(), out->throttle.data(), out->brake.data(), out->target_speed.data(),
+       out->cte.data(), out->progress.data(), out->position_delta.data(), out->heading_delta.data(),
+       out->look_ahead.data(), out->target_x.data(), out->target_y.data(), out->target_z.data()}};
+  thrust::for_each_n(thrust::omp::par, thrust::counting_iterator<size_t>(0), n, f);
 }
 
 }  // namespace throng

@@ -23,6 +23,8 @@ class CpuBackend final : public Backend {
   void SetObstacles(const std::vector<Polygon>& polygons) override;
   void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
                  const OrcaRunOptions& options, OrcaResult* out) override;
+  void FollowSplines(const FollowerParams& params, float world_speed_limit,
+                     const VehicleColumns& vehicles, FollowerResults* out) override;
 
  private:
   SplineSet splines_;

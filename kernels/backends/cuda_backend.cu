@@ -13,6 +13,7 @@
 #include <string>
 
 #include "kernels/backends/cuda_check.cuh"
+#include "kernels/backends/follower_kernel.cuh"
 #include "kernels/backends/orca_pipeline.cuh"
 #include "kernels/backends/orca_result_stats.h"
 #include "kernels/backends/spline_query_kernel.cuh"
@@ -58,6 +59,41 @@ class CudaBackend final : public Backend {
     Upload(set.table, d_table_, stream_);
     THRONG_CUDA_CHECK(cudaStreamSynchronize(stream_));
     spline_count_ = set.size();
+    spline_ids_ = set.ids;
+  }
+
+  void FollowSplines(const FollowerParams& params, float world_speed_limit, const VehicleColumns& v,
+                     FollowerResults* out) override {
+    ValidateFollowerParams(params, world_speed_limit);
+    const std::vector<uint32_t> spline = ValidateVehicles(v, spline_ids_);
+    const size_t n = v.size();
+    Upload(spline, d_v_spline_, stream_);
+    Upload(v.px, d_v_px_, stream_);
+    Upload(v.py, d_v_py_, stream_);
+    Upload(v.pz, d_v_pz_, stream_);
+    Upload(v.yaw, d_v_yaw_, stream_);
+    Upload(v.speed, d_v_speed_, stream_);
+    Upload(v.progress_hint, d_v_hint_, stream_);
+    Upload(v.max_speed, d_v_max_speed_, stream_);
+    for (auto& column : d_f_out_) column.resize(n);
+    const FollowerFunctor f{
+        {Raw(d_headers_), Raw(d_coeff_), Raw(d_knots_), Raw(d_table_), static_cast<uint32_t>(spline_count_)},
+        {Raw(d_v_spline_), Raw(d_v_px_), Raw(d_v_py_), Raw(d_v_pz_), Raw(d_v_yaw_), Raw(d_v_speed_),
+         Raw(d_v_hint_), Raw(d_v_max_speed_)},
+        params,
+        world_speed_limit,
+        {Raw(d_f_out_[0]), Raw(d_f_out_[1]), Raw(d_f_out_[2]), Raw(d_f_out_[3]), Raw(d_f_out_[4]),
+         Raw(d_f_out_[5]), Raw(d_f_out_[6]), Raw(d_f_out_[7]), Raw(d_f_out_[8]), Raw(d_f_out_[9]),
+         Raw(d_f_out_[10]), Raw(d_f_out_[11])}};
+    thrust::for_each_n(thrust::cuda::par_nosync.on(stream_), thrust::counting_iterator<size_t>(0), n, f);
+    THRONG_CUDA_CHECK(cudaGetLastError());
+    out->Resize(n);
+    std::vector<float>* host[] = {&out->steering,       &out->throttle,      &out->brake,
+                                  &out->target_speed,   &out->cte,           &out->progress,
+                                  &out->position_delta, &out->heading_delta, &out->look_ahead,
+                                  &out->target_x,       &out->target_y,      &out->target_z};
+    for (int k = 0; k < 12; ++k) Download(d_f_out_[k], *host[k], stream_);
+    THRONG_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
   void QuerySplines(const SplineQueries& q, SplineQueryResults* out) override {
@@ -179,6 +215,10 @@ class CudaBackend final : public Backend {
   DeviceVector<uint16_t> d_candidates_out_, d_neighbors_out_, d_constraints_out_, d_missed_out_;
   std::vector<uint16_t> missed_host_;
   size_t spline_count_ = 0;
+  std::vector<uint32_t> spline_ids_;
+  DeviceVector<uint32_t> d_v_spline_;
+  DeviceVector<float> d_v_px_, d_v_py_, d_v_pz_, d_v_yaw_, d_v_speed_, d_v_hint_, d_v_max_speed_;
+  DeviceVector<float> d_f_out_[12];
   DeviceVector<SplineHeader> d_headers_;
   DeviceVector<Vec3> d_coeff_;
   DeviceVector<SplineKnot> d_knots_;

@@ -3,6 +3,7 @@
 #include "kernels/obstacles.h"
 #include "kernels/orca_validate.h"
 #include "kernels/reference/orca_ref.h"
+#include "kernels/reference/vehicle_ref.h"
 
 #include <chrono>
 #include <stdexcept>
@@ -18,6 +19,12 @@ void ReferenceBackend::SetSplines(const std::vector<SplineDesc>& splines) {
   built.reserve(splines.size());
   for (size_t i = 0; i < splines.size(); ++i) built.emplace_back(splines[i], i);
   splines_ = std::move(built);
+  spline_ids_.clear();
+  spline_speed_limits_.clear();
+  for (const SplineDesc& d : splines) {
+    spline_ids_.push_back(d.id);
+    spline_speed_limits_.push_back(d.speed_limit);
+  }
 }
 
 void ReferenceBackend::QuerySplines(const SplineQueries& q, SplineQueryResults* out) {
@@ -58,6 +65,36 @@ void ReferenceBackend::SolveOrca(const OrcaParams& params, const AgentColumns& a
   out->times.validate_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
   out->times.solve_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
+}
+
+void ReferenceBackend::FollowSplines(const FollowerParams& params, float world_speed_limit,
+                                     const VehicleColumns& v, FollowerResults* out) {
+  ValidateFollowerParams(params, world_speed_limit);
+  const std::vector<uint32_t> spline = ValidateVehicles(v, spline_ids_);
+  out->Resize(v.size());
+  for (size_t i = 0; i < v.size(); ++i) {
+    VehicleState state{};
+    state.position = {v.px[i], v.py[i], v.pz[i]};
+    state.yaw = v.yaw[i];
+    state.speed = v.speed[i];
+    state.spline = spline[i];
+    state.progress_hint = v.progress_hint[i];
+    state.max_speed = v.max_speed[i];
+    const FollowerOutput f = reference::FollowSpline(splines_[spline[i]], spline_speed_limits_[spline[i]],
+                                                     state, params, world_speed_limit);
+    out->steering[i] = f.steering;
+    out->throttle[i] = f.throttle;
+    out->brake[i] = f.brake;
+    out->target_speed[i] = f.target_speed;
+    out->cte[i] = f.cte;
+    out->progress[i] = f.progress;
+    out->position_delta[i] = f.position_delta;
+    out->heading_delta[i] = f.heading_delta;
+    out->look_ahead[i] = f.look_ahead;
+    out->target_x[i] = f.target.x;
+    out->target_y[i] = f.target.y;
+    out->target_z[i] = f.target.z;
+  }
 }
 
 }  // namespace throng::reference

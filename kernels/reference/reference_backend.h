@@ -18,9 +18,13 @@ class ReferenceBackend final : public Backend {
   // Brute force in double; audit options are ignored (no index, nothing to miss).
   void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
                  const OrcaRunOptions& options, OrcaResult* out) override;
+  void FollowSplines(const FollowerParams& params, float world_speed_limit,
+                     const VehicleColumns& vehicles, FollowerResults* out) override;
 
  private:
   std::vector<ReferenceSpline> splines_;
+  std::vector<uint32_t> spline_ids_;
+  std::vector<double> spline_speed_limits_;
   std::vector<Polygon> obstacles_;
 };
 

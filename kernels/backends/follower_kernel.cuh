@@ -1,0 +1,70 @@
+// The batched spline follower, written once for every parallel backend: one thread per
+// vehicle.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/hd.cuh"
+#include "kernels/vehicle.cuh"
+
+namespace throng {
+
+struct VehicleInputView {
+  const uint32_t* __restrict__ spline;  // index into the installed set
+  const float* __restrict__ px;
+  const float* __restrict__ py;
+  const float* __restrict__ pz;
+  const float* __restrict__ yaw;
+  const float* __restrict__ speed;
+  const float* __restrict__ progress_hint;
+  const float* __restrict__ max_speed;
+};
+
+struct FollowerOutputView {
+  float* __restrict__ steering;
+  float* __restrict__ throttle;
+  float* __restrict__ brake;
+  float* __restrict__ target_speed;
+  float* __restrict__ cte;
+  float* __restrict__ progress;
+  float* __restrict__ position_delta;
+  float* __restrict__ heading_delta;
+  float* __restrict__ look_ahead;
+  float* __restrict__ target_x;
+  float* __restrict__ target_y;
+  float* __restrict__ target_z;
+};
+
+struct FollowerFunctor {
+  SplineSetView set;
+  VehicleInputView in;
+  FollowerParams params;
+  float world_speed_limit;
+  FollowerOutputView out;
+
+  THRONG_HD void operator()(size_t i) const {
+    VehicleState v{};
+    v.position = {in.px[i], in.py[i], in.pz[i]};
+    v.yaw = in.yaw[i];
+    v.speed = in.speed[i];
+    v.spline = in.spline[i];
+    v.progress_hint = in.progress_hint[i];
+    v.max_speed = in.max_speed[i];
+    const FollowerOutput f = FollowSpline(set, v, params, world_speed_limit);
+    out.steering[i] = f.steering;
+    out.throttle[i] = f.throttle;
+    out.brake[i] = f.brake;
+    out.target_speed[i] = f.target_speed;
+    out.cte[i] = f.cte;
+    out.progress[i] = f.progress;
+    out.position_delta[i] = f.position_delta;
+    out.heading_delta[i] = f.heading_delta;
+    out.look_ahead[i] = f.look_ahead;
+    out.target_x[i] = f.target.x;
+    out.target_y[i] = f.target.y;
+    out.target_z[i] = f.target.z;
+  }
+};
+
+}  // namespace throng

@@ -1,0 +1,20 @@
+// Independent reference for the vehicle follower (docs/VEHICLES.md): the same pipeline in
+// double precision on ReferenceSpline (Barry-Goldman pyramid, no arc-length table), for
+// equivalence tests against kernels/vehicle.cuh.
+#pragma once
+
+#include "kernels/reference/spline_ref.h"
+#include "kernels/vehicle.cuh"
+
+namespace throng::reference {
+
+// Signed cross-track error, > 0 right of the line (ALGORITHMS.md §2), internal frame.
+double CrossTrackError(const P3& p, const P3& road_pos, const P3& tangent);
+
+// One follower tick. `spline_speed_limit` and `world_speed_limit` <= 0 mean none.
+// Returns the kernel's fields (rounded to float).
+FollowerOutput FollowSpline(const ReferenceSpline& spline, double spline_speed_limit,
+                            const VehicleState& v, const FollowerParams& p,
+                            double world_speed_limit);
+
+}  // namespace throng::reference

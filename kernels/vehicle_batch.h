@@ -1,0 +1,44 @@
+// Vehicles as columns for the batched follower (every backend), and their validation.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "kernels/vehicle.cuh"
+
+namespace throng {
+
+// One value per vehicle in every column (internal frame).
+struct VehicleColumns {
+  std::vector<uint32_t> id;
+  std::vector<uint32_t> spline_id;      // the lane's SplineDesc::id
+  std::vector<float> px, py, pz;        // m
+  std::vector<float> yaw;               // rad, counter-clockwise from +X
+  std::vector<float> speed;             // m/s, >= 0
+  std::vector<float> progress_hint;     // m, last tick's progress (0 for a new vehicle)
+  std::vector<float> max_speed;         // m/s, > 0
+
+  size_t size() const { return id.size(); }
+  void Resize(size_t n);
+};
+
+struct FollowerResults {
+  std::vector<float> steering, throttle, brake, target_speed, cte, progress;
+  std::vector<float> position_delta, heading_delta, look_ahead;  // debug signals
+  std::vector<float> target_x, target_y, target_z;               // debug: look-ahead point
+
+  void Resize(size_t n);
+};
+
+// Throws std::invalid_argument naming the field: max_yaw_delta <= 0, negative gains or
+// limits, a heading weight outside [0, 1], non-finite values.
+void ValidateFollowerParams(const FollowerParams& params, float world_speed_limit);
+
+// Validates every column and returns each vehicle's spline index in `spline_ids` (the
+// installed set's ids in order). Throws std::invalid_argument naming column and index:
+// "vehicles.spline_id[3]: 42 is not a spline of this world".
+std::vector<uint32_t> ValidateVehicles(const VehicleColumns& vehicles,
+                                       const std::vector<uint32_t>& spline_ids);
+
+}  // namespace throng
