@@ -26,7 +26,7 @@ else
   cmake -S . -B build-gpu -G Ninja -DTHRONG_CUDA=ON -DTHRONG_CUDA_ARCHS=90 \
     -DTHRONG_BUILD_SERVICE=OFF -DGTEST_ROOT="$PWD/.carry/gtest" \
     -DCMAKE_RUNTIME_OUTPUT_DIRECTORY="$PWD/build-gpu/bin" || exit 1
-  cmake --build build-gpu -j "$(nproc)" --target throng_tests throng-bench-orca throng-bench-splines || exit 1
+  cmake --build build-gpu -j "$(nproc)" --target throng_tests throng-bench-orca throng-bench-splines throng-bench-vehicles || exit 1
 fi
 
 status=0
@@ -42,6 +42,8 @@ timeout 300 "$bin/throng-bench-orca" --backends cuda,cpu --scenarios random,circ
   --sizes 100000,1000000 --ticks 20 --warmup 3 --no-overlaps --json "$out/orca_gpu.json" || status=1
 timeout 120 "$bin/throng-bench-splines" --backends cuda,cpu --sizes 100000,1000000 \
   --json "$out/splines_gpu.json" || status=1
+timeout 120 "$bin/throng-bench-vehicles" --backends cuda,cpu --sizes 100000,1000000 \
+  --json "$out/vehicles_gpu.json" || status=1
 
 echo "== gpu_check finished with status $status"
 exit $status

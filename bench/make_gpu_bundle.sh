@@ -7,10 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake -S . -B build-gpu-bundle -G Ninja -DTHRONG_CUDA=ON -DTHRONG_CUDA_ARCHS=90 \
   -DTHRONG_BUILD_SERVICE=OFF -DTHRONG_STATIC_RUNTIME=ON
-cmake --build build-gpu-bundle --target throng_tests throng-bench-orca throng-bench-splines
+cmake --build build-gpu-bundle --target throng_tests throng-bench-orca throng-bench-splines throng-bench-vehicles
 mkdir -p .gpu/bin .carry/gtest/lib .carry/include
 cp build-gpu-bundle/tests/throng_tests build-gpu-bundle/bench/throng-bench-orca \
-  build-gpu-bundle/bench/throng-bench-splines .gpu/bin/
+  build-gpu-bundle/bench/throng-bench-splines build-gpu-bundle/bench/throng-bench-vehicles .gpu/bin/
 strip .gpu/bin/*
 mkdir -p .carry/gtest/include && cp -r /usr/include/gtest .carry/gtest/include/
 cp /usr/lib/x86_64-linux-gnu/libgtest.a /usr/lib/x86_64-linux-gnu/libgtest_main.a .carry/gtest/lib/

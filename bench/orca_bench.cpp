@@ -1,14 +1,13 @@
 // throng-bench-orca: whole ORCA steps (grid, neighbours, solve, re-validation, apply) on
 // the circle and random scenarios, per backend and size, with quality figures and an
 // optional plain-RVO2 baseline run on identical inputs. Prints a table, writes JSON.
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "kernels/backend.h"
 #include "kernels/scenarios/crowd.h"
@@ -118,19 +117,22 @@ int main(int argc, char** argv) {
     for (const std::string& scene : scenario_names) {
       for (size_t n : sizes) {
         for (int variant = 0; variant < (baseline ? 2 : 1); ++variant) {
-          scenarios::CrowdScenario s = scene == "circle" ? scenarios::Circle(n) : scenarios::Random(n, seed);
+          scenarios::CrowdScenario s =
+              scene == "circle" ? scenarios::Circle(n) : scenarios::Random(n, seed);
           Figures f = Run(*backend, std::move(s), warmup, ticks, variant == 1, overlaps);
           f.backend = backend_name;
           f.scenario = scene;
           f.variant = variant == 1 ? "rvo2" : "throng";
-          std::printf("%-9s %-7s %-8s %8zu %6d %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %9.3f %9.3f %10llu %8.4f %llu/%llu/%llu\n",
-                      f.backend.c_str(), f.scenario.c_str(), f.variant.c_str(), f.agents, f.ticks,
-                      f.grid, f.neighbors, f.solve, f.revalidate, f.transfer, f.apply, f.total,
-                      f.p90_total, static_cast<unsigned long long>(f.colliding_pair_steps),
-                      f.min_ratio > 1e8f ? 1.0 : f.min_ratio,
-                      static_cast<unsigned long long>(f.statuses[0]),
-                      static_cast<unsigned long long>(f.statuses[1]),
-                      static_cast<unsigned long long>(f.statuses[2]));
+          std::printf(
+              "%-9s %-7s %-8s %8zu %6d %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %9.3f %9.3f %10llu "
+              "%8.4f %llu/%llu/%llu\n",
+              f.backend.c_str(), f.scenario.c_str(), f.variant.c_str(), f.agents, f.ticks, f.grid,
+              f.neighbors, f.solve, f.revalidate, f.transfer, f.apply, f.total, f.p90_total,
+              static_cast<unsigned long long>(f.colliding_pair_steps),
+              f.min_ratio > 1e8f ? 1.0 : f.min_ratio,
+              static_cast<unsigned long long>(f.statuses[0]),
+              static_cast<unsigned long long>(f.statuses[1]),
+              static_cast<unsigned long long>(f.statuses[2]));
           std::fflush(stdout);
           all.push_back(f);
         }
@@ -142,12 +144,14 @@ int main(int argc, char** argv) {
     out << "{\n  \"benchmark\": \"orca_steps\",\n  \"results\": [";
     for (size_t i = 0; i < all.size(); ++i) {
       const Figures& f = all[i];
-      out << (i ? "," : "") << "\n    {\"backend\": \"" << f.backend << "\", \"scenario\": \"" << f.scenario
-          << "\", \"variant\": \"" << f.variant << "\", \"agents\": " << f.agents << ", \"ticks\": " << f.ticks
-          << ", \"median_ms\": {\"grid\": " << f.grid << ", \"neighbors\": " << f.neighbors
-          << ", \"solve\": " << f.solve << ", \"revalidate\": " << f.revalidate
-          << ", \"transfer\": " << f.transfer << ", \"apply\": " << f.apply << ", \"tick\": " << f.total
-          << "}, \"p90_tick_ms\": " << f.p90_total << ", \"colliding_pair_steps\": " << f.colliding_pair_steps
+      out << (i ? "," : "") << "\n    {\"backend\": \"" << f.backend << "\", \"scenario\": \""
+          << f.scenario << "\", \"variant\": \"" << f.variant << "\", \"agents\": " << f.agents
+          << ", \"ticks\": " << f.ticks << ", \"median_ms\": {\"grid\": " << f.grid
+          << ", \"neighbors\": " << f.neighbors << ", \"solve\": " << f.solve
+          << ", \"revalidate\": " << f.revalidate << ", \"transfer\": " << f.transfer
+          << ", \"apply\": " << f.apply << ", \"tick\": " << f.total
+          << "}, \"p90_tick_ms\": " << f.p90_total
+          << ", \"colliding_pair_steps\": " << f.colliding_pair_steps
           << ", \"statuses\": {\"ok\": " << f.statuses[0] << ", \"safe_stop\": " << f.statuses[1]
           << ", \"emergency\": " << f.statuses[2] << "}}";
     }

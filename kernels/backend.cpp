@@ -10,17 +10,21 @@ namespace throng {
 
 std::string_view BackendName(BackendKind kind) {
   switch (kind) {
-    case BackendKind::kAuto: return "auto";
-    case BackendKind::kCuda: return "cuda";
-    case BackendKind::kCpu: return "cpu";
-    case BackendKind::kReference: return "reference";
+    case BackendKind::kAuto:
+      return "auto";
+    case BackendKind::kCuda:
+      return "cuda";
+    case BackendKind::kCpu:
+      return "cpu";
+    case BackendKind::kReference:
+      return "reference";
   }
   return "unknown";
 }
 
 BackendKind ParseBackendKind(std::string_view name) {
-  for (BackendKind k : {BackendKind::kAuto, BackendKind::kCuda, BackendKind::kCpu,
-                        BackendKind::kReference}) {
+  for (BackendKind k :
+       {BackendKind::kAuto, BackendKind::kCuda, BackendKind::kCpu, BackendKind::kReference}) {
     if (BackendName(k) == name) return k;
   }
   throw std::invalid_argument("unknown backend '" + std::string(name) +
@@ -48,11 +52,14 @@ std::unique_ptr<Backend> CreateBackend(BackendKind kind) {
     case BackendKind::kCuda:
 #if THRONG_HAVE_CUDA
       if (!CudaDevicePresent()) {
-        throw BackendUnavailable("backend 'cuda': this build has CUDA but no CUDA device is usable");
+        throw BackendUnavailable(
+            "backend 'cuda': this build has CUDA but no CUDA device is usable");
       }
       return MakeCudaBackend();
 #else
-      throw BackendUnavailable("backend 'cuda': this build has no CUDA support (built with THRONG_CUDA=OFF or without nvcc)");
+      throw BackendUnavailable(
+          "backend 'cuda': this build has no CUDA support (built with THRONG_CUDA=OFF or without "
+          "nvcc)");
 #endif
   }
   throw std::invalid_argument("unknown backend kind");

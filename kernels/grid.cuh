@@ -27,17 +27,18 @@ constexpr int kMaxCellsPerRadius = 4;
 
 // About one cell per mean agent spacing, from the bounding box of the snapshot.
 inline int CellsPerRadius(float reach, float width, float height, uint32_t n) {
-  const float spacing = std::sqrt(std::fmax(width * height, 1e-6f) / static_cast<float>(n > 0 ? n : 1));
+  const float spacing =
+      std::sqrt(std::fmax(width * height, 1e-6f) / static_cast<float>(n > 0 ? n : 1));
   const float k = std::round(reach / spacing);
   return k < 1.f ? 1 : (k > kMaxCellsPerRadius ? kMaxCellsPerRadius : static_cast<int>(k));
 }
 
 struct GridSpec {
-  float cell;        // cell size, m
-  float inv_cell;    // 1 / cell
-  uint32_t x_bits;   // W = 2^x_bits buckets along x
-  uint32_t x_mask;   // W - 1
-  uint32_t y_mask;   // H - 1
+  float cell;       // cell size, m
+  float inv_cell;   // 1 / cell
+  uint32_t x_bits;  // W = 2^x_bits buckets along x
+  uint32_t x_mask;  // W - 1
+  uint32_t y_mask;  // H - 1
 };
 
 // Squared distance from p to the cell [c0, c0 + cell) on one axis.
@@ -55,7 +56,8 @@ THRONG_HD inline int32_t CellCoord(float p, float inv_cell) {
 }
 
 THRONG_HD inline uint32_t BucketOf(int32_t cx, int32_t cy, const GridSpec& g) {
-  return (static_cast<uint32_t>(cx) & g.x_mask) | ((static_cast<uint32_t>(cy) & g.y_mask) << g.x_bits);
+  return (static_cast<uint32_t>(cx) & g.x_mask) |
+         ((static_cast<uint32_t>(cy) & g.y_mask) << g.x_bits);
 }
 
 // Sort key: bucket in the high word, the agent's input index in the low word, so the
@@ -67,7 +69,8 @@ struct GridKeyFunctor {
   uint64_t* __restrict__ keys;
 
   THRONG_HD void operator()(uint32_t i) const {
-    const uint32_t b = BucketOf(CellCoord(px[i], grid.inv_cell), CellCoord(py[i], grid.inv_cell), grid);
+    const uint32_t b =
+        BucketOf(CellCoord(px[i], grid.inv_cell), CellCoord(py[i], grid.inv_cell), grid);
     keys[i] = (static_cast<uint64_t>(b) << 32) | i;
   }
 };
@@ -89,7 +92,8 @@ struct BucketStartFunctor {
 // is one loop, trimmed to the disc's chord. offsets has BucketCount + 1 entries:
 // offsets[b] = first sorted index whose bucket is >= b.
 template <class F>
-THRONG_HD inline void ForEachRowRange(const GridSpec& g, const uint32_t* offsets, Vec2 p, float reach, F&& f) {
+THRONG_HD inline void ForEachRowRange(const GridSpec& g, const uint32_t* offsets, Vec2 p,
+                                      float reach, F&& f) {
   // Culling slack: AxisGap's cell bounds and CellCoord's floor round apart by a few
   // float steps of the coordinates, so the slack grows with them (8 steps' worth).
   const float cull = reach + 0.01f * g.cell + 5e-7f * (fabsf(p.x) + fabsf(p.y) + reach);
@@ -97,7 +101,8 @@ THRONG_HD inline void ForEachRowRange(const GridSpec& g, const uint32_t* offsets
   const uint32_t width = g.x_mask + 1;
   for (int32_t cy = y0; cy <= y1; ++cy) {
     // Saturated edge rows hold everything beyond them: never trim those.
-    const bool edge_row = cy <= -static_cast<int32_t>(kMaxCellCoord) || cy >= static_cast<int32_t>(kMaxCellCoord);
+    const bool edge_row =
+        cy <= -static_cast<int32_t>(kMaxCellCoord) || cy >= static_cast<int32_t>(kMaxCellCoord);
     const float gy = edge_row ? 0.f : AxisGap(p.y, cy, g.cell);
     if (gy > cull) continue;
     const float half = sqrtf(cull * cull - gy * gy);
@@ -107,7 +112,8 @@ THRONG_HD inline void ForEachRowRange(const GridSpec& g, const uint32_t* offsets
       f(offsets[row], offsets[row + width]);
       continue;
     }
-    const uint32_t xa = static_cast<uint32_t>(x0) & g.x_mask, xb = static_cast<uint32_t>(x1) & g.x_mask;
+    const uint32_t xa = static_cast<uint32_t>(x0) & g.x_mask,
+                   xb = static_cast<uint32_t>(x1) & g.x_mask;
     if (xa <= xb) {
       f(offsets[row + xa], offsets[row + xb + 1]);
     } else {  // the chord wraps around the table's edge

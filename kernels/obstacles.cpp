@@ -19,8 +19,7 @@ void Validate(const std::vector<Polygon>& polygons) {
     const std::vector<Vec2>& vs = polygons[o].vertices;
     if (vs.size() < 2) {
       throw std::invalid_argument("obstacles[" + std::to_string(o) +
-                                  "]: needs at least 2 vertices, has " +
-                                  std::to_string(vs.size()));
+                                  "]: needs at least 2 vertices, has " + std::to_string(vs.size()));
     }
     for (size_t i = 0; i < vs.size(); ++i) {
       if (!std::isfinite(vs[i].x) || !std::isfinite(vs[i].y)) {

@@ -213,9 +213,8 @@ THRONG_HD inline bool ObstacleLine(const AgentState& agent, const ObstacleView& 
   }
 
   // Otherwise the closest of cut-off line, left leg and right leg.
-  const float dist_sq_cutoff = (t < 0.f || t > 1.f || same_vertex)
-                                   ? INFINITY
-                                   : LengthSq(v - (left_cutoff + t * cutoff_vec));
+  const float dist_sq_cutoff =
+      (t < 0.f || t > 1.f || same_vertex) ? INFINITY : LengthSq(v - (left_cutoff + t * cutoff_vec));
   const float dist_sq_left =
       t_left < 0.f ? INFINITY : LengthSq(v - (left_cutoff + t_left * left_leg));
   const float dist_sq_right =
@@ -290,7 +289,8 @@ THRONG_HD inline Line AgentLine(const AgentState& a, const NeighborState& b, flo
 }  // namespace detail
 
 // Whether the pair already overlaps (the collision branch of AgentLine).
-THRONG_HD inline bool Overlapping(const AgentState& a, const NeighborState& b, float contact_margin) {
+THRONG_HD inline bool Overlapping(const AgentState& a, const NeighborState& b,
+                                  float contact_margin) {
   const float r = a.radius + b.radius + contact_margin;
   return a.p == b.p || LengthSq(b.p - a.p) <= r * r;
 }
@@ -330,7 +330,8 @@ THRONG_HD inline SolveOutput SolveAgent(const AgentState& agent, const NeighborS
   auto build_agent_lines = [&](float tau) {
     const float inv_tau = 1.f / tau;
     for (int k = 0; k < neighbor_count; ++k) {
-      lines[num_obst_lines + k] = detail::AgentLine(agent, neighbors[k], inv_tau, inv_time_step, margin);
+      lines[num_obst_lines + k] =
+          detail::AgentLine(agent, neighbors[k], inv_tau, inv_time_step, margin);
     }
   };
   build_agent_lines(params.time_horizon);
@@ -344,7 +345,8 @@ THRONG_HD inline SolveOutput SolveAgent(const AgentState& agent, const NeighborS
     const NeighborState* nb = agent_line ? &neighbors[j - num_obst_lines] : nullptr;
     const bool hard = !agent_line || nb->non_cooperative ||
                       (params.overlap_is_hard && Overlapping(agent, *nb, margin));
-    if (hard && !(Det(lines[j].direction, lines[j].point) <= detail::kHardLineSlack)) zero_is_safe = false;
+    if (hard && !(Det(lines[j].direction, lines[j].point) <= detail::kHardLineSlack))
+      zero_is_safe = false;
   }
   Vec2 target = agent.v_pref;
   if (conflict && params.side_bias != 0.f) {

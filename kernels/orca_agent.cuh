@@ -72,7 +72,7 @@ THRONG_HD inline bool IsCandidate(float dist_sq, float r_a, float r_b, float s_a
 struct NeighborQueryFunctor {
   SortedAgentsView agents;
   const QueryPoint* __restrict__ points;  // grid order, as agents
-  const uint32_t* __restrict__ offsets;  // BucketCount + 1 entries
+  const uint32_t* __restrict__ offsets;   // BucketCount + 1 entries
   GridSpec grid;
   OrcaParams params;
   float r_max, s_max;    // largest radius and max speed in the snapshot
@@ -165,7 +165,10 @@ THRONG_HD inline orca::AgentState AgentStateOf(const SortedAgentsView& a, uint32
 }
 
 THRONG_HD inline orca::NeighborState NeighborStateOf(const SortedAgentsView& a, uint32_t j) {
-  return {{a.px[j], a.py[j]}, {a.vx[j], a.vy[j]}, a.radius[j], a.id[j],
+  return {{a.px[j], a.py[j]},
+          {a.vx[j], a.vy[j]},
+          a.radius[j],
+          a.id[j],
           (a.flags[j] & kAgentNonCooperative) != 0};
 }
 
@@ -188,7 +191,8 @@ struct OrcaPassOneFunctor {
       return;
     }
     const int count = kept_count[i];
-    const uint32_t* list = lists + static_cast<size_t>(i) * static_cast<size_t>(params.max_neighbors);
+    const uint32_t* list =
+        lists + static_cast<size_t>(i) * static_cast<size_t>(params.max_neighbors);
     orca::NeighborState neighbors[kMaxNeighborsLimit];
     for (int k = 0; k < count; ++k) neighbors[k] = NeighborStateOf(agents, list[k]);
     const orca::SolveOutput solved =
@@ -221,9 +225,11 @@ struct OrcaPassTwoFunctor {
     Vec2 v{first.vx[i], first.vy[i]};
     uint8_t flags = first.flags[i];
     const int count = kept_count[i];
-    const uint32_t* list = lists + static_cast<size_t>(i) * static_cast<size_t>(params.max_neighbors);
+    const uint32_t* list =
+        lists + static_cast<size_t>(i) * static_cast<size_t>(params.max_neighbors);
     const bool cooperative = (agents.flags[i] & kAgentNonCooperative) == 0;
-    if (params.revalidate && cooperative && first.status[i] == static_cast<uint8_t>(SolveStatus::kOk)) {
+    if (params.revalidate && cooperative &&
+        first.status[i] == static_cast<uint8_t>(SolveStatus::kOk)) {
       bool deviating = false;
       for (int k = 0; k < count && !deviating; ++k) {
         deviating = first.status[list[k]] != static_cast<uint8_t>(SolveStatus::kOk);
@@ -243,7 +249,8 @@ struct OrcaPassTwoFunctor {
                                                          obstacles, params, /*feasible_only=*/true);
         if (again.feasible) {
           v = again.velocity;
-          flags = static_cast<uint8_t>((flags & ~kSolveShortenedHorizon) | again.flags | kSolveAdopted);
+          flags =
+              static_cast<uint8_t>((flags & ~kSolveShortenedHorizon) | again.flags | kSolveAdopted);
         }
       }
     }

@@ -38,20 +38,20 @@ constexpr int kMaxNeighborsLimit = 64;
 constexpr int kMaxObstacleLinesLimit = 64;
 
 struct OrcaParams {
-  float time_step = 0.25f;          // s, used for collision (overlap) resolution
-  float time_horizon = 10.f;        // tau, s
-  float time_horizon_obst = 10.f;   // tau_obst, s
-  float neighbor_dist = 15.f;       // m; caps the conservative query radius; 0 = no cap
-  int max_neighbors = 10;           // 1 .. kMaxNeighborsLimit
+  float time_step = 0.25f;         // s, used for collision (overlap) resolution
+  float time_horizon = 10.f;       // tau, s
+  float time_horizon_obst = 10.f;  // tau_obst, s
+  float neighbor_dist = 15.f;      // m; caps the conservative query radius; 0 = no cap
+  int max_neighbors = 10;          // 1 .. kMaxNeighborsLimit
 
   // Throng's handling of conflicts and infeasibility (docs/ORCA.md, "Solve"). With
   // side_bias = 0, contact_margin = 0 and the three flags false, the solve is exactly
   // ALGORITHMS.md §5's plain order (LP2; safe stop if v = 0 meets the hard lines; LP3).
-  float side_bias = 0.3f;           // rad: when v_pref breaks an agent line, aim this far right
-  float contact_margin = 1e-3f;     // m added to every combined radius in agent lines
-  bool shorten_horizon = true;      // retry with tau/2, tau/4, .. down to time_step first
-  bool overlap_is_hard = true;      // an overlapping neighbour's line is hard for the safe stop
-  bool revalidate = true;           // second pass against neighbours that did not take their half
+  float side_bias = 0.3f;        // rad: when v_pref breaks an agent line, aim this far right
+  float contact_margin = 1e-3f;  // m added to every combined radius in agent lines
+  bool shorten_horizon = true;   // retry with tau/2, tau/4, .. down to time_step first
+  bool overlap_is_hard = true;   // an overlapping neighbour's line is hard for the safe stop
+  bool revalidate = true;        // second pass against neighbours that did not take their half
   // Comparison baseline only: RVO2 2.0's silent fallback (infeasible -> LP3, reported ok).
   // Use PlainRvo2Params() to get the whole baseline.
   bool rvo2_fallback = false;
@@ -111,18 +111,18 @@ struct OrcaStageTimes {
 
 // Per-agent results plus the tick's observability counters.
 struct OrcaResult {
-  std::vector<float> vx, vy;            // chosen velocity, m/s
-  std::vector<uint8_t> status;          // SolveStatus
-  std::vector<uint16_t> candidates;     // agents passing the conservative per-pair filter
-  std::vector<uint16_t> neighbors;      // of those, kept (closest max_neighbors)
-  std::vector<uint16_t> constraints;    // half-planes in the solve (obstacle + agent)
-  std::vector<uint8_t> solve_flags;     // SolveFlag bits
+  std::vector<float> vx, vy;          // chosen velocity, m/s
+  std::vector<uint8_t> status;        // SolveStatus
+  std::vector<uint16_t> candidates;   // agents passing the conservative per-pair filter
+  std::vector<uint16_t> neighbors;    // of those, kept (closest max_neighbors)
+  std::vector<uint16_t> constraints;  // half-planes in the solve (obstacle + agent)
+  std::vector<uint8_t> solve_flags;   // SolveFlag bits
 
   uint64_t status_count[kSolveStatusCount] = {0, 0, 0};
-  uint64_t shortened_horizon = 0;       // agents solved only at a horizon shorter than tau
-  uint64_t revalidated = 0;             // agents re-solved in the second pass
-  uint64_t revalidation_adopted = 0;    // of those, agents that took pass 2's feasible velocity
-  uint64_t audited_agents = 0;          // agents checked against brute force (audit mode)
+  uint64_t shortened_horizon = 0;     // agents solved only at a horizon shorter than tau
+  uint64_t revalidated = 0;           // agents re-solved in the second pass
+  uint64_t revalidation_adopted = 0;  // of those, agents that took pass 2's feasible velocity
+  uint64_t audited_agents = 0;        // agents checked against brute force (audit mode)
   uint64_t audited_false_negatives = 0;
   OrcaStageTimes times;
 

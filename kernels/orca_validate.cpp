@@ -23,7 +23,8 @@ constexpr float kMaxSeconds = 1e4f;  // s, horizons and steps
 
 void RequirePositive(const char* name, float v, float max) {
   if (!std::isfinite(v) || !(v > 0.f) || v > max) {
-    Reject(std::string("params.") + name + ": must be > 0 and <= " + std::to_string(static_cast<int>(max)));
+    Reject(std::string("params.") + name +
+           ": must be > 0 and <= " + std::to_string(static_cast<int>(max)));
   }
 }
 
@@ -36,7 +37,8 @@ void ValidateOrcaParams(const OrcaParams& params) {
   if (!std::isfinite(params.side_bias) || std::fabs(params.side_bias) > 1.5707964f) {
     Reject("params.side_bias: must be within [-pi/2, pi/2]");
   }
-  if (!std::isfinite(params.contact_margin) || params.contact_margin < 0.f || params.contact_margin > 1.f) {
+  if (!std::isfinite(params.contact_margin) || params.contact_margin < 0.f ||
+      params.contact_margin > 1.f) {
     Reject("params.contact_margin: must be within [0, 1] m");
   }
   if (!std::isfinite(params.neighbor_dist) || params.neighbor_dist < 0.f) {
@@ -52,8 +54,8 @@ void ValidateAgents(const AgentColumns& a) {
   const size_t n = a.id.size();
   if (n > 0xfffffffeu) Reject("agents: too many agents");
   const std::pair<const char*, const std::vector<float>*> floats[] = {
-      {"px", &a.px},         {"py", &a.py},         {"vx", &a.vx},
-      {"vy", &a.vy},         {"radius", &a.radius}, {"max_speed", &a.max_speed},
+      {"px", &a.px},           {"py", &a.py},          {"vx", &a.vx},
+      {"vy", &a.vy},           {"radius", &a.radius},  {"max_speed", &a.max_speed},
       {"pref_vx", &a.pref_vx}, {"pref_vy", &a.pref_vy}};
   for (const auto& [name, column] : floats) {
     if (column->size() != n) {
@@ -62,7 +64,8 @@ void ValidateAgents(const AgentColumns& a) {
     }
   }
   if (a.flags.size() != n) {
-    Reject("agents.flags: has " + std::to_string(a.flags.size()) + " values, expected " + std::to_string(n));
+    Reject("agents.flags: has " + std::to_string(a.flags.size()) + " values, expected " +
+           std::to_string(n));
   }
   for (const auto& [name, column] : floats) {
     for (size_t i = 0; i < n; ++i) {
@@ -70,7 +73,8 @@ void ValidateAgents(const AgentColumns& a) {
     }
   }
   for (size_t i = 0; i < n; ++i) {
-    if (!(a.radius[i] > 0.f) || a.radius[i] > kMaxLength) Reject(At("radius", i) + ": must be > 0 and <= 10000 m");
+    if (!(a.radius[i] > 0.f) || a.radius[i] > kMaxLength)
+      Reject(At("radius", i) + ": must be > 0 and <= 10000 m");
     if (!(a.max_speed[i] > 0.f) || a.max_speed[i] > kMaxSpeed) {
       Reject(At("max_speed", i) + ": must be > 0 and <= 10000 m/s");
     }

@@ -10,7 +10,9 @@ namespace throng {
 constexpr float kPi = 3.14159265358979323846f;
 constexpr float kTwoPi = 6.28318530717958647692f;
 
-THRONG_HD inline float Clamp(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
+THRONG_HD inline float Clamp(float v, float lo, float hi) {
+  return v < lo ? lo : (v > hi ? hi : v);
+}
 THRONG_HD inline float Lerp(float a, float b, float t) { return a + (b - a) * t; }
 
 // Wraps an angle into [-pi, pi).

@@ -43,9 +43,8 @@ double SpeedAt(const D3 c[4], double t) {
 double ArcLength(const D3 c[4], double t) {
   static constexpr double kNodes[5] = {-0.9061798459386640, -0.5384693101056831, 0.0,
                                        0.5384693101056831, 0.9061798459386640};
-  static constexpr double kWeights[5] = {0.2369268850561891, 0.4786286704993665,
-                                         0.5688888888888889, 0.4786286704993665,
-                                         0.2369268850561891};
+  static constexpr double kWeights[5] = {0.2369268850561891, 0.4786286704993665, 0.5688888888888889,
+                                         0.4786286704993665, 0.2369268850561891};
   constexpr int kPieces = 8;
   const double h = t / kPieces;
   double sum = 0.0;
@@ -63,7 +62,10 @@ double ParamForLength(const D3 c[4], double s, double seg_len) {
   for (int i = 0; i < 40; ++i) {
     const double f = ArcLength(c, t) - s;
     if (std::fabs(f) < 1e-9) break;
-    if (f > 0) hi = t; else lo = t;
+    if (f > 0)
+      hi = t;
+    else
+      lo = t;
     const double speed = SpeedAt(c, t);
     double next = speed > 0.0 ? t - f / speed : 0.5 * (lo + hi);
     if (next <= lo || next >= hi) next = 0.5 * (lo + hi);
@@ -94,9 +96,8 @@ std::vector<Vec3> CleanControlPoints(const SplineDesc& desc, size_t index) {
   if (desc.closed && pts.size() > 1 && pts.front() == pts.back()) pts.pop_back();
   const size_t needed = desc.closed ? 3 : 2;
   if (pts.size() < needed) {
-    throw std::invalid_argument(Where(index) + ".points: needs at least " +
-                                std::to_string(needed) + " distinct points, has " +
-                                std::to_string(pts.size()));
+    throw std::invalid_argument(Where(index) + ".points: needs at least " + std::to_string(needed) +
+                                " distinct points, has " + std::to_string(pts.size()));
   }
   return pts;
 }
@@ -137,7 +138,8 @@ SplineSet BuildSplineSet(const std::vector<SplineDesc>& descs, float table_spaci
       seg_len[s] = ArcLength(cubics[s].data(), 1.0);
       total += seg_len[s];
       for (const D3& c : cubics[s]) {
-        set.coeff.push_back({static_cast<float>(c.x), static_cast<float>(c.y), static_cast<float>(c.z)});
+        set.coeff.push_back(
+            {static_cast<float>(c.x), static_cast<float>(c.y), static_cast<float>(c.z)});
       }
     }
 
@@ -170,7 +172,8 @@ SplineSet BuildSplineSet(const std::vector<SplineDesc>& descs, float table_spaci
     }
 
     // Uniform samples in arc length; the last sample sits exactly at the end.
-    const size_t intervals = std::max<size_t>(1, static_cast<size_t>(std::ceil(total / table_spacing)));
+    const size_t intervals =
+        std::max<size_t>(1, static_cast<size_t>(std::ceil(total / table_spacing)));
     h.length = static_cast<float>(total);
     h.spacing = static_cast<float>(total / intervals);
     h.table_begin = static_cast<uint32_t>(set.table.size());

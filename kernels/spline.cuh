@@ -25,12 +25,12 @@ namespace throng {
 struct SplineHeader {
   uint32_t segment_begin;  // first cubic in SplineSetView::coeff (4 Vec3 each)
   uint32_t segment_count;
-  uint32_t knot_begin;     // first of segment_count + 1 knots in SplineSetView::knots
-  uint32_t table_begin;    // first sample in SplineSetView::table
-  uint32_t table_count;    // >= 2; sample k is at s = k * spacing, the last at `length`
-  float length;            // m
-  float spacing;           // m between table samples
-  float speed_limit;       // m/s; 0 = no limit of its own
+  uint32_t knot_begin;   // first of segment_count + 1 knots in SplineSetView::knots
+  uint32_t table_begin;  // first sample in SplineSetView::table
+  uint32_t table_count;  // >= 2; sample k is at s = k * spacing, the last at `length`
+  float length;          // m
+  float spacing;         // m between table samples
+  float speed_limit;     // m/s; 0 = no limit of its own
   uint8_t closed;
   uint8_t pad[3];
 };

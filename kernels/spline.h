@@ -14,13 +14,13 @@ struct SplineDesc {
   uint32_t id = 0;
   std::vector<Vec3> points;  // control points the curve passes through
   bool closed = false;
-  float speed_limit = 0.f;   // m/s; 0 = none of its own
+  float speed_limit = 0.f;  // m/s; 0 = none of its own
 };
 
 // Splines packed for the kernels: every backend uploads these arrays as they are.
 struct SplineSet {
   std::vector<SplineHeader> headers;
-  std::vector<Vec3> coeff;  // 4 per segment
+  std::vector<Vec3> coeff;        // 4 per segment
   std::vector<SplineKnot> knots;  // segments + 1 per spline
   std::vector<SplineSample> table;
   std::vector<uint32_t> ids;  // caller's id per spline, same order as headers

@@ -34,9 +34,9 @@ void ValidateSplineQueries(const SplineQueries& q, size_t spline_count) {
   }
   for (size_t i = 0; i < n; ++i) {
     if (q.spline[i] >= spline_count) {
-      throw std::invalid_argument("queries.spline[" + std::to_string(i) + "]: " +
-                                  std::to_string(q.spline[i]) + " is not an installed spline (" +
-                                  std::to_string(spline_count) + " installed)");
+      throw std::invalid_argument(
+          "queries.spline[" + std::to_string(i) + "]: " + std::to_string(q.spline[i]) +
+          " is not an installed spline (" + std::to_string(spline_count) + " installed)");
     }
   }
   if (!(q.window > 0.f) || !std::isfinite(q.window)) {

@@ -20,16 +20,16 @@ namespace throng {
 
 // Per world; a vehicle may override any (docs/VEHICLES.md, "Parameters and defaults").
 struct FollowerParams {
-  float look_ahead_base = 2.f;          // m
+  float look_ahead_base = 2.f;           // m
   float look_ahead_speed_factor = 0.2f;  // s
-  float heading_weight = 0.7f;          // blend weight of heading delta on straights
-  float max_yaw_delta = 0.5f;           // rad of yaw command that gives full steering
-  float crosstrack_gain = 0.15f;        // 1/m; 0 switches the CTE term off
-  float projection_window = 6.f;        // m, local search around the progress hint
-  float max_lateral_accel = 3.f;        // m/s^2
-  float max_brake_decel = 6.f;          // m/s^2
-  float speed_gain = 0.5f;              // s/m, throttle/brake per m/s of speed error
-  bool adaptive_look_ahead = true;      // false: look_ahead = look_ahead_base (tests)
+  float heading_weight = 0.7f;           // blend weight of heading delta on straights
+  float max_yaw_delta = 0.5f;            // rad of yaw command that gives full steering
+  float crosstrack_gain = 0.15f;         // 1/m; 0 switches the CTE term off
+  float projection_window = 6.f;         // m, local search around the progress hint
+  float max_lateral_accel = 3.f;         // m/s^2
+  float max_brake_decel = 6.f;           // m/s^2
+  float speed_gain = 0.5f;               // s/m, throttle/brake per m/s of speed error
+  bool adaptive_look_ahead = true;       // false: look_ahead = look_ahead_base (tests)
 };
 
 // What the follower reads of a vehicle (the bicycle model writes it back).
@@ -51,14 +51,14 @@ struct FollowerOutput {
   float throttle = 0.f;  // [0, 1]
   float brake = 0.f;     // [0, 1]
   float target_speed = 0.f;
-  float cte = 0.f;       // m, > 0: right of the centre line
-  float progress = 0.f;  // m; store as next tick's progress_hint
+  float cte = 0.f;             // m, > 0: right of the centre line
+  float progress = 0.f;        // m; store as next tick's progress_hint
   float position_delta = 0.f;  // rad, > 0: the target lies to the right
   float heading_delta = 0.f;   // rad, > 0: the lane at the target turns right of the vehicle
   float look_ahead = 0.f;      // m
-  Vec3 progress_point;  // spline point at `progress`
-  Vec3 target;          // look-ahead point
-  Vec3 tangent;         // unit tangent at the target
+  Vec3 progress_point;         // spline point at `progress`
+  Vec3 target;                 // look-ahead point
+  Vec3 tangent;                // unit tangent at the target
 };
 
 // Curvature samples over the speed window (docs/VEHICLES.md, "Speed").
@@ -95,10 +95,9 @@ THRONG_HD inline FollowerOutput FollowSpline(const SplineSetView& set, const Veh
   const float sharpness = Clamp(k * 3.f, 0.f, 1.f);
 
   // 3-5. Faster looks further; a sharper bend pulls the target in so it is not cut.
-  out.look_ahead = p.adaptive_look_ahead
-                       ? (p.look_ahead_base + speed * p.look_ahead_speed_factor) *
-                             Lerp(1.f, 0.5f, sharpness)
-                       : p.look_ahead_base;
+  out.look_ahead = p.adaptive_look_ahead ? (p.look_ahead_base + speed * p.look_ahead_speed_factor) *
+                                               Lerp(1.f, 0.5f, sharpness)
+                                         : p.look_ahead_base;
   FrameAt(set, v.spline, out.progress + out.look_ahead, &out.target, &out.tangent);
 
   // 6-7. Clockwise angles: ShortestSignedAngle(to_yaw, vehicle_yaw) > 0 when to_yaw is

@@ -39,7 +39,8 @@ void ValidateFollowerParams(const FollowerParams& p, float world_speed_limit) {
   auto finite_non_negative = [](float v) { return std::isfinite(v) && v >= 0.f; };
   auto finite_positive = [](float v) { return std::isfinite(v) && v > 0.f; };
   Require(finite_non_negative(p.look_ahead_base), "look_ahead_base", "must be finite and >= 0");
-  Require(finite_non_negative(p.look_ahead_speed_factor), "look_ahead_speed_factor", "must be finite and >= 0");
+  Require(finite_non_negative(p.look_ahead_speed_factor), "look_ahead_speed_factor",
+          "must be finite and >= 0");
   Require(std::isfinite(p.heading_weight) && p.heading_weight >= 0.f && p.heading_weight <= 1.f,
           "heading_weight", "must be within [0, 1]");
   Require(finite_positive(p.max_yaw_delta), "max_yaw_delta", "must be finite and > 0");
@@ -48,17 +49,24 @@ void ValidateFollowerParams(const FollowerParams& p, float world_speed_limit) {
   Require(finite_positive(p.max_lateral_accel), "max_lateral_accel", "must be finite and > 0");
   Require(finite_positive(p.max_brake_decel), "max_brake_decel", "must be finite and > 0");
   Require(finite_positive(p.speed_gain), "speed_gain", "must be finite and > 0");
-  if (!finite_non_negative(world_speed_limit)) Reject("world.speed_limit: must be finite and >= 0 (0 = none)");
+  if (!finite_non_negative(world_speed_limit))
+    Reject("world.speed_limit: must be finite and >= 0 (0 = none)");
 }
 
-std::vector<uint32_t> ValidateVehicles(const VehicleColumns& v, const std::vector<uint32_t>& spline_ids) {
+std::vector<uint32_t> ValidateVehicles(const VehicleColumns& v,
+                                       const std::vector<uint32_t>& spline_ids) {
   const size_t n = v.id.size();
   const std::pair<const char*, const std::vector<float>*> floats[] = {
-      {"px", &v.px},       {"py", &v.py},       {"pz", &v.pz},
-      {"yaw", &v.yaw},     {"speed", &v.speed}, {"progress_hint", &v.progress_hint},
+      {"px", &v.px},
+      {"py", &v.py},
+      {"pz", &v.pz},
+      {"yaw", &v.yaw},
+      {"speed", &v.speed},
+      {"progress_hint", &v.progress_hint},
       {"max_speed", &v.max_speed}};
   if (v.spline_id.size() != n) {
-    Reject("vehicles.spline_id: has " + std::to_string(v.spline_id.size()) + " values, expected " + std::to_string(n));
+    Reject("vehicles.spline_id: has " + std::to_string(v.spline_id.size()) + " values, expected " +
+           std::to_string(n));
   }
   for (const auto& [name, column] : floats) {
     if (column->size() != n) {
@@ -74,12 +82,14 @@ std::vector<uint32_t> ValidateVehicles(const VehicleColumns& v, const std::vecto
     if (!(v.max_speed[i] > 0.f)) Reject(At("max_speed", i) + ": must be > 0");
   }
   std::unordered_map<uint32_t, uint32_t> index_of;
-  for (size_t k = 0; k < spline_ids.size(); ++k) index_of.emplace(spline_ids[k], static_cast<uint32_t>(k));
+  for (size_t k = 0; k < spline_ids.size(); ++k)
+    index_of.emplace(spline_ids[k], static_cast<uint32_t>(k));
   std::vector<uint32_t> index(n);
   for (size_t i = 0; i < n; ++i) {
     const auto it = index_of.find(v.spline_id[i]);
     if (it == index_of.end()) {
-      Reject(At("spline_id", i) + ": " + std::to_string(v.spline_id[i]) + " is not a spline of this world");
+      Reject(At("spline_id", i) + ": " + std::to_string(v.spline_id[i]) +
+             " is not a spline of this world");
     }
     index[i] = it->second;
   }
@@ -88,7 +98,8 @@ std::vector<uint32_t> ValidateVehicles(const VehicleColumns& v, const std::vecto
   std::sort(ids.begin(), ids.end());
   for (size_t k = 1; k < n; ++k) {
     if (ids[k].first == ids[k - 1].first) {
-      Reject(At("id", ids[k].second) + ": " + std::to_string(ids[k].first) + " repeats " + At("id", ids[k - 1].second));
+      Reject(At("id", ids[k].second) + ": " + std::to_string(ids[k].first) + " repeats " +
+             At("id", ids[k - 1].second));
     }
   }
   return index;

@@ -12,12 +12,12 @@ namespace throng {
 // One value per vehicle in every column (internal frame).
 struct VehicleColumns {
   std::vector<uint32_t> id;
-  std::vector<uint32_t> spline_id;      // the lane's SplineDesc::id
-  std::vector<float> px, py, pz;        // m
-  std::vector<float> yaw;               // rad, counter-clockwise from +X
-  std::vector<float> speed;             // m/s, >= 0
-  std::vector<float> progress_hint;     // m, last tick's progress (0 for a new vehicle)
-  std::vector<float> max_speed;         // m/s, > 0
+  std::vector<uint32_t> spline_id;   // the lane's SplineDesc::id
+  std::vector<float> px, py, pz;     // m
+  std::vector<float> yaw;            // rad, counter-clockwise from +X
+  std::vector<float> speed;          // m/s, >= 0
+  std::vector<float> progress_hint;  // m, last tick's progress (0 for a new vehicle)
+  std::vector<float> max_speed;      // m/s, > 0
 
   size_t size() const { return id.size(); }
   void Resize(size_t n);

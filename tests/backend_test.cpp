@@ -1,13 +1,13 @@
-#include <gtest/gtest.h>
-
 #include "kernels/backend.h"
+
+#include <gtest/gtest.h>
 
 namespace throng {
 namespace {
 
 TEST(BackendTest, names_parse_both_ways) {
-  for (BackendKind k : {BackendKind::kAuto, BackendKind::kCuda, BackendKind::kCpu,
-                        BackendKind::kReference}) {
+  for (BackendKind k :
+       {BackendKind::kAuto, BackendKind::kCuda, BackendKind::kCpu, BackendKind::kReference}) {
     EXPECT_EQ(ParseBackendKind(BackendName(k)), k);
   }
   EXPECT_THROW(ParseBackendKind("gpu"), std::invalid_argument);

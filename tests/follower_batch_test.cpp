@@ -1,13 +1,15 @@
 // The batched spline follower on the parallel backends against the reference, repeat
 // determinism, and bad input through the backend interface.
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdio>
 #include <functional>
 #include <random>
 
-#include <gtest/gtest.h>
-
 #include "kernels/backend.h"
+#include "kernels/scenarios/roads.h"
+#include "tests/backend_param.h"
 
 namespace throng {
 namespace {
@@ -17,7 +19,8 @@ struct Fleet {
   VehicleColumns vehicles;
 };
 
-// Closed loops and open roads; vehicles near their lane with random yaw and speed.
+// Closed loops and open roads, ramps, some with speed limits; vehicles near their lane
+// with random yaw and speed (scenarios::VehiclesOn).
 Fleet RandomFleet(uint32_t seed, size_t n) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> unit(0.f, 1.f);
@@ -30,43 +33,18 @@ Fleet RandomFleet(uint32_t seed, size_t n) {
     const int points = 8 + static_cast<int>(unit(rng) * 8);
     const float r = 40.f + 80.f * unit(rng);
     for (int i = 0; i < points; ++i) {
-      const float a = (d.closed ? kTwoPi : 3.f) * static_cast<float>(i) / static_cast<float>(points);
+      const float a =
+          (d.closed ? kTwoPi : 3.f) * static_cast<float>(i) / static_cast<float>(points);
       const float rr = r * (0.85f + 0.3f * unit(rng));
       d.points.push_back({rr * std::cos(a), rr * std::sin(a), 3.f * unit(rng)});
     }
     f.splines.push_back(d);
   }
-  const SplineSet set = BuildSplineSet(f.splines);
-  VehicleColumns& v = f.vehicles;
-  v.Resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    const uint32_t k = static_cast<uint32_t>(rng() % set.size());
-    const float s = unit(rng) * set.headers[k].length;
-    const SplinePoint at = SampleSpline(set.View(), k, s);
-    const Vec3 side = Normalize(Cross(at.tangent, Vec3{0, 0, 1}));
-    const Vec3 p = at.position + side * (4.f * unit(rng) - 2.f);
-    v.id[i] = static_cast<uint32_t>(i + 1);
-    v.spline_id[i] = f.splines[k].id;
-    v.px[i] = p.x;
-    v.py[i] = p.y;
-    v.pz[i] = p.z;
-    v.yaw[i] = std::atan2(at.tangent.y, at.tangent.x) + 0.6f * (unit(rng) - 0.5f);
-    v.speed[i] = 20.f * unit(rng);
-    v.progress_hint[i] = s + 2.f * unit(rng) - 1.f;
-    v.max_speed[i] = 10.f + 20.f * unit(rng);
-  }
+  f.vehicles = scenarios::VehiclesOn(f.splines, n, seed + 1);
   return f;
 }
 
-class FollowerBatchTest : public ::testing::TestWithParam<BackendKind> {
- protected:
-  void SetUp() override {
-    if (GetParam() == BackendKind::kCuda && !CudaDeviceAvailable()) {
-      GTEST_SKIP() << "no CUDA device here: the cuda follower's equivalence runs on a GPU "
-                      "machine (bench/gpu_check.sh)";
-    }
-  }
-};
+class FollowerBatchTest : public testing::BackendParamTest {};
 
 // Tolerances as in tests/vehicle_test.cpp: steering 1e-3 (or what a 1 cm progress
 // difference makes of it), cte 1e-3 m, progress 1 cm (projections agree within 5 mm),
@@ -90,17 +68,20 @@ TEST_P(FollowerBatchTest, matches_the_reference_on_5000_random_vehicles) {
     worst_steering = std::max(worst_steering, ds);
     // A 1 cm progress difference moves the look-ahead target up to 1 cm, which turns its
     // bearing by 1 cm / look_ahead; steering amplifies an angle by at most 0.7 / 0.5.
-    const float steering_tolerance = std::fmax(1e-3f, 0.014f / std::fmax(want.look_ahead[i], 1e-3f));
+    const float steering_tolerance =
+        std::fmax(1e-3f, 0.014f / std::fmax(want.look_ahead[i], 1e-3f));
     const bool bad = ds > steering_tolerance || std::fabs(got.cte[i] - want.cte[i]) > 1e-3f ||
                      std::fabs(got.progress[i] - want.progress[i]) > 1e-2f ||
                      std::fabs(got.throttle[i] - want.throttle[i]) > 5e-3f ||
                      std::fabs(got.brake[i] - want.brake[i]) > 5e-3f ||
-                     std::fabs(got.target_speed[i] - want.target_speed[i]) > 1e-2f * std::fmax(1.f, want.target_speed[i]);
+                     std::fabs(got.target_speed[i] - want.target_speed[i]) >
+                         1e-2f * std::fmax(1.f, want.target_speed[i]);
     mismatches += bad;
   }
-  std::printf("[ figures  ] %s follower vs reference: 5000 vehicles, mismatches %zu (%.3f%%), "
-              "largest steering difference %.2e\n",
-              std::string(BackendName(GetParam())).c_str(), mismatches, mismatches / 50.0, worst_steering);
+  std::printf(
+      "[ figures  ] %s follower vs reference: 5000 vehicles, mismatches %zu (%.3f%%), "
+      "largest steering difference %.2e\n",
+      std::string(BackendName(GetParam())).c_str(), mismatches, mismatches / 50.0, worst_steering);
   EXPECT_LE(mismatches, 5u);  // 0.1%
 }
 
@@ -118,9 +99,7 @@ TEST_P(FollowerBatchTest, repeated_runs_are_bit_identical) {
 
 INSTANTIATE_TEST_SUITE_P(Backends, FollowerBatchTest,
                          ::testing::Values(BackendKind::kCpu, BackendKind::kCuda),
-                         [](const ::testing::TestParamInfo<BackendKind>& p) {
-                           return std::string(BackendName(p.param));
-                         });
+                         testing::BackendParamName);
 
 class FollowerValidationTest : public ::testing::TestWithParam<BackendKind> {};
 
@@ -145,24 +124,31 @@ TEST_P(FollowerValidationTest, rejects_bad_vehicles_and_parameters_naming_the_fi
     }
     EXPECT_EQ(out.steering, before);
   };
-  expect([](VehicleColumns& v, FollowerParams&, float&) { v.spline_id[4] = 9999; }, "vehicles.spline_id[4]: 9999");
-  expect([](VehicleColumns& v, FollowerParams&, float&) { v.px[2] = NAN; }, "vehicles.px[2]: not finite");
-  expect([](VehicleColumns& v, FollowerParams&, float&) { v.yaw[7] = INFINITY; }, "vehicles.yaw[7]");
-  expect([](VehicleColumns& v, FollowerParams&, float&) { v.speed[1] = -2.f; }, "vehicles.speed[1]");
-  expect([](VehicleColumns& v, FollowerParams&, float&) { v.max_speed[0] = 0.f; }, "vehicles.max_speed[0]");
+  expect([](VehicleColumns& v, FollowerParams&, float&) { v.spline_id[4] = 9999; },
+         "vehicles.spline_id[4]: 9999");
+  expect([](VehicleColumns& v, FollowerParams&, float&) { v.px[2] = NAN; },
+         "vehicles.px[2]: not finite");
+  expect([](VehicleColumns& v, FollowerParams&, float&) { v.yaw[7] = INFINITY; },
+         "vehicles.yaw[7]");
+  expect([](VehicleColumns& v, FollowerParams&, float&) { v.speed[1] = -2.f; },
+         "vehicles.speed[1]");
+  expect([](VehicleColumns& v, FollowerParams&, float&) { v.max_speed[0] = 0.f; },
+         "vehicles.max_speed[0]");
   expect([](VehicleColumns& v, FollowerParams&, float&) { v.id[5] = v.id[3]; }, "vehicles.id[5]");
-  expect([](VehicleColumns& v, FollowerParams&, float&) { v.yaw.pop_back(); }, "vehicles.yaw: has 19 values");
-  expect([](VehicleColumns&, FollowerParams& p, float&) { p.max_yaw_delta = 0.f; }, "follower.max_yaw_delta");
-  expect([](VehicleColumns&, FollowerParams& p, float&) { p.crosstrack_gain = -1.f; }, "follower.crosstrack_gain");
-  expect([](VehicleColumns&, FollowerParams& p, float&) { p.heading_weight = 1.5f; }, "follower.heading_weight");
+  expect([](VehicleColumns& v, FollowerParams&, float&) { v.yaw.pop_back(); },
+         "vehicles.yaw: has 19 values");
+  expect([](VehicleColumns&, FollowerParams& p, float&) { p.max_yaw_delta = 0.f; },
+         "follower.max_yaw_delta");
+  expect([](VehicleColumns&, FollowerParams& p, float&) { p.crosstrack_gain = -1.f; },
+         "follower.crosstrack_gain");
+  expect([](VehicleColumns&, FollowerParams& p, float&) { p.heading_weight = 1.5f; },
+         "follower.heading_weight");
   expect([](VehicleColumns&, FollowerParams&, float& limit) { limit = -1.f; }, "world.speed_limit");
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, FollowerValidationTest,
                          ::testing::Values(BackendKind::kCpu, BackendKind::kReference),
-                         [](const ::testing::TestParamInfo<BackendKind>& p) {
-                           return std::string(BackendName(p.param));
-                         });
+                         testing::BackendParamName);
 
 }  // namespace
 }  // namespace throng

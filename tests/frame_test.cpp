@@ -1,8 +1,8 @@
-#include <cmath>
+#include "kernels/frame.cuh"
 
 #include <gtest/gtest.h>
 
-#include "kernels/frame.cuh"
+#include <cmath>
 
 namespace throng {
 namespace {
@@ -30,7 +30,8 @@ TEST(FrameTest, up_axis_becomes_internal_z) {
 // axes when the frame is right-handed, and mirrored (x cross y = -z image) when left.
 TEST(FrameTest, conversion_preserves_handedness_of_physical_space) {
   for (const Frame& f : kFrames) {
-    const Vec3 x = f.ToInternal({1, 0, 0}), y = f.ToInternal({0, 1, 0}), z = f.ToInternal({0, 0, 1});
+    const Vec3 x = f.ToInternal({1, 0, 0}), y = f.ToInternal({0, 1, 0}),
+               z = f.ToInternal({0, 0, 1});
     const float orientation = Dot(Cross(x, y), z);
     EXPECT_FLOAT_EQ(orientation, f.handedness == Handedness::kRight ? 1.f : -1.f);
   }

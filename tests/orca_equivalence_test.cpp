@@ -1,28 +1,20 @@
 // Parallel backends against the independent reference, and determinism, on seeded
 // random scenes (docs/ORCA.md is the contract both follow).
+#include <gtest/gtest.h>
 #include <omp.h>
 
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 
-#include <gtest/gtest.h>
-
 #include "kernels/backend.h"
+#include "tests/backend_param.h"
 #include "tests/orca_scenes.h"
 
 namespace throng {
 namespace {
 
-class OrcaEquivalenceTest : public ::testing::TestWithParam<BackendKind> {
- protected:
-  void SetUp() override {
-    if (GetParam() == BackendKind::kCuda && !CudaDeviceAvailable()) {
-      GTEST_SKIP() << "no CUDA device here: the cuda backend's ORCA equivalence runs on a GPU "
-                      "machine (bench/gpu_check.sh)";
-    }
-  }
-};
+class OrcaEquivalenceTest : public testing::BackendParamTest {};
 
 // Velocity tolerance: float against double through the same branches; an agent whose
 // solve sits on a branch boundary (a near-tie in neighbour order, a near-parallel line)
@@ -51,33 +43,39 @@ TEST_P(OrcaEquivalenceTest, matches_the_reference_on_200_random_scenes) {
     ASSERT_EQ(got.vx.size(), n);
     for (size_t i = 0; i < n; ++i) {
       const float d = std::hypot(got.vx[i] - want.vx[i], got.vy[i] - want.vy[i]);
-      ASSERT_TRUE(std::isfinite(got.vx[i]) && std::isfinite(got.vy[i])) << "seed " << seed << " agent " << i;
+      ASSERT_TRUE(std::isfinite(got.vx[i]) && std::isfinite(got.vy[i]))
+          << "seed " << seed << " agent " << i;
       worst = std::max(worst, d);
       if (!(scene.agents.flags[i] & kAgentNonCooperative)) {
         EXPECT_LE(std::hypot(got.vx[i], got.vy[i]), scene.agents.max_speed[i] * 1.001f)
-            << "seed " << seed << " agent " << i << " status " << int(got.status[i]) << " flags " << int(got.solve_flags[i]) << " ref " << std::hypot(want.vx[i], want.vy[i]);
+            << "seed " << seed << " agent " << i << " status " << int(got.status[i]) << " flags "
+            << int(got.solve_flags[i]) << " ref " << std::hypot(want.vx[i], want.vy[i]);
       }
       velocity_mismatches += d > kVelocityTolerance;
       const bool emergency = want.status[i] == static_cast<uint8_t>(SolveStatus::kEmergency);
       emergencies += emergency;
       emergency_mismatches += emergency && d > kVelocityTolerance;
       status_mismatches += got.status[i] != want.status[i];
-      count_mismatches += got.neighbors[i] != want.neighbors[i] || got.candidates[i] != want.candidates[i];
+      count_mismatches +=
+          got.neighbors[i] != want.neighbors[i] || got.candidates[i] != want.candidates[i];
     }
     for (int s = 0; s < kSolveStatusCount; ++s) statuses[s] += want.status_count[s];
     agents += n;
   }
-  std::printf("[ figures  ] %s vs reference: %zu agents in 200 scenes, velocity mismatches %zu "
-              "(%.4f%%, tolerance %.0e m/s), status mismatches %zu, neighbour-count mismatches %zu, "
-              "largest difference %.3g m/s (emergencies: %zu of %zu differ); reference statuses ok "
-              "%llu, safe_stop %llu, emergency %llu\n",
-              std::string(BackendName(GetParam())).c_str(), agents, velocity_mismatches,
-              100.0 * static_cast<double>(velocity_mismatches) / static_cast<double>(agents),
-              kVelocityTolerance, status_mismatches, count_mismatches, worst, emergency_mismatches, emergencies,
-              static_cast<unsigned long long>(statuses[0]), static_cast<unsigned long long>(statuses[1]),
-              static_cast<unsigned long long>(statuses[2]));
-  EXPECT_LE(static_cast<double>(velocity_mismatches), kMaxMismatchShare * static_cast<double>(agents));
-  EXPECT_LE(static_cast<double>(status_mismatches), kMaxMismatchShare * static_cast<double>(agents));
+  std::printf(
+      "[ figures  ] %s vs reference: %zu agents in 200 scenes, velocity mismatches %zu "
+      "(%.4f%%, tolerance %.0e m/s), status mismatches %zu, neighbour-count mismatches %zu, "
+      "largest difference %.3g m/s (emergencies: %zu of %zu differ); reference statuses ok "
+      "%llu, safe_stop %llu, emergency %llu\n",
+      std::string(BackendName(GetParam())).c_str(), agents, velocity_mismatches,
+      100.0 * static_cast<double>(velocity_mismatches) / static_cast<double>(agents),
+      kVelocityTolerance, status_mismatches, count_mismatches, worst, emergency_mismatches,
+      emergencies, static_cast<unsigned long long>(statuses[0]),
+      static_cast<unsigned long long>(statuses[1]), static_cast<unsigned long long>(statuses[2]));
+  EXPECT_LE(static_cast<double>(velocity_mismatches),
+            kMaxMismatchShare * static_cast<double>(agents));
+  EXPECT_LE(static_cast<double>(status_mismatches),
+            kMaxMismatchShare * static_cast<double>(agents));
   EXPECT_LE(static_cast<double>(count_mismatches), kMaxMismatchShare * static_cast<double>(agents));
   // The scenes must exercise every outcome, or the comparison proves little.
   EXPECT_GT(statuses[1], 0u);
@@ -152,9 +150,7 @@ TEST_P(OrcaEquivalenceTest, audit_finds_no_false_negatives_far_from_the_origin) 
 
 INSTANTIATE_TEST_SUITE_P(Backends, OrcaEquivalenceTest,
                          ::testing::Values(BackendKind::kCpu, BackendKind::kCuda),
-                         [](const ::testing::TestParamInfo<BackendKind>& p) {
-                           return std::string(BackendName(p.param));
-                         });
+                         testing::BackendParamName);
 
 }  // namespace
 }  // namespace throng

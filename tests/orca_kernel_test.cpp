@@ -270,8 +270,7 @@ TEST(OrcaKernelTest, SafeStopWhenStandingStillBreaksNoHardLine) {
   const NeighborState nbs[] = {Neighbor({-0.8f, 0.f}, {0.f, 0.f}, 0.5f, 2),
                                Neighbor({0.8f, 0.f}, {0.f, 0.f}, 0.5f, 3),
                                Neighbor({0.f, 3.f}, {0.f, 0.f}, 0.5f, 4, true)};
-  const SolveOutput out =
-      SolveAgent(a, nbs, 3, kNoObstacles, PlainParams(Params(2.f, 2.f, 0.25f)));
+  const SolveOutput out = SolveAgent(a, nbs, 3, kNoObstacles, PlainParams(Params(2.f, 2.f, 0.25f)));
   EXPECT_EQ(out.status, SolveStatus::kSafeStop);
   EXPECT_EQ(out.constraints, 3);
   EXPECT_EQ(out.velocity.x, 0.f);
@@ -408,8 +407,8 @@ TEST(OrcaKernelTest, SideBiasAimsRightWhenPreferredVelocityBreaksAgentLine) {
   params.side_bias = 0.3f;
   const AgentState a = HeadOnA();
   const NeighborState b = HeadOnB();
-  const Line line = orca::detail::AgentLine(a, b, 1.f / params.time_horizon,
-                                            1.f / params.time_step, params.contact_margin);
+  const Line line = orca::detail::AgentLine(a, b, 1.f / params.time_horizon, 1.f / params.time_step,
+                                            params.contact_margin);
   const Vec2 target = TurnedRight(a.v_pref, 0.3f);
   ASSERT_GT(Violation(line, a.v_pref), 0.f);  // the rule's precondition
   ASSERT_LE(Violation(line, target), 0.f);
@@ -430,8 +429,8 @@ TEST(OrcaKernelTest, SideBiasProjectsTurnedTargetOntoAgentLine) {
   const NeighborState b = Neighbor({2.f, 0.f}, {-1.f, 0.f}, 0.5f, 2);
   const SolveOutput plain = SolveAgent(a, &b, 1, kNoObstacles, params);
   params.side_bias = 0.3f;
-  const Line line = orca::detail::AgentLine(a, b, 1.f / params.time_horizon,
-                                            1.f / params.time_step, params.contact_margin);
+  const Line line = orca::detail::AgentLine(a, b, 1.f / params.time_horizon, 1.f / params.time_step,
+                                            params.contact_margin);
   const Vec2 target = TurnedRight(a.v_pref, 0.3f);
   ASSERT_GT(Violation(line, target), 0.f);
   const SolveOutput out = SolveAgent(a, &b, 1, kNoObstacles, params);
@@ -516,8 +515,8 @@ TEST(OrcaKernelTest, ContactMarginWidensCombinedRadius) {
   // overlap within one 0.25 s step, half each: vx <= -0.0005 / 0.25 / 2 = -0.001.
   OrcaParams margin = plain;
   margin.contact_margin = 1e-3f;
-  const Line line = orca::detail::AgentLine(a, b, 1.f / margin.time_horizon,
-                                            1.f / margin.time_step, margin.contact_margin);
+  const Line line = orca::detail::AgentLine(a, b, 1.f / margin.time_horizon, 1.f / margin.time_step,
+                                            margin.contact_margin);
   EXPECT_NEAR(line.direction.x, 0.f, kTol);
   EXPECT_NEAR(line.direction.y, 1.f, kTol);
   EXPECT_NEAR(line.point.x, -0.001f, 1e-6f);
@@ -601,8 +600,8 @@ TEST(OrcaKernelTest, OverlapIsHardTurnsOverlappingSqueezeIntoEmergency) {
   EXPECT_LE(Length(out.velocity), a.max_speed + kTol);
   float worst_at_result = -1e9f;
   for (const NeighborState& nb : nbs) {
-    const Line line = orca::detail::AgentLine(a, nb, 1.f / hard.time_horizon,
-                                              1.f / hard.time_step, hard.contact_margin);
+    const Line line = orca::detail::AgentLine(a, nb, 1.f / hard.time_horizon, 1.f / hard.time_step,
+                                              hard.contact_margin);
     worst_at_result = std::fmax(worst_at_result, Violation(line, out.velocity));
   }
   EXPECT_NEAR(worst_at_result, 0.4f, kTol);  // the squeeze's least possible violation
@@ -737,7 +736,8 @@ struct PassTwoHarness {
 
   // Adds sorted agent i = (current count); returns i.
   uint32_t Add(const AgentState& a, uint32_t input, std::vector<uint32_t> neighbour_list,
-               Vec2 p1_velocity, SolveStatus p1, uint8_t p1_solve_flags = 0, uint8_t agent_flags = 0) {
+               Vec2 p1_velocity, SolveStatus p1, uint8_t p1_solve_flags = 0,
+               uint8_t agent_flags = 0) {
     const uint32_t i = static_cast<uint32_t>(px.size());
     px.push_back(a.p.x);
     py.push_back(a.p.y);
@@ -782,18 +782,18 @@ struct PassTwoHarness {
     o_audit.assign(n, 0);
     OrcaParams p = params;
     p.max_neighbors = max_neighbors;
-    const SortedAgentsView agents{px.data(),        py.data(),      vx.data(),
-                                  vy.data(),        radius.data(),  max_speed.data(),
-                                  pref_vx.data(),   pref_vy.data(), id.data(),
-                                  flags.data(),     input_index.data(),
-                                  static_cast<uint32_t>(n)};
+    const SortedAgentsView agents{px.data(),      py.data(),          vx.data(),
+                                  vy.data(),      radius.data(),      max_speed.data(),
+                                  pref_vx.data(), pref_vy.data(),     id.data(),
+                                  flags.data(),   input_index.data(), static_cast<uint32_t>(n)};
     const PassOneView first{p1_vx.data(), p1_vy.data(), p1_status.data(), p1_flags.data(),
                             p1_constraints.data()};
-    const OrcaOutputView out{o_vx.data(),         o_vy.data(),         o_status.data(),
-                             o_candidates.data(), o_neighbors.data(),  o_constraints.data(),
+    const OrcaOutputView out{o_vx.data(),         o_vy.data(),        o_status.data(),
+                             o_candidates.data(), o_neighbors.data(), o_constraints.data(),
                              o_flags.data(),      o_audit.data()};
-    const OrcaPassTwoFunctor pass_two{agents, lists.data(),  kept.data(), candidates.data(),
-                                      audit.data(), first, kNoObstacles, p, out};
+    const OrcaPassTwoFunctor pass_two{agents,       lists.data(), kept.data(),  candidates.data(),
+                                      audit.data(), first,        kNoObstacles, p,
+                                      out};
     for (uint32_t i = 0; i < n; ++i) pass_two(i);
   }
 };
@@ -802,8 +802,9 @@ struct PassTwoHarness {
 // of its way at 1 m/s (closest approach 2.1 m), so A's pass 1 is plainly v_pref. But B
 // stopped in pass 1 (safe_stop): standing still it is in A's path. C (sorted 2, input 1)
 // only sees A, which is ok. D (sorted 3, input 3), next to B, took an emergency velocity;
-// B and D each see a neighbour that is not ok, but are not ok themselves. (A head-on B would not do: half of the deviation against B at
-// -v equals all of it against B standing still, so pass 2 would change nothing.)
+// B and D each see a neighbour that is not ok, but are not ok themselves. (A head-on B would not
+// do: half of the deviation against B at -v equals all of it against B standing still, so pass 2
+// would change nothing.)
 struct PassTwoScene {
   OrcaParams params = OrcaParams{};
   AgentState a = Agent({0.f, 0.f}, {1.f, 0.f}, {1.f, 0.f}, 0.5f, 2.f, 10);
@@ -854,7 +855,6 @@ TEST(OrcaPassTwoTest, AgentNextToStoppedNeighbourReSolvesAgainstItStandingStill)
   EXPECT_EQ(s.h.o_neighbors[2], 1);
   EXPECT_EQ(s.h.o_candidates[2], s.h.candidates[0]);
   EXPECT_EQ(s.h.o_audit[2], kNotAudited);
-
 }
 
 // Agents not ok in pass 1 keep their pass-1 result, even next to other agents not ok.
@@ -964,8 +964,7 @@ TEST(ObstacleVerticesTest, TwoVertexWallIsConvexBothWays) {
 
 TEST(ObstacleVerticesTest, PolygonsAreIndexedGloballyInInputOrder) {
   const ObstacleVertices vs = BuildObstacleVertices(
-      {Polygon{{{0.f, 0.f}, {1.f, 0.f}}},
-       Polygon{{{5.f, 0.f}, {6.f, 0.f}, {6.f, 1.f}}}});
+      {Polygon{{{0.f, 0.f}, {1.f, 0.f}}}, Polygon{{{5.f, 0.f}, {6.f, 0.f}, {6.f, 1.f}}}});
   ASSERT_EQ(vs.size(), 5u);
   EXPECT_EQ(vs.next, (std::vector<int32_t>{1, 0, 3, 4, 2}));
   EXPECT_EQ(vs.prev, (std::vector<int32_t>{1, 0, 4, 2, 3}));

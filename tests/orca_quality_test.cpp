@@ -1,13 +1,14 @@
 // Behaviour that ALGORITHMS.md §5 says ORCA must show, on the cpu backend and on the
 // reference: crowds reach their goals without overlapping, obstacles are never entered,
 // and infeasible cases get the right status. Figures are printed for docs/PERFORMANCE.md.
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdio>
 
-#include <gtest/gtest.h>
-
 #include "kernels/backend.h"
 #include "kernels/scenarios/crowd.h"
+#include "tests/backend_param.h"
 
 namespace throng {
 namespace {
@@ -39,15 +40,16 @@ RunFigures RunToGoals(Backend& backend, scenarios::CrowdScenario s, int max_step
 }
 
 void Print(const char* what, BackendKind kind, size_t n, const RunFigures& f) {
-  std::printf("[ figures  ] %s, %s, %zu agents: %d steps, %zu at goal, colliding pair-steps %llu, "
-              "closest centre distance %.4f of the radii sum, statuses ok %llu / safe_stop %llu / "
-              "emergency %llu\n",
-              what, std::string(BackendName(kind)).c_str(), n, f.steps, f.at_goal,
-              static_cast<unsigned long long>(f.colliding_pair_steps),
-              f.min_distance_ratio > 1e8f ? 1.0 : f.min_distance_ratio,
-              static_cast<unsigned long long>(f.statuses[0]),
-              static_cast<unsigned long long>(f.statuses[1]),
-              static_cast<unsigned long long>(f.statuses[2]));
+  std::printf(
+      "[ figures  ] %s, %s, %zu agents: %d steps, %zu at goal, colliding pair-steps %llu, "
+      "closest centre distance %.4f of the radii sum, statuses ok %llu / safe_stop %llu / "
+      "emergency %llu\n",
+      what, std::string(BackendName(kind)).c_str(), n, f.steps, f.at_goal,
+      static_cast<unsigned long long>(f.colliding_pair_steps),
+      f.min_distance_ratio > 1e8f ? 1.0 : f.min_distance_ratio,
+      static_cast<unsigned long long>(f.statuses[0]),
+      static_cast<unsigned long long>(f.statuses[1]),
+      static_cast<unsigned long long>(f.statuses[2]));
 }
 
 class OrcaQualityTest : public ::testing::TestWithParam<BackendKind> {};
@@ -104,21 +106,24 @@ TEST_P(OrcaQualityTest, agents_around_obstacles_never_enter_them) {
     scenarios::ApplyVelocities(a, r, s.scene.params.time_step);
     for (size_t i = 0; i < a.size(); ++i) {
       // Pillar: distance from the centre to the square minus the radius.
-      const float dx = std::fmax(std::fabs(a.px[i]) - 4.f, 0.f), dy = std::fmax(std::fabs(a.py[i]) - 4.f, 0.f);
+      const float dx = std::fmax(std::fabs(a.px[i]) - 4.f, 0.f),
+                  dy = std::fmax(std::fabs(a.py[i]) - 4.f, 0.f);
       const bool inside = std::fabs(a.px[i]) < 4.f && std::fabs(a.py[i]) < 4.f;
       const float clearance = inside ? -1.f : std::hypot(dx, dy) - a.radius[i];
       deepest = std::fmax(deepest, -clearance);
       // Funnel walls: distance to each segment minus the radius.
-      for (const auto& [p0, p1] : {std::pair<Vec2, Vec2>{{0, 18}, {20, 10}}, {{20, -10}, {0, -18}}}) {
+      for (const auto& [p0, p1] :
+           {std::pair<Vec2, Vec2>{{0, 18}, {20, 10}}, {{20, -10}, {0, -18}}}) {
         const Vec2 p{a.px[i], a.py[i]};
         const float t = std::fmin(std::fmax(Dot(p - p0, p1 - p0) / LengthSq(p1 - p0), 0.f), 1.f);
         deepest = std::fmax(deepest, a.radius[i] - Length(p - (p0 + (p1 - p0) * t)));
       }
     }
   }
-  std::printf("[ figures  ] obstacles, %s: %d steps, %zu of %zu at goal, deepest penetration %.2e m\n",
-              std::string(BackendName(GetParam())).c_str(), step, scenarios::AgentsAtGoal(s),
-              s.goals.size(), deepest);
+  std::printf(
+      "[ figures  ] obstacles, %s: %d steps, %zu of %zu at goal, deepest penetration %.2e m\n",
+      std::string(BackendName(GetParam())).c_str(), step, scenarios::AgentsAtGoal(s),
+      s.goals.size(), deepest);
   EXPECT_LE(deepest, 1e-3f);
   EXPECT_EQ(scenarios::AgentsAtGoal(s), s.goals.size());
 }
@@ -160,14 +165,13 @@ TEST_P(OrcaQualityTest, infeasible_cases_report_their_status) {
   EXPECT_EQ(r.vx[1], 3.f);
   EXPECT_EQ(r.status_count[0] + r.status_count[1] + r.status_count[2], a.size());
   EXPECT_GE(r.status_count[2], 1u);
-  for (size_t i = 0; i < a.size(); ++i) EXPECT_TRUE(std::isfinite(r.vx[i]) && std::isfinite(r.vy[i]));
+  for (size_t i = 0; i < a.size(); ++i)
+    EXPECT_TRUE(std::isfinite(r.vx[i]) && std::isfinite(r.vy[i]));
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, OrcaQualityTest,
                          ::testing::Values(BackendKind::kCpu, BackendKind::kReference),
-                         [](const ::testing::TestParamInfo<BackendKind>& p) {
-                           return std::string(BackendName(p.param));
-                         });
+                         testing::BackendParamName);
 
 }  // namespace
 }  // namespace throng

@@ -79,7 +79,7 @@ void ExpectCountsConsistent(const OrcaResult& r) {
 // ---------------------------------------------------------------------------------------
 // Linear programs. A line with direction (1, 0) allows vy >= point.y; (-1, 0): vy <= point.y.
 
-Line Above(double y) { return {{0.0, y}, {1.0, 0.0}}; }  // vy >= y
+Line Above(double y) { return {{0.0, y}, {1.0, 0.0}}; }   // vy >= y
 Line Below(double y) { return {{0.0, y}, {-1.0, 0.0}}; }  // vy <= y
 
 TEST(OrcaLpTest, FeasibleOptimumIsKept) {
@@ -524,7 +524,7 @@ TEST(OrcaRulesTest, ShortenedHorizonIsOkWithFlag) {
   EXPECT_EQ(r.shortened_horizon, 1u);
   EXPECT_EQ(diag.lp2_solves, 5u);
   EXPECT_EQ(diag.shortened_lp2_solves, 2u);  // tau 1 fails, tau 0.5 succeeds
-  EXPECT_EQ(r.constraints[0], 4);           // same lines, same count
+  EXPECT_EQ(r.constraints[0], 4);            // same lines, same count
   ExpectCountsConsistent(r);
 }
 
@@ -572,7 +572,7 @@ TEST(OrcaRulesTest, OverlapIsHardTurnsSafeStopIntoEmergency) {
   ASSERT_EQ(problem.overlapping.size(), 4u);
   EXPECT_TRUE(problem.overlapping[0]);  // agent 1, 0.9 m < 1 m
   EXPECT_FALSE(problem.overlapping[1]);
-  EXPECT_FALSE(problem.hard[0]);        // cooperative
+  EXPECT_FALSE(problem.hard[0]);  // cooperative
 
   EXPECT_EQ(SolveOrca(scene).status[0], Status(SolveStatus::kSafeStop));
   scene.params.overlap_is_hard = true;
@@ -638,7 +638,7 @@ TEST(OrcaRulesTest, RevalidationKeepsPassOneWhenInfeasible) {
   EXPECT_EQ(r.status[1], Status(SolveStatus::kSafeStop));
   EXPECT_EQ(r.status[0], Status(SolveStatus::kOk));
   EXPECT_EQ(r.solve_flags[0], kSolveRevalidated);  // re-solved, not adopted
-  EXPECT_NEAR(r.vx[0], -0.5f, 1e-6f);                // pass 1's velocity
+  EXPECT_NEAR(r.vx[0], -0.5f, 1e-6f);              // pass 1's velocity
   EXPECT_NEAR(r.vy[0], 0.f, 1e-6f);
   EXPECT_EQ(r.revalidated, 1u);
   EXPECT_EQ(r.revalidation_adopted, 0u);
@@ -667,8 +667,8 @@ TEST(OrcaRulesTest, RevalidationKeepsPassOneWhenInfeasible) {
 TEST(OrcaRulesTest, RevalidationAtAShorterHorizonKeepsBothFlags) {
   OrcaScene scene = FourSidedSqueeze(1.2f);
   scene.params.shorten_horizon = true;
-  AddAgent(&scene, {.id = 5, .px = 2.7f, .vx = -0.5f, .pref_vx = -0.5f,
-                    .flags = kAgentNonCooperative});
+  AddAgent(&scene,
+           {.id = 5, .px = 2.7f, .vx = -0.5f, .pref_vx = -0.5f, .flags = kAgentNonCooperative});
   SolveDiagnostics diag;
   const OrcaResult p1 = SolveOrca(scene, {}, &diag);
   EXPECT_EQ(p1.status[0], Status(SolveStatus::kSafeStop));
@@ -680,8 +680,7 @@ TEST(OrcaRulesTest, RevalidationAtAShorterHorizonKeepsBothFlags) {
   EXPECT_EQ(r.solve_flags[4], kSolveShortenedHorizon | kSolveRevalidated | kSolveAdopted);
   EXPECT_DOUBLE_EQ(diag.horizon[4], 1.0);
   // Feasible against the standing agent 0 within that horizon (1 s).
-  EXPECT_GE(MinDistance(Position(scene, 4) - Position(scene, 0), Velocity(r, 4), 1.0),
-            1.0 - 1e-6);
+  EXPECT_GE(MinDistance(Position(scene, 4) - Position(scene, 0), Velocity(r, 4), 1.0), 1.0 - 1e-6);
   for (size_t i = 1; i < 4; ++i) {
     EXPECT_EQ(r.solve_flags[i], kSolveRevalidated | kSolveAdopted) << i;
   }
@@ -752,8 +751,7 @@ double SignedDistance(const Polygon& polygon, Vec2d c) {
 
 // Walks agents towards their goals for `steps` steps; returns the smallest clearance
 // (distance to the obstacle minus radius) seen over all agents and steps.
-double WalkPastObstacle(OrcaScene scene, const std::vector<Vec2d>& goals, int steps,
-                        float* max_x) {
+double WalkPastObstacle(OrcaScene scene, const std::vector<Vec2d>& goals, int steps, float* max_x) {
   double min_clearance = 1e300;
   *max_x = -1e30f;
   AgentColumns& a = scene.agents;
@@ -842,10 +840,10 @@ TEST(OrcaReferenceTest, OnlyOutwardFacingEdgesAreConsidered) {
 // Antipodal circle.
 
 struct CircleRun {
-  int steps_to_goal = -1;          // -1: not all agents reached their goals
-  int max_overlap_pairs = 0;       // most pairs overlapping after one step
-  uint64_t overlap_pair_steps = 0; // sum over steps of the pairs overlapping after it
-  double max_overlap_depth = 0.0;  // deepest overlap seen, m
+  int steps_to_goal = -1;           // -1: not all agents reached their goals
+  int max_overlap_pairs = 0;        // most pairs overlapping after one step
+  uint64_t overlap_pair_steps = 0;  // sum over steps of the pairs overlapping after it
+  double max_overlap_depth = 0.0;   // deepest overlap seen, m
   // Pairs that overlap after a step although both agents' LP2 succeeded with each other
   // as neighbours: ORCA's guarantee says this never happens (counted when check_guarantee).
   int guarantee_violations = 0;
@@ -857,8 +855,8 @@ struct CircleRun {
 
 struct CircleSetup {
   int agents = 50;
-  double radius = 50.0;     // m, of the circle the agents start on
-  bool plain = false;       // plain order instead of OrcaParams' defaults
+  double radius = 50.0;  // m, of the circle the agents start on
+  bool plain = false;    // plain order instead of OrcaParams' defaults
   Fallback fallback = Fallback::kOrdered;
   bool check_guarantee = true;
 };
@@ -876,8 +874,8 @@ OrcaScene Circle(const CircleSetup& setup, std::vector<Vec2d>* goals) {
     const double angle = 2.0 * std::numbers::pi * i / setup.agents;
     const float x = static_cast<float>(setup.radius * std::cos(angle));
     const float y = static_cast<float>(setup.radius * std::sin(angle));
-    AddAgent(&scene, {.id = static_cast<uint32_t>(i), .px = x, .py = y, .radius = 1.5f,
-                      .max_speed = 2.f});
+    AddAgent(&scene,
+             {.id = static_cast<uint32_t>(i), .px = x, .py = y, .radius = 1.5f, .max_speed = 2.f});
     goals->push_back({-x, -y});
   }
   return scene;
@@ -1012,25 +1010,24 @@ TEST(OrcaReferenceTest, AntipodalCirclePlainOrderStopsAndStalls) {
 // 0.29 or 0.31 rad gives other counts), so only the order of magnitude is pinned.
 TEST(OrcaReferenceTest, AntipodalCircleDefaultsReachGoalsWithFewContacts) {
   constexpr int kAgents = 200;
-  const CircleSetup setup = {.agents = kAgents,
-                             .radius = std::max(200.0, 0.8 * kAgents),
-                             .check_guarantee = false};
+  const CircleSetup setup = {
+      .agents = kAgents, .radius = std::max(200.0, 0.8 * kAgents), .check_guarantee = false};
   const CircleRun run = RunCircle(2000, setup);
   CircleSetup baseline_setup = setup;
   baseline_setup.fallback = Fallback::kPlainRvo2;
   const CircleRun baseline = RunCircle(2000, baseline_setup);
-  std::printf("antipodal circle N=%d: defaults: %d steps, %llu colliding pair-steps "
-              "(deepest %.4f m), safe stops %llu, emergencies %llu, shortened %llu, "
-              "revalidated %llu (adopted %llu); RVO2 baseline: %d steps, %llu colliding "
-              "pair-steps (deepest %.4f m)\n",
-              kAgents, run.steps_to_goal, static_cast<unsigned long long>(run.overlap_pair_steps),
-              run.max_overlap_depth, static_cast<unsigned long long>(run.safe_stops),
-              static_cast<unsigned long long>(run.emergencies),
-              static_cast<unsigned long long>(run.shortened),
-              static_cast<unsigned long long>(run.revalidated),
-              static_cast<unsigned long long>(run.adopted), baseline.steps_to_goal,
-              static_cast<unsigned long long>(baseline.overlap_pair_steps),
-              baseline.max_overlap_depth);
+  std::printf(
+      "antipodal circle N=%d: defaults: %d steps, %llu colliding pair-steps "
+      "(deepest %.4f m), safe stops %llu, emergencies %llu, shortened %llu, "
+      "revalidated %llu (adopted %llu); RVO2 baseline: %d steps, %llu colliding "
+      "pair-steps (deepest %.4f m)\n",
+      kAgents, run.steps_to_goal, static_cast<unsigned long long>(run.overlap_pair_steps),
+      run.max_overlap_depth, static_cast<unsigned long long>(run.safe_stops),
+      static_cast<unsigned long long>(run.emergencies),
+      static_cast<unsigned long long>(run.shortened),
+      static_cast<unsigned long long>(run.revalidated),
+      static_cast<unsigned long long>(run.adopted), baseline.steps_to_goal,
+      static_cast<unsigned long long>(baseline.overlap_pair_steps), baseline.max_overlap_depth);
   EXPECT_GT(run.steps_to_goal, 800);  // 400 m at 2 m/s
   EXPECT_LT(run.steps_to_goal, 1200);
   EXPECT_GT(run.shortened, 0u);
@@ -1068,8 +1065,7 @@ TEST(OrcaReferenceTest, StorageOrderDoesNotChangeVelocities) {
   OrcaScene reversed = scene;
   AgentColumns& r = reversed.agents;
   auto reverse_all = [](auto&... columns) { (std::reverse(columns.begin(), columns.end()), ...); };
-  reverse_all(r.id, r.px, r.py, r.vx, r.vy, r.radius, r.max_speed, r.pref_vx, r.pref_vy,
-              r.flags);
+  reverse_all(r.id, r.px, r.py, r.vx, r.vy, r.radius, r.max_speed, r.pref_vx, r.pref_vy, r.flags);
 
   const OrcaResult forward = SolveOrca(scene);
   const OrcaResult backward = SolveOrca(reversed);

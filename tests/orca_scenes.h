@@ -62,7 +62,8 @@ inline OrcaScene RandomOrcaScene(uint32_t seed, size_t n) {
     if (rng() % 3 == 0) {
       scene.obstacles.push_back({{c, c + Vec2{2 * h, h}}});  // a wall
     } else {
-      scene.obstacles.push_back({{c + Vec2{-h, -h}, c + Vec2{h, -h}, c + Vec2{h, h}, c + Vec2{-h, h}}});
+      scene.obstacles.push_back(
+          {{c + Vec2{-h, -h}, c + Vec2{h, -h}, c + Vec2{h, h}, c + Vec2{-h, h}}});
     }
   }
   return scene;

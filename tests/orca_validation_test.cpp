@@ -1,12 +1,13 @@
 // Bad ORCA input through the backend interface: a clear error naming the field and
 // index, and nothing half-written.
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <functional>
 #include <string>
 
-#include <gtest/gtest.h>
-
 #include "kernels/backend.h"
+#include "tests/backend_param.h"
 #include "tests/orca_scenes.h"
 
 namespace throng {
@@ -43,16 +44,19 @@ TEST_P(OrcaValidationTest, rejects_bad_agent_columns_with_the_index) {
   ExpectRejected([](OrcaScene& s) { s.agents.max_speed[4] = 0.f; }, "agents.max_speed[4]");
   ExpectRejected([](OrcaScene& s) { s.agents.max_speed[4] = 1e9f; }, "agents.max_speed[4]");
   ExpectRejected([](OrcaScene& s) { s.agents.id[20] = s.agents.id[5]; }, "agents.id[20]");
-  ExpectRejected([](OrcaScene& s) { s.agents.py.pop_back(); }, "agents.py: has 49 values, expected 50");
+  ExpectRejected([](OrcaScene& s) { s.agents.py.pop_back(); },
+                 "agents.py: has 49 values, expected 50");
   ExpectRejected([](OrcaScene& s) { s.agents.flags[1] = 0x80; }, "agents.flags[1]");
 }
 
 TEST_P(OrcaValidationTest, rejects_bad_parameters) {
   ExpectRejected([](OrcaScene& s) { s.params.time_horizon = 0.f; }, "params.time_horizon");
-  ExpectRejected([](OrcaScene& s) { s.params.time_horizon_obst = -1.f; }, "params.time_horizon_obst");
+  ExpectRejected([](OrcaScene& s) { s.params.time_horizon_obst = -1.f; },
+                 "params.time_horizon_obst");
   ExpectRejected([](OrcaScene& s) { s.params.time_step = NAN; }, "params.time_step");
   ExpectRejected([](OrcaScene& s) { s.params.max_neighbors = 0; }, "params.max_neighbors: 0");
-  ExpectRejected([](OrcaScene& s) { s.params.max_neighbors = kMaxNeighborsLimit + 1; }, "params.max_neighbors");
+  ExpectRejected([](OrcaScene& s) { s.params.max_neighbors = kMaxNeighborsLimit + 1; },
+                 "params.max_neighbors");
   ExpectRejected([](OrcaScene& s) { s.params.neighbor_dist = -1.f; }, "params.neighbor_dist");
   ExpectRejected([](OrcaScene& s) { s.params.contact_margin = -0.1f; }, "params.contact_margin");
 }
@@ -69,7 +73,8 @@ TEST_P(OrcaValidationTest, rejects_degenerate_obstacles_naming_the_vertex) {
     backend->SetObstacles({{{{0, 0}, {1, 0}, {1, 0}, {0, 1}}}});
     FAIL() << "expected an error";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("obstacles[0].vertices[1]"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("obstacles[0].vertices[1]"), std::string::npos)
+        << e.what();
   }
 }
 
@@ -84,9 +89,7 @@ TEST_P(OrcaValidationTest, empty_snapshot_is_fine) {
 
 INSTANTIATE_TEST_SUITE_P(Backends, OrcaValidationTest,
                          ::testing::Values(BackendKind::kCpu, BackendKind::kReference),
-                         [](const ::testing::TestParamInfo<BackendKind>& p) {
-                           return std::string(BackendName(p.param));
-                         });
+                         testing::BackendParamName);
 
 }  // namespace
 }  // namespace throng

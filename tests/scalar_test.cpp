@@ -1,8 +1,9 @@
-#include <cmath>
+#include "kernels/scalar.cuh"
 
 #include <gtest/gtest.h>
 
-#include "kernels/scalar.cuh"
+#include <cmath>
+
 #include "kernels/vec.cuh"
 
 namespace throng {

@@ -1,12 +1,13 @@
 // The parallel backends against the reference on random splines and random queries.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <random>
 
-#include <gtest/gtest.h>
-
 #include "kernels/backend.h"
+#include "tests/backend_param.h"
 
 namespace throng {
 namespace {
@@ -43,7 +44,8 @@ Scene RandomScene(uint32_t seed, size_t splines, size_t queries) {
         d.points.push_back(p);
         heading += (unit(rng) - 0.5f) * kPi / 2;
         const float len = 2.f + 18.f * unit(rng);
-        p = p + Vec3{len * std::cos(heading), len * std::sin(heading), 0.15f * len * (unit(rng) - 0.5f)};
+        p = p + Vec3{len * std::cos(heading), len * std::sin(heading),
+                     0.15f * len * (unit(rng) - 0.5f)};
       }
     }
     scene.splines.push_back(d);
@@ -70,15 +72,7 @@ Scene RandomScene(uint32_t seed, size_t splines, size_t queries) {
   return scene;
 }
 
-class SplineEquivalenceTest : public ::testing::TestWithParam<BackendKind> {
- protected:
-  void SetUp() override {
-    if (GetParam() == BackendKind::kCuda && !CudaDeviceAvailable()) {
-      GTEST_SKIP() << "no CUDA device here: the cuda backend's equivalence runs on a GPU "
-                      "machine (bench/gpu_check.sh)";
-    }
-  }
-};
+class SplineEquivalenceTest : public testing::BackendParamTest {};
 
 // Tolerances: positions within 5 mm, unit tangents within 1e-3, curvature within
 // 1e-3 1/m, projections within 5 mm or no farther from the point than the reference's
@@ -99,7 +93,8 @@ TEST_P(SplineEquivalenceTest, batched_queries_match_the_reference_on_1e5_random_
   const size_t n = scene.queries.size();
   for (size_t i = 0; i < n; ++i) {
     const float pos = std::hypot(got.x[i] - want.x[i], got.y[i] - want.y[i], got.z[i] - want.z[i]);
-    const float tan = std::hypot(got.tx[i] - want.tx[i], got.ty[i] - want.ty[i], got.tz[i] - want.tz[i]);
+    const float tan =
+        std::hypot(got.tx[i] - want.tx[i], got.ty[i] - want.ty[i], got.tz[i] - want.tz[i]);
     const float k = std::fabs(got.curvature[i] - want.curvature[i]);
     const float proj = std::fabs(got.progress[i] - want.progress[i]);
     // Two near-equidistant stretches in one window make the arg-min ambiguous: a
@@ -118,10 +113,11 @@ TEST_P(SplineEquivalenceTest, batched_queries_match_the_reference_on_1e5_random_
       ++mismatches;
     }
   }
-  std::printf("[ figures  ] %s vs reference, %zu queries: max |dpos| %.2e m, max |dtan| %.2e, "
-              "max |dk| %.2e 1/m, max |dproj| %.2e m (%zu equally near), mismatches %zu (%.4f%%)\n",
-              std::string(BackendName(GetParam())).c_str(), n, max_pos, max_tan, max_k, max_proj,
-              ambiguous, mismatches, 100.0 * static_cast<double>(mismatches) / static_cast<double>(n));
+  std::printf(
+      "[ figures  ] %s vs reference, %zu queries: max |dpos| %.2e m, max |dtan| %.2e, "
+      "max |dk| %.2e 1/m, max |dproj| %.2e m (%zu equally near), mismatches %zu (%.4f%%)\n",
+      std::string(BackendName(GetParam())).c_str(), n, max_pos, max_tan, max_k, max_proj, ambiguous,
+      mismatches, 100.0 * static_cast<double>(mismatches) / static_cast<double>(n));
   EXPECT_EQ(mismatches, 0u);
 }
 
@@ -140,9 +136,7 @@ TEST_P(SplineEquivalenceTest, repeated_runs_are_bit_identical) {
 
 INSTANTIATE_TEST_SUITE_P(Backends, SplineEquivalenceTest,
                          ::testing::Values(BackendKind::kCpu, BackendKind::kCuda),
-                         [](const ::testing::TestParamInfo<BackendKind>& p) {
-                           return std::string(BackendName(p.param));
-                         });
+                         testing::BackendParamName);
 
 }  // namespace
 }  // namespace throng

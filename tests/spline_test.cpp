@@ -1,11 +1,12 @@
+#include "kernels/spline.h"
+
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <stdexcept>
 #include <vector>
 
-#include <gtest/gtest.h>
-
 #include "kernels/reference/spline_ref.h"
-#include "kernels/spline.h"
 
 namespace throng {
 namespace {
@@ -84,7 +85,8 @@ TEST(SplineTest, open_spline_clamps_at_both_ends_without_nan) {
   const SplineSetView v = set.View();
   for (float s : {-1e6f, -1.f, 10.f, 11.f, 1e9f}) {
     const SplinePoint p = SampleSpline(v, 0, s);
-    EXPECT_TRUE(std::isfinite(p.position.x) && std::isfinite(p.tangent.x) && std::isfinite(p.curvature));
+    EXPECT_TRUE(std::isfinite(p.position.x) && std::isfinite(p.tangent.x) &&
+                std::isfinite(p.curvature));
   }
   EXPECT_NEAR(LocationAt(v, 0, -5.f).x, 0.f, 1e-5f);
   EXPECT_NEAR(LocationAt(v, 0, 15.f).x, 10.f, 1e-5f);

@@ -1,6 +1,10 @@
 // Vehicle follower (kernels/vehicle.cuh), cross-track error, bicycle model
 // (kernels/bicycle.cuh), and the follower against its double reference
 // (kernels/reference/vehicle_ref.cpp). What ALGORITHMS.md §1-2 says the controller must show.
+#include "kernels/vehicle.cuh"
+
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -8,14 +12,11 @@
 #include <thread>
 #include <vector>
 
-#include <gtest/gtest.h>
-
 #include "kernels/bicycle.cuh"
 #include "kernels/frame.cuh"
 #include "kernels/reference/spline_ref.h"
 #include "kernels/reference/vehicle_ref.h"
 #include "kernels/spline.h"
-#include "kernels/vehicle.cuh"
 
 namespace throng {
 namespace {
@@ -56,10 +57,11 @@ SplineDesc Course(bool closed) {
 }
 
 bool Finite(const FollowerOutput& o) {
-  const float f[] = {o.steering, o.throttle, o.brake, o.target_speed, o.cte, o.progress,
-                     o.position_delta, o.heading_delta, o.look_ahead, o.progress_point.x,
-                     o.progress_point.y, o.progress_point.z, o.target.x, o.target.y,
-                     o.target.z, o.tangent.x, o.tangent.y, o.tangent.z};
+  const float f[] = {
+      o.steering,         o.throttle,         o.brake,         o.target_speed, o.cte,
+      o.progress,         o.position_delta,   o.heading_delta, o.look_ahead,   o.progress_point.x,
+      o.progress_point.y, o.progress_point.z, o.target.x,      o.target.y,     o.target.z,
+      o.tangent.x,        o.tangent.y,        o.tangent.z};
   for (float x : f) {
     if (!std::isfinite(x)) return false;
   }
@@ -67,8 +69,8 @@ bool Finite(const FollowerOutput& o) {
 }
 
 // A vehicle on the spline at arc length s, `offset` metres to the right, facing along it.
-VehicleState StartAt(const SplineSetView& set, uint32_t spline, float s, float offset,
-                     float speed, float max_speed) {
+VehicleState StartAt(const SplineSetView& set, uint32_t spline, float s, float offset, float speed,
+                     float max_speed) {
   const SplinePoint at = SampleSpline(set, spline, s);
   const Vec3 right = Normalize(Cross(at.tangent, Vec3{0, 0, 1}));
   VehicleState v{};
@@ -108,7 +110,8 @@ Trace Drive(const SplineSetView& set, VehicleState v, const FollowerParams& fp, 
     t.curvature.push_back(CurvatureAt(set, v.spline, o.progress));
     t.target_speed.push_back(o.target_speed);
     v.progress_hint = o.progress;
-    StepBicycle(v, o.steering, hold_speed ? 0.f : o.throttle, hold_speed ? 0.f : o.brake, bike, kDt);
+    StepBicycle(v, o.steering, hold_speed ? 0.f : o.throttle, hold_speed ? 0.f : o.brake, bike,
+                kDt);
   }
   t.final_state = v;
   return t;
@@ -155,11 +158,12 @@ TEST_F(VehicleFollowerTest, cte_term_brings_an_offset_vehicle_back_to_the_line) 
       const Trace without = Drive(set, v, no_cte, 300, false);
       const Trace with = Drive(set, v, FollowerParams{}, 300, false);
       const int ticks_without = first_within(without, 0.5f), ticks_with = first_within(with, 0.5f);
-      std::printf("  [cte decay] %4.1f m/s, offset %+.0f m: ticks to |cte| < 0.5 m: without the "
-                  "CTE term %d, with gain 0.15 %d; |cte| after 200 / 300 ticks: without %.3f / "
-                  "%.3f m, with %.4f / %.4f m\n",
-                  speed, offset, ticks_without, ticks_with, std::fabs(without.cte[199]),
-                  std::fabs(without.cte[299]), std::fabs(with.cte[199]), std::fabs(with.cte[299]));
+      std::printf(
+          "  [cte decay] %4.1f m/s, offset %+.0f m: ticks to |cte| < 0.5 m: without the "
+          "CTE term %d, with gain 0.15 %d; |cte| after 200 / 300 ticks: without %.3f / "
+          "%.3f m, with %.4f / %.4f m\n",
+          speed, offset, ticks_without, ticks_with, std::fabs(without.cte[199]),
+          std::fabs(without.cte[299]), std::fabs(with.cte[199]), std::fabs(with.cte[299]));
       EXPECT_LE(ticks_with, 0.6f * ticks_without) << "speed " << speed << " offset " << offset;
       EXPECT_LT(std::fabs(with.cte[299]), 0.1f) << "speed " << speed << " offset " << offset;
       // The vehicle starts right of the line when offset > 0: the CTE sign says so.
@@ -187,10 +191,11 @@ void CompareLookAhead(const SplineSet& closed, bool against_short) {
     const Trace a = Drive(set, v, adaptive, ticks, true);
     const Trace l = Drive(set, v, long_fixed, ticks, true);
     const Trace s = Drive(set, v, short_fixed, ticks, true);
-    std::printf("  [look-ahead] %4.1f m/s, one lap (%.0f m): RMS / max |cte| in m: adaptive "
-                "%.3f / %.3f, fixed 15 m %.3f / %.3f, fixed 2 m %.3f / %.3f\n",
-                speed, length, Rms(a.cte), MaxAbs(a.cte), Rms(l.cte), MaxAbs(l.cte), Rms(s.cte),
-                MaxAbs(s.cte));
+    std::printf(
+        "  [look-ahead] %4.1f m/s, one lap (%.0f m): RMS / max |cte| in m: adaptive "
+        "%.3f / %.3f, fixed 15 m %.3f / %.3f, fixed 2 m %.3f / %.3f\n",
+        speed, length, Rms(a.cte), MaxAbs(a.cte), Rms(l.cte), MaxAbs(l.cte), Rms(s.cte),
+        MaxAbs(s.cte));
     EXPECT_TRUE(a.finite && l.finite && s.finite);
     EXPECT_LT(Rms(a.cte), Rms(l.cte)) << "speed " << speed;
     EXPECT_LT(MaxAbs(a.cte), MaxAbs(l.cte)) << "speed " << speed;
@@ -242,9 +247,10 @@ TEST_F(VehicleFollowerTest, steering_does_not_chatter_on_straights_and_any_weave
         last_flip = static_cast<int>(i);
       }
     }
-    std::printf("  [straights] %4.1f m/s: %d ticks checked, %d sign changes, %d tick-to-tick; "
-                "largest |cte| on the straight: lap 1 %.3f m, lap 2 %.3f m\n",
-                speed, checked, flips, chatter, first_lap_peak, second_lap_peak);
+    std::printf(
+        "  [straights] %4.1f m/s: %d ticks checked, %d sign changes, %d tick-to-tick; "
+        "largest |cte| on the straight: lap 1 %.3f m, lap 2 %.3f m\n",
+        speed, checked, flips, chatter, first_lap_peak, second_lap_peak);
     EXPECT_GT(checked, 100);
     EXPECT_EQ(chatter, 0) << "speed " << speed;
     EXPECT_LT(second_lap_peak, 0.5f * first_lap_peak + 0.01f) << "speed " << speed;
@@ -264,10 +270,10 @@ TEST_F(VehicleFollowerTest, open_spline_end_stops_without_nan) {
     const VehicleState& end = t.final_state;
     const Vec3 last = LocationAt(set, 0, length);
     const float overshoot = end.position.x - last.x;  // the course ends heading +X
-    std::printf("  [open end] start %4.1f m/s: after 10 s speed %.2e m/s, %.2f m from the end "
-                "point (overshoot %+.2f m), final target speed %.3f\n",
-                speed, end.speed, Length(end.position - last), overshoot,
-                t.target_speed.back());
+    std::printf(
+        "  [open end] start %4.1f m/s: after 10 s speed %.2e m/s, %.2f m from the end "
+        "point (overshoot %+.2f m), final target speed %.3f\n",
+        speed, end.speed, Length(end.position - last), overshoot, t.target_speed.back());
     // The proportional brake (0.5 per m/s) lags the sqrt(2 a d) ramp, so the vehicle rolls
     // a few metres past the end and its speed decays exponentially rather than hitting 0.
     EXPECT_LT(end.speed, 1e-3f);
@@ -330,17 +336,18 @@ TEST_F(VehicleFollowerTest, slows_before_the_hairpin) {
       worst = a;
       worst_at = t.progress[i];
     }
-    const bool in_hairpin = t.progress[i] > kHairpinStart &&
-                            t.progress[i] < kHairpinStart + kPi * kHairpinRadius;
+    const bool in_hairpin =
+        t.progress[i] > kHairpinStart && t.progress[i] < kHairpinStart + kPi * kHairpinRadius;
     if (in_hairpin) {
       worst_hairpin = std::max(worst_hairpin, a);
       if (entry_speed < 0.f) entry_speed = t.speed[i];
     }
   }
-  std::printf("  [speed] from 15 m/s: hairpin entry speed %.2f m/s (v_safe %.2f), largest "
-              "speed^2*k: hairpin %.3f, whole lap %.3f m/s^2 at s = %.1f m (limit %.1f)\n",
-              entry_speed, std::sqrt(fp.max_lateral_accel * kHairpinRadius), worst_hairpin, worst,
-              worst_at, fp.max_lateral_accel);
+  std::printf(
+      "  [speed] from 15 m/s: hairpin entry speed %.2f m/s (v_safe %.2f), largest "
+      "speed^2*k: hairpin %.3f, whole lap %.3f m/s^2 at s = %.1f m (limit %.1f)\n",
+      entry_speed, std::sqrt(fp.max_lateral_accel * kHairpinRadius), worst_hairpin, worst, worst_at,
+      fp.max_lateral_accel);
   EXPECT_GT(entry_speed, 0.f);
   EXPECT_LE(worst_hairpin, 1.1f * fp.max_lateral_accel);
   EXPECT_LE(worst, 1.1f * fp.max_lateral_accel);
@@ -351,8 +358,8 @@ TEST_F(VehicleFollowerTest, never_exceeds_any_layer_of_the_speed_limit) {
   struct Layers {
     float vehicle, spline, world;
   };
-  for (const Layers& l : {Layers{8.f, 11.f, 13.f}, Layers{13.f, 8.f, 11.f},
-                          Layers{11.f, 13.f, 8.f}, Layers{9.f, 0.f, 0.f}}) {
+  for (const Layers& l : {Layers{8.f, 11.f, 13.f}, Layers{13.f, 8.f, 11.f}, Layers{11.f, 13.f, 8.f},
+                          Layers{9.f, 0.f, 0.f}}) {
     SplineDesc d = Course(true);
     d.speed_limit = l.spline;
     const SplineSet built = BuildSplineSet({d});
@@ -364,8 +371,10 @@ TEST_F(VehicleFollowerTest, never_exceeds_any_layer_of_the_speed_limit) {
     if (l.world > 0.f) limit = std::min(limit, l.world);
     const float top = *std::max_element(t.speed.begin(), t.speed.end());
     const float top_target = *std::max_element(t.target_speed.begin(), t.target_speed.end());
-    std::printf("  [limits] vehicle %.0f, spline %.0f, world %.0f: top speed %.3f m/s, top "
-                "target %.3f\n", l.vehicle, l.spline, l.world, top, top_target);
+    std::printf(
+        "  [limits] vehicle %.0f, spline %.0f, world %.0f: top speed %.3f m/s, top "
+        "target %.3f\n",
+        l.vehicle, l.spline, l.world, top, top_target);
     EXPECT_LE(top, limit + 0.1f);
     EXPECT_LE(top_target, limit);
     EXPECT_GT(top, limit - 0.5f) << "the straights are long enough to reach the limit";
@@ -395,8 +404,9 @@ TEST_F(VehicleFollowerTest, debug_values_are_consistent) {
   const FollowerOutput oh = FollowSpline(set, h, FollowerParams{}, 0.f);
   const float k = CurvatureAt(set, 0, oh.progress);
   EXPECT_NEAR(k, 1.f / kHairpinRadius, 0.01f);
-  EXPECT_NEAR(oh.look_ahead, (fp.look_ahead_base + 10.f * fp.look_ahead_speed_factor) *
-                                 (1.f - 0.5f * std::min(3.f * k, 1.f)),
+  EXPECT_NEAR(oh.look_ahead,
+              (fp.look_ahead_base + 10.f * fp.look_ahead_speed_factor) *
+                  (1.f - 0.5f * std::min(3.f * k, 1.f)),
               1e-3f);
 }
 
@@ -404,7 +414,7 @@ TEST_F(VehicleFollowerTest, debug_values_are_consistent) {
 TEST_F(VehicleFollowerTest, never_nan_for_finite_input) {
   std::vector<SplineDesc> descs = {Course(true), Course(false)};
   descs[1].id = 1;
-  descs.push_back({7, {{0, 0, 0}, {10, 0, 0}}, false, 5.f});  // two points only
+  descs.push_back({7, {{0, 0, 0}, {10, 0, 0}}, false, 5.f});                   // two points only
   descs.push_back({8, {{0, 0, 0}, {0, 0.001f, 30}, {5, 0, 60}}, false, 0.f});  // near-vertical
   const SplineSet built = BuildSplineSet(descs);
   const SplineSetView set = built.View();
@@ -485,14 +495,34 @@ TEST(CrossTrackErrorTest, same_physical_answer_in_every_frame) {
     float yaw_right_sign;     // external yaw change of a right turn
   };
   const Engine engines[] = {
-      {"Unreal (Z up, left-handed)", {UpAxis::kZ, Handedness::kLeft}, {1, 0, 0}, {0, 1, 0},
-       {0, 0, 1}, 0.f, +1.f},
-      {"Unity (Y up, left-handed)", {UpAxis::kY, Handedness::kLeft}, {0, 0, 1}, {1, 0, 0},
-       {0, 1, 0}, kPi / 2, -1.f},
-      {"ROS (Z up, right-handed)", {UpAxis::kZ, Handedness::kRight}, {1, 0, 0}, {0, -1, 0},
-       {0, 0, 1}, 0.f, -1.f},
-      {"Godot (Y up, right-handed)", {UpAxis::kY, Handedness::kRight}, {0, 0, -1}, {1, 0, 0},
-       {0, 1, 0}, -kPi / 2, +1.f},
+      {"Unreal (Z up, left-handed)",
+       {UpAxis::kZ, Handedness::kLeft},
+       {1, 0, 0},
+       {0, 1, 0},
+       {0, 0, 1},
+       0.f,
+       +1.f},
+      {"Unity (Y up, left-handed)",
+       {UpAxis::kY, Handedness::kLeft},
+       {0, 0, 1},
+       {1, 0, 0},
+       {0, 1, 0},
+       kPi / 2,
+       -1.f},
+      {"ROS (Z up, right-handed)",
+       {UpAxis::kZ, Handedness::kRight},
+       {1, 0, 0},
+       {0, -1, 0},
+       {0, 0, 1},
+       0.f,
+       -1.f},
+      {"Godot (Y up, right-handed)",
+       {UpAxis::kY, Handedness::kRight},
+       {0, 0, -1},
+       {1, 0, 0},
+       {0, 1, 0},
+       -kPi / 2,
+       +1.f},
   };
   for (float grade : {0.f, 0.15f}) {
     for (float side : {1.5f, -1.5f}) {
@@ -515,12 +545,12 @@ TEST(CrossTrackErrorTest, same_physical_answer_in_every_frame) {
           v.progress_hint = 20.f;
           v.max_speed = 20.f;
           const FollowerOutput o = FollowSpline(built.View(), v, FollowerParams{}, 0.f);
-          SCOPED_TRACE(::testing::Message() << en.name << " grade " << grade << " side " << side
-                                            << " turn " << turn);
+          SCOPED_TRACE(::testing::Message()
+                       << en.name << " grade " << grade << " side " << side << " turn " << turn);
           // Horizontal offset, perpendicular to a road with no sideways slope: |cte| = 1.5.
           EXPECT_NEAR(o.cte, side, 1e-3f);
           // Right of the line (or facing right of it) means steer left, and vice versa.
-          EXPECT_EQ(o.steering < 0.f, side > 0.f);
+          EXPECT_EQ(o.steering<0.f, side> 0.f);
           if (turn > 0.f) {
             EXPECT_LT(o.heading_delta, 0.f);
           }
@@ -567,8 +597,10 @@ TEST(CrossTrackErrorTest, tilted_tangent_gives_the_true_lateral_distance) {
         EXPECT_EQ(naive > 0.f, lateral > 0.f) << "the naive version keeps the sign";
       }
     }
-    std::printf("  [tilted] grade %.2f: largest |cte - lateral| %.2e m (naive cross(up, T): "
-                "%.3f m)\n", grade, worst, naive_worst);
+    std::printf(
+        "  [tilted] grade %.2f: largest |cte - lateral| %.2e m (naive cross(up, T): "
+        "%.3f m)\n",
+        grade, worst, naive_worst);
     EXPECT_LT(worst, 2e-3f);
     EXPECT_GT(naive_worst, 0.01f) << "the test tells the two apart";
   }
@@ -603,8 +635,8 @@ TEST(CrossTrackErrorTest, kernel_matches_reference) {
     const Vec3 t = Normalize(Vec3{u(rng), u(rng), 0.5f * u(rng)});
     const Vec3 road{50 * u(rng), 50 * u(rng), 5 * u(rng)};
     const Vec3 p = road + Vec3{5 * u(rng), 5 * u(rng), 2 * u(rng)};
-    const double ref = reference::CrossTrackError({p.x, p.y, p.z}, {road.x, road.y, road.z},
-                                                  {t.x, t.y, t.z});
+    const double ref =
+        reference::CrossTrackError({p.x, p.y, p.z}, {road.x, road.y, road.z}, {t.x, t.y, t.z});
     worst = std::max(worst, static_cast<float>(std::fabs(CrossTrackError(p, road, t) - ref)));
   }
   EXPECT_LT(worst, 1e-5f);
@@ -633,7 +665,7 @@ TEST(BicycleTest, steering_right_turns_clockwise_on_the_kinematic_radius) {
     const float expected_rate = -5.f / b.wheelbase * std::tan(steering * b.max_steer_angle);
     StepBicycle(v, steering, 0.f, 0.f, b, 0.01f);
     EXPECT_NEAR(v.yaw, expected_rate * 0.01f, 1e-6f);
-    EXPECT_EQ(v.yaw < 0.f, steering > 0.f) << "right = clockwise = lower yaw";
+    EXPECT_EQ(v.yaw<0.f, steering> 0.f) << "right = clockwise = lower yaw";
     // A full circle: the path's radius is wheelbase / tan(wheel angle).
     v = VehicleState{};
     v.speed = 5.f;
@@ -760,8 +792,8 @@ TEST(VehicleEquivalenceTest, kernel_matches_reference_on_random_states) {
 
   constexpr int kStates = 5000;
   // Tolerances: steering, CTE and angles 1e-3 absolute (position delta and steering at
-  // least the 1 cm progress tolerance's bearing change, see below); look-ahead 1e-3 relative; progress
-  // 1 cm (the float projection's resolution where the distance minimum is flat, ~5 mm per
+  // least the 1 cm progress tolerance's bearing change, see below); look-ahead 1e-3 relative;
+  // progress 1 cm (the float projection's resolution where the distance minimum is flat, ~5 mm per
   // docs/SPLINES.md). The speed chain follows the progress: the window's largest curvature
   // sample moves with it, so target speed gets 1e-2 relative and throttle/brake 5e-3
   // (at 5e-3 relative 17 target speeds, 0.085%, differ; at 1e-3, 120).
@@ -807,8 +839,8 @@ TEST(VehicleEquivalenceTest, kernel_matches_reference_on_random_states) {
   auto run_reference = [&](int begin, int end) {
     for (int i = begin; i < end; ++i) {
       Case& c = cases[i];
-      c.ref = reference::FollowSpline(refs[c.spline], descs[c.spline].speed_limit, c.v, c.fp,
-                                      c.world);
+      c.ref =
+          reference::FollowSpline(refs[c.spline], descs[c.spline].speed_limit, c.v, c.fp, c.world);
     }
   };
   std::thread helper(run_reference, 0, kStates / 2);
@@ -831,8 +863,8 @@ TEST(VehicleEquivalenceTest, kernel_matches_reference_on_random_states) {
         // that exceeds 1e-3 rad. Steering scales it by (1 - w) / max_yaw_delta <= 1.4.
         const float d = std::max(Length(Ground(c.ref.target - c.v.position)), 1e-3f);
         const float bearing_tol = 1e-2f / d;
-        tol = std::max(tol, f.member == &FollowerOutput::steering ? 1.4f * bearing_tol
-                                                                  : bearing_tol);
+        tol =
+            std::max(tol, f.member == &FollowerOutput::steering ? 1.4f * bearing_tol : bearing_tol);
       }
       f.worst = std::max(f.worst, diff);
       if (!(diff <= tol)) {
@@ -842,14 +874,19 @@ TEST(VehicleEquivalenceTest, kernel_matches_reference_on_random_states) {
     }
     any_mismatch += mismatch;
   }
-  std::printf("  [equivalence] %d states on %zu random splines; states with any mismatch: %d "
-              "(%.3f%%)\n", kStates, descs.size(), any_mismatch, 100.0 * any_mismatch / kStates);
+  std::printf(
+      "  [equivalence] %d states on %zu random splines; states with any mismatch: %d "
+      "(%.3f%%)\n",
+      kStates, descs.size(), any_mismatch, 100.0 * any_mismatch / kStates);
   for (const Field& f : fields) {
-    const bool bearing = f.member == &FollowerOutput::position_delta ||
-                         f.member == &FollowerOutput::steering;
+    const bool bearing =
+        f.member == &FollowerOutput::position_delta || f.member == &FollowerOutput::steering;
     std::printf("    %-15s tol %s %.0e%s: %4d mismatches, largest difference %.3e\n", f.name,
                 f.abs_tol > 0.f ? "abs" : "rel", f.abs_tol > 0.f ? f.abs_tol : f.rel_tol,
-                !bearing ? "" : f.member == &FollowerOutput::steering ? " or 1.4 cm / target distance" : " or 1 cm / target distance", f.mismatches, f.worst);
+                !bearing                                ? ""
+                : f.member == &FollowerOutput::steering ? " or 1.4 cm / target distance"
+                                                        : " or 1 cm / target distance",
+                f.mismatches, f.worst);
   }
   EXPECT_LE(any_mismatch, kStates / 1000);
 }

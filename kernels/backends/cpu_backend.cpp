@@ -29,7 +29,8 @@ void CpuBackend::QuerySplines(const SplineQueries& q, SplineQueryResults* out) {
   out->Resize(n);
   const SplineQueryFunctor f{
       splines_.View(),
-      {q.spline.data(), q.s.data(), q.px.data(), q.py.data(), q.pz.data(), q.s_hint.data(), q.window},
+      {q.spline.data(), q.s.data(), q.px.data(), q.py.data(), q.pz.data(), q.s_hint.data(),
+       q.window},
       {out->x.data(), out->y.data(), out->z.data(), out->tx.data(), out->ty.data(), out->tz.data(),
        out->curvature.data(), out->progress.data()}};
   thrust::for_each_n(thrust::omp::par, thrust::counting_iterator<size_t>(0), n, f);
@@ -52,14 +53,15 @@ void CpuBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents,
   out->Resize(n);
   audit_missed_.resize(n);
   // Host memory is the cpu backend's device memory: no upload, no download.
-  const AgentInputView in{agents.px.data(),        agents.py.data(),      agents.vx.data(),
-                          agents.vy.data(),        agents.radius.data(),  agents.max_speed.data(),
-                          agents.pref_vx.data(),   agents.pref_vy.data(), agents.id.data(),
-                          agents.flags.data(),     static_cast<uint32_t>(n)};
-  const OrcaOutputView view{out->vx.data(),         out->vy.data(),          out->status.data(),
-                            out->candidates.data(), out->neighbors.data(),   out->constraints.data(),
-                            out->solve_flags.data(),  audit_missed_.data()};
-  orca_->Run(thrust::omp::par, [] {}, in, params, ViewOf(obstacles_), options.audit_every, view, &times);
+  const AgentInputView in{agents.px.data(),      agents.py.data(),        agents.vx.data(),
+                          agents.vy.data(),      agents.radius.data(),    agents.max_speed.data(),
+                          agents.pref_vx.data(), agents.pref_vy.data(),   agents.id.data(),
+                          agents.flags.data(),   static_cast<uint32_t>(n)};
+  const OrcaOutputView view{out->vx.data(),          out->vy.data(),        out->status.data(),
+                            out->candidates.data(),  out->neighbors.data(), out->constraints.data(),
+                            out->solve_flags.data(), audit_missed_.data()};
+  orca_->Run(
+      thrust::omp::par, [] {}, in, params, ViewOf(obstacles_), options.audit_every, view, &times);
   out->CountStatuses();
   TallyAudit(audit_missed_, n, out);
   out->times = times;

@@ -1,7 +1,5 @@
 // The cuda backend: the same per-agent kernels as the cpu backend, compiled by nvcc and
 // launched through Thrust's CUDA system on a stream of the backend's own.
-#include "kernels/backends/cuda_backend.h"
-
 #include <cuda_runtime.h>
 #include <thrust/device_vector.h>
 #include <thrust/for_each.h>
@@ -12,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernels/backends/cuda_backend.h"
 #include "kernels/backends/cuda_check.cuh"
 #include "kernels/backends/follower_kernel.cuh"
 #include "kernels/backends/orca_pipeline.cuh"
@@ -77,7 +76,8 @@ class CudaBackend final : public Backend {
     Upload(v.max_speed, d_v_max_speed_, stream_);
     for (auto& column : d_f_out_) column.resize(n);
     const FollowerFunctor f{
-        {Raw(d_headers_), Raw(d_coeff_), Raw(d_knots_), Raw(d_table_), static_cast<uint32_t>(spline_count_)},
+        {Raw(d_headers_), Raw(d_coeff_), Raw(d_knots_), Raw(d_table_),
+         static_cast<uint32_t>(spline_count_)},
         {Raw(d_v_spline_), Raw(d_v_px_), Raw(d_v_py_), Raw(d_v_pz_), Raw(d_v_yaw_), Raw(d_v_speed_),
          Raw(d_v_hint_), Raw(d_v_max_speed_)},
         params,
@@ -85,7 +85,8 @@ class CudaBackend final : public Backend {
         {Raw(d_f_out_[0]), Raw(d_f_out_[1]), Raw(d_f_out_[2]), Raw(d_f_out_[3]), Raw(d_f_out_[4]),
          Raw(d_f_out_[5]), Raw(d_f_out_[6]), Raw(d_f_out_[7]), Raw(d_f_out_[8]), Raw(d_f_out_[9]),
          Raw(d_f_out_[10]), Raw(d_f_out_[11])}};
-    thrust::for_each_n(thrust::cuda::par_nosync.on(stream_), thrust::counting_iterator<size_t>(0), n, f);
+    thrust::for_each_n(thrust::cuda::par_nosync.on(stream_), thrust::counting_iterator<size_t>(0),
+                       n, f);
     THRONG_CUDA_CHECK(cudaGetLastError());
     out->Resize(n);
     std::vector<float>* host[] = {&out->steering,       &out->throttle,      &out->brake,
@@ -138,8 +139,8 @@ class CudaBackend final : public Backend {
     obstacle_count_ = static_cast<int>(v.size());
   }
 
-  void SolveOrca(const OrcaParams& params, const AgentColumns& agents, const OrcaRunOptions& options,
-                 OrcaResult* out) override {
+  void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
+                 const OrcaRunOptions& options, OrcaResult* out) override {
     using Clock = std::chrono::steady_clock;
     auto ms_since = [](Clock::time_point t0) {
       return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
@@ -165,21 +166,25 @@ class CudaBackend final : public Backend {
     for (auto* v : {&d_vx_out_, &d_vy_out_}) v->resize(n);
     d_status_out_.resize(n);
     d_flags_out_.resize(n);
-    for (auto* v : {&d_candidates_out_, &d_neighbors_out_, &d_constraints_out_, &d_missed_out_}) v->resize(n);
+    for (auto* v : {&d_candidates_out_, &d_neighbors_out_, &d_constraints_out_, &d_missed_out_})
+      v->resize(n);
     THRONG_CUDA_CHECK(cudaStreamSynchronize(stream_));
     times.upload_ms = ms_since(t0);
 
-    const AgentInputView in{Raw(d_px_in_),     Raw(d_py_in_),      Raw(d_vx_in_),     Raw(d_vy_in_),
-                            Raw(d_radius_in_), Raw(d_speed_in_),   Raw(d_pref_vx_in_), Raw(d_pref_vy_in_),
-                            Raw(d_id_in_),     Raw(d_flags_in_),   static_cast<uint32_t>(n)};
-    const OrcaOutputView view{Raw(d_vx_out_),         Raw(d_vy_out_),        Raw(d_status_out_),
-                              Raw(d_candidates_out_), Raw(d_neighbors_out_), Raw(d_constraints_out_),
-                              Raw(d_flags_out_),      Raw(d_missed_out_)};
-    const orca::ObstacleView obstacles{Raw(d_obst_point_), Raw(d_obst_dir_), Raw(d_obst_convex_),
+    const AgentInputView in{Raw(d_px_in_),      Raw(d_py_in_),           Raw(d_vx_in_),
+                            Raw(d_vy_in_),      Raw(d_radius_in_),       Raw(d_speed_in_),
+                            Raw(d_pref_vx_in_), Raw(d_pref_vy_in_),      Raw(d_id_in_),
+                            Raw(d_flags_in_),   static_cast<uint32_t>(n)};
+    const OrcaOutputView view{
+        Raw(d_vx_out_),        Raw(d_vy_out_),          Raw(d_status_out_), Raw(d_candidates_out_),
+        Raw(d_neighbors_out_), Raw(d_constraints_out_), Raw(d_flags_out_),  Raw(d_missed_out_)};
+    const orca::ObstacleView obstacles{Raw(d_obst_point_), Raw(d_obst_dir_),  Raw(d_obst_convex_),
                                        Raw(d_obst_next_),  Raw(d_obst_prev_), obstacle_count_};
     cudaStream_t stream = stream_;
-    orca_.Run(thrust::cuda::par_nosync.on(stream), [stream] { THRONG_CUDA_CHECK(cudaStreamSynchronize(stream)); },
-              in, params, obstacles, options.audit_every, view, &times);
+    orca_.Run(
+        thrust::cuda::par_nosync.on(stream),
+        [stream] { THRONG_CUDA_CHECK(cudaStreamSynchronize(stream)); }, in, params, obstacles,
+        options.audit_every, view, &times);
     THRONG_CUDA_CHECK(cudaGetLastError());
 
     t0 = Clock::now();
@@ -206,8 +211,8 @@ class CudaBackend final : public Backend {
   DeviceVector<Vec2> d_obst_point_, d_obst_dir_;
   DeviceVector<uint8_t> d_obst_convex_;
   DeviceVector<int32_t> d_obst_next_, d_obst_prev_;
-  DeviceVector<float> d_px_in_, d_py_in_, d_vx_in_, d_vy_in_, d_radius_in_, d_speed_in_, d_pref_vx_in_,
-      d_pref_vy_in_;
+  DeviceVector<float> d_px_in_, d_py_in_, d_vx_in_, d_vy_in_, d_radius_in_, d_speed_in_,
+      d_pref_vx_in_, d_pref_vy_in_;
   DeviceVector<uint32_t> d_id_in_;
   DeviceVector<uint8_t> d_flags_in_;
   DeviceVector<float> d_vx_out_, d_vy_out_;

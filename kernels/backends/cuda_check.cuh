@@ -22,10 +22,10 @@ class CudaError : public std::runtime_error {
 
 }  // namespace throng
 
-#define THRONG_CUDA_CHECK(expr)                                               \
-  do {                                                                        \
-    const cudaError_t throng_cuda_status_ = (expr);                           \
-    if (throng_cuda_status_ != cudaSuccess) {                                 \
+#define THRONG_CUDA_CHECK(expr)                                                  \
+  do {                                                                           \
+    const cudaError_t throng_cuda_status_ = (expr);                              \
+    if (throng_cuda_status_ != cudaSuccess) {                                    \
       throw ::throng::CudaError(throng_cuda_status_, #expr, __FILE__, __LINE__); \
-    }                                                                         \
+    }                                                                            \
   } while (0)

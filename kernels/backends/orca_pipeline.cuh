@@ -1,8 +1,8 @@
 // The ORCA tick on a parallel backend, written once with Thrust execution policies and
 // compiled twice: by nvcc (cuda_backend.cu, device vectors) and by the host compiler
 // (cpu_backend.cpp, std::vector, OpenMP). Stages: grid (keys, sort, gather, cell
-// ranges), neighbour query, solve (pass 1), re-validation (pass 2). Buffers only grow, so steady-state ticks allocate
-// nothing.
+// ranges), neighbour query, solve (pass 1), re-validation (pass 2). Buffers only grow, so
+// steady-state ticks allocate nothing.
 #pragma once
 
 #include <thrust/fill.h>
@@ -15,8 +15,8 @@
 #include <thrust/sort.h>
 
 #include <algorithm>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 
 #include "kernels/grid.cuh"
@@ -103,12 +103,16 @@ class OrcaPipeline {
 
     // Grid: cells of the largest per-pair query radius / k (kernels/grid.cuh).
     auto t0 = Clock::now();
-    const float r_max = thrust::reduce(policy, in.radius, in.radius + n, 0.f, thrust::maximum<float>());
-    const float s_max = thrust::reduce(policy, in.max_speed, in.max_speed + n, 0.f, thrust::maximum<float>());
+    const float r_max =
+        thrust::reduce(policy, in.radius, in.radius + n, 0.f, thrust::maximum<float>());
+    const float s_max =
+        thrust::reduce(policy, in.max_speed, in.max_speed + n, 0.f, thrust::maximum<float>());
     const float x_lo = thrust::reduce(policy, in.px, in.px + n, INFINITY, thrust::minimum<float>());
-    const float x_hi = thrust::reduce(policy, in.px, in.px + n, -INFINITY, thrust::maximum<float>());
+    const float x_hi =
+        thrust::reduce(policy, in.px, in.px + n, -INFINITY, thrust::maximum<float>());
     const float y_lo = thrust::reduce(policy, in.py, in.py + n, INFINITY, thrust::minimum<float>());
-    const float y_hi = thrust::reduce(policy, in.py, in.py + n, -INFINITY, thrust::maximum<float>());
+    const float y_hi =
+        thrust::reduce(policy, in.py, in.py + n, -INFINITY, thrust::maximum<float>());
     float reach = 2.f * r_max + 2.f * s_max * params.time_horizon;
     if (params.neighbor_dist > 0.f) reach = std::min(reach, params.neighbor_dist);
     // Queries add 1e-4 relative slack to their radius; the cell adds 2e-4 so that a
@@ -120,7 +124,8 @@ class OrcaPipeline {
     const uint32_t buckets = BucketCount(grid);
 
     Grow(keys_, n);
-    for (auto* v : {&px_, &py_, &vx_, &vy_, &radius_, &max_speed_, &pref_vx_, &pref_vy_}) Grow(*v, n);
+    for (auto* v : {&px_, &py_, &vx_, &vy_, &radius_, &max_speed_, &pref_vx_, &pref_vy_})
+      Grow(*v, n);
     Grow(id_, n);
     Grow(input_index_, n);
     Grow(flags_, n);
@@ -137,13 +142,14 @@ class OrcaPipeline {
     thrust::fill(policy, offsets_.begin(), offsets_.begin() + buckets + 1, n);
     thrust::for_each_n(policy, first, n, BucketStartFunctor{Raw(keys_), Raw(offsets_)});
     const auto reversed = thrust::make_reverse_iterator(offsets_.begin() + buckets + 1);
-    thrust::inclusive_scan(policy, reversed, reversed + buckets + 1, reversed, thrust::minimum<uint32_t>());
+    thrust::inclusive_scan(policy, reversed, reversed + buckets + 1, reversed,
+                           thrust::minimum<uint32_t>());
     sync();
     times->grid_ms += ms_since(t0);
 
-    const SortedAgentsView sorted{Raw(px_),        Raw(py_),      Raw(vx_),      Raw(vy_),
-                                  Raw(radius_),    Raw(max_speed_), Raw(pref_vx_), Raw(pref_vy_),
-                                  Raw(id_),        Raw(flags_),   Raw(input_index_), n};
+    const SortedAgentsView sorted{Raw(px_),     Raw(py_),        Raw(vx_),          Raw(vy_),
+                                  Raw(radius_), Raw(max_speed_), Raw(pref_vx_),     Raw(pref_vy_),
+                                  Raw(id_),     Raw(flags_),     Raw(input_index_), n};
 
     t0 = Clock::now();
     const size_t k = static_cast<size_t>(params.max_neighbors);
@@ -151,10 +157,10 @@ class OrcaPipeline {
     Grow(kept_, n);
     Grow(candidates_, n);
     Grow(missed_, n);
-    thrust::for_each_n(policy, first, n,
-                       NeighborQueryFunctor{sorted, Raw(points_), Raw(offsets_), grid, params,
-                                            r_max, s_max, audit_every, Raw(lists_), Raw(kept_), Raw(candidates_),
-                                            Raw(missed_)});
+    thrust::for_each_n(
+        policy, first, n,
+        NeighborQueryFunctor{sorted, Raw(points_), Raw(offsets_), grid, params, r_max, s_max,
+                             audit_every, Raw(lists_), Raw(kept_), Raw(candidates_), Raw(missed_)});
     sync();
     times->neighbors_ms += ms_since(t0);
 
@@ -165,15 +171,16 @@ class OrcaPipeline {
     Grow(p1_constraints_, n);
     const PassOneView pass_one{Raw(p1_vx_), Raw(p1_vy_), Raw(p1_status_), Raw(p1_flags_),
                                Raw(p1_constraints_)};
-    thrust::for_each_n(policy, first, n,
-                       OrcaPassOneFunctor{sorted, Raw(lists_), Raw(kept_), obstacles, params, pass_one});
+    thrust::for_each_n(
+        policy, first, n,
+        OrcaPassOneFunctor{sorted, Raw(lists_), Raw(kept_), obstacles, params, pass_one});
     sync();
     times->solve_ms += ms_since(t0);
 
     t0 = Clock::now();
     thrust::for_each_n(policy, first, n,
-                       OrcaPassTwoFunctor{sorted, Raw(lists_), Raw(kept_), Raw(candidates_), Raw(missed_),
-                                          pass_one, obstacles, params, out});
+                       OrcaPassTwoFunctor{sorted, Raw(lists_), Raw(kept_), Raw(candidates_),
+                                          Raw(missed_), pass_one, obstacles, params, out});
     sync();
     times->revalidate_ms += ms_since(t0);
   }
@@ -182,7 +189,8 @@ class OrcaPipeline {
   size_t bytes() const {
     return keys_.size() * 8 + points_.size() * sizeof(QueryPoint) +
            (px_.size() + py_.size() + vx_.size() + vy_.size() + radius_.size() + max_speed_.size() +
-            pref_vx_.size() + pref_vy_.size()) * 4 +
+            pref_vx_.size() + pref_vy_.size()) *
+               4 +
            (id_.size() + input_index_.size() + offsets_.size() + lists_.size()) * 4 +
            flags_.size() + (kept_.size() + candidates_.size() + missed_.size()) * 2 +
            (p1_vx_.size() + p1_vy_.size()) * 4 + p1_status_.size() + p1_flags_.size() +

@@ -45,7 +45,8 @@ struct SplineQueryFunctor {
     out.ty[i] = p.tangent.y;
     out.tz[i] = p.tangent.z;
     out.curvature[i] = p.curvature;
-    out.progress[i] = ProjectOnSpline(set, spline, {in.px[i], in.py[i], in.pz[i]}, in.s_hint[i], in.window);
+    out.progress[i] =
+        ProjectOnSpline(set, spline, {in.px[i], in.py[i], in.pz[i]}, in.s_hint[i], in.window);
   }
 };
 

@@ -77,8 +77,8 @@ size_t LinearProgram2(const std::vector<Line>& lines, double radius, Vec2d opt_v
   return lines.size();
 }
 
-void LinearProgram3(const std::vector<Line>& lines, size_t num_obstacle_lines,
-                    size_t begin_line, double radius, Vec2d* result) {
+void LinearProgram3(const std::vector<Line>& lines, size_t num_obstacle_lines, size_t begin_line,
+                    double radius, Vec2d* result) {
   double distance = 0.0;  // largest violation of the agent lines so far
   for (size_t i = begin_line; i < lines.size(); ++i) {
     if (Det(lines[i].direction, lines[i].point - *result) <= distance) continue;
@@ -95,10 +95,9 @@ void LinearProgram3(const std::vector<Line>& lines, size_t num_obstacle_lines,
         if (Dot(lines[i].direction, lines[j].direction) > 0.0) continue;  // same direction
         bisector.point = 0.5 * (lines[i].point + lines[j].point);         // opposite
       } else {
-        bisector.point =
-            lines[i].point +
-            (Det(lines[j].direction, lines[i].point - lines[j].point) / determinant) *
-                lines[i].direction;
+        bisector.point = lines[i].point +
+                         (Det(lines[j].direction, lines[i].point - lines[j].point) / determinant) *
+                             lines[i].direction;
       }
       const Vec2d d = lines[j].direction - lines[i].direction;
       bisector.direction = (1.0 / std::sqrt(Dot(d, d))) * d;
@@ -276,30 +275,28 @@ void AddObstacleLine(const std::vector<ObstacleVertex>& vertices, size_t edge,
     if (!vertices[v1].convex) return;
     v2 = v1;
     const double leg1 = std::sqrt(dist_sq1 - radius_sq);
-    left_leg = Divide({rel1.x * leg1 - rel1.y * radius, rel1.x * radius + rel1.y * leg1},
-                      dist_sq1);
-    right_leg = Divide({rel1.x * leg1 + rel1.y * radius, -rel1.x * radius + rel1.y * leg1},
-                       dist_sq1);
+    left_leg = Divide({rel1.x * leg1 - rel1.y * radius, rel1.x * radius + rel1.y * leg1}, dist_sq1);
+    right_leg =
+        Divide({rel1.x * leg1 + rel1.y * radius, -rel1.x * radius + rel1.y * leg1}, dist_sq1);
   } else if (s > 1.0 && dist_sq_line <= radius_sq) {
     if (!vertices[v2].convex) return;
     v1 = v2;
     const double leg2 = std::sqrt(dist_sq2 - radius_sq);
-    left_leg = Divide({rel2.x * leg2 - rel2.y * radius, rel2.x * radius + rel2.y * leg2},
-                      dist_sq2);
-    right_leg = Divide({rel2.x * leg2 + rel2.y * radius, -rel2.x * radius + rel2.y * leg2},
-                       dist_sq2);
+    left_leg = Divide({rel2.x * leg2 - rel2.y * radius, rel2.x * radius + rel2.y * leg2}, dist_sq2);
+    right_leg =
+        Divide({rel2.x * leg2 + rel2.y * radius, -rel2.x * radius + rel2.y * leg2}, dist_sq2);
   } else {
     if (vertices[v1].convex) {
       const double leg1 = std::sqrt(dist_sq1 - radius_sq);
-      left_leg = Divide({rel1.x * leg1 - rel1.y * radius, rel1.x * radius + rel1.y * leg1},
-                        dist_sq1);
+      left_leg =
+          Divide({rel1.x * leg1 - rel1.y * radius, rel1.x * radius + rel1.y * leg1}, dist_sq1);
     } else {
       left_leg = -vertices[v1].unit_dir;
     }
     if (vertices[v2].convex) {
       const double leg2 = std::sqrt(dist_sq2 - radius_sq);
-      right_leg = Divide({rel2.x * leg2 + rel2.y * radius, -rel2.x * radius + rel2.y * leg2},
-                         dist_sq2);
+      right_leg =
+          Divide({rel2.x * leg2 + rel2.y * radius, -rel2.x * radius + rel2.y * leg2}, dist_sq2);
     } else {
       right_leg = vertices[v1].unit_dir;
     }
@@ -326,8 +323,7 @@ void AddObstacleLine(const std::vector<ObstacleVertex>& vertices, size_t edge,
   const Vec2d velocity = self.velocity;
 
   // Where the current velocity projects: cut-off discs, cut-off segment, or legs.
-  const double t =
-      one_vertex ? 0.5 : Dot(velocity - left_cutoff, cutoff_vec) / AbsSq(cutoff_vec);
+  const double t = one_vertex ? 0.5 : Dot(velocity - left_cutoff, cutoff_vec) / AbsSq(cutoff_vec);
   const double t_left = Dot(velocity - left_cutoff, left_leg);
   const double t_right = Dot(velocity - right_cutoff, right_leg);
 
@@ -343,9 +339,8 @@ void AddObstacleLine(const std::vector<ObstacleVertex>& vertices, size_t edge,
   }
 
   constexpr double kInf = std::numeric_limits<double>::infinity();
-  const double dist_sq_cutoff = (t < 0.0 || t > 1.0 || one_vertex)
-                                    ? kInf
-                                    : AbsSq(velocity - (left_cutoff + t * cutoff_vec));
+  const double dist_sq_cutoff =
+      (t < 0.0 || t > 1.0 || one_vertex) ? kInf : AbsSq(velocity - (left_cutoff + t * cutoff_vec));
   const double dist_sq_left =
       t_left < 0.0 ? kInf : AbsSq(velocity - (left_cutoff + t_left * left_leg));
   const double dist_sq_right =
@@ -533,8 +528,7 @@ uint16_t SaturateU16(size_t n) {
 
 AgentProblem BuildProblem(const OrcaScene& scene, size_t agent) {
   const AgentSetup setup = SetUpAgent(scene, BuildObstacleVertices(scene.obstacles), agent);
-  return MakeProblem(scene, setup, scene.params.time_horizon, scene.params.contact_margin,
-                     nullptr);
+  return MakeProblem(scene, setup, scene.params.time_horizon, scene.params.contact_margin, nullptr);
 }
 
 std::vector<lp::Line> BuildLines(const OrcaScene& scene, size_t agent,
@@ -558,9 +552,8 @@ struct AgentSolution {
 // One agent's solve, docs/ORCA.md "Solve and infeasibility": pass 1 (steps 0-4) when
 // pass_one is null, else pass 2 (steps 0-2 against pass_one's non-ok neighbours; the
 // caller keeps the pass-1 result when no LP2 succeeds).
-AgentSolution SolveAgent(const OrcaScene& scene, const AgentSetup& setup,
-                         const SolveRules& rules, const OrcaResult* pass_one,
-                         SolveDiagnostics* diag) {
+AgentSolution SolveAgent(const OrcaScene& scene, const AgentSetup& setup, const SolveRules& rules,
+                         const OrcaResult* pass_one, SolveDiagnostics* diag) {
   const OrcaParams& params = scene.params;
   const AgentState& self = setup.self;
   const double tau = params.time_horizon;
@@ -592,8 +585,7 @@ AgentSolution SolveAgent(const OrcaScene& scene, const AgentSetup& setup,
     ++diag->lp2_solves;
     if (pass_one != nullptr) ++diag->pass_two_lp2_solves;
   }
-  size_t failed =
-      lp::LinearProgram2(problem.lines, self.max_speed, target, false, &out.velocity);
+  size_t failed = lp::LinearProgram2(problem.lines, self.max_speed, target, false, &out.velocity);
   if (failed == problem.lines.size()) return out;  // ok
 
   // Step 2: shorter horizons tau_k = max(tau / 2^k, time_step), while the previous one
@@ -641,15 +633,13 @@ AgentSolution SolveAgent(const OrcaScene& scene, const AgentSetup& setup,
 
   // Step 4: LP3 on the last problem's lines, from that LP2's failure and partial result.
   if (diag != nullptr) ++diag->lp3_solves;
-  lp::LinearProgram3(last->lines, last->obstacle_line_count, failed, self.max_speed,
-                     &out.velocity);
+  lp::LinearProgram3(last->lines, last->obstacle_line_count, failed, self.max_speed, &out.velocity);
   // The RVO2 baseline hides the failure; the ordered handling reports it.
   out.status = rules.ordered ? SolveStatus::kEmergency : SolveStatus::kOk;
   return out;
 }
 
-void StoreVelocity(const AgentSolution& s, size_t i, OrcaResult* result,
-                   SolveDiagnostics* diag) {
+void StoreVelocity(const AgentSolution& s, size_t i, OrcaResult* result, SolveDiagnostics* diag) {
   result->vx[i] = static_cast<float>(s.velocity.x);
   result->vy[i] = static_cast<float>(s.velocity.y);
   result->status[i] = static_cast<uint8_t>(s.status);
@@ -726,8 +716,7 @@ OrcaResult SolveOrca(const OrcaScene& scene, const OrcaOptions& options,
   return result;
 }
 
-OrcaResult StepScene(OrcaScene& scene, const OrcaOptions& options,
-                     SolveDiagnostics* diagnostics) {
+OrcaResult StepScene(OrcaScene& scene, const OrcaOptions& options, SolveDiagnostics* diagnostics) {
   OrcaResult result = SolveOrca(scene, options, diagnostics);
   AgentColumns& agents = scene.agents;
   const double dt = scene.params.time_step;

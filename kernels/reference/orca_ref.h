@@ -97,20 +97,20 @@ size_t LinearProgram2(const std::vector<Line>& lines, double radius, Vec2d opt_v
 
 // Keeps lines [0, num_obstacle_lines) hard and minimises the largest violation of the
 // others, starting from the LP2 failure at begin_line with *result as LP2 left it.
-void LinearProgram3(const std::vector<Line>& lines, size_t num_obstacle_lines,
-                    size_t begin_line, double radius, Vec2d* result);
+void LinearProgram3(const std::vector<Line>& lines, size_t num_obstacle_lines, size_t begin_line,
+                    double radius, Vec2d* result);
 
 }  // namespace lp
 
 // Everything one agent's pass-1 solve is built from, at the full horizon tau with
 // scene.params.contact_margin, for tests that inspect constraints.
 struct AgentProblem {
-  std::vector<lp::Line> lines;     // obstacle lines first, then one line per neighbour
-  std::vector<bool> hard;          // per line: obstacle, or neighbour is non-cooperative
-  std::vector<bool> overlapping;   // per line: agent line from the collision branch
+  std::vector<lp::Line> lines;    // obstacle lines first, then one line per neighbour
+  std::vector<bool> hard;         // per line: obstacle, or neighbour is non-cooperative
+  std::vector<bool> overlapping;  // per line: agent line from the collision branch
   size_t obstacle_line_count = 0;
-  size_t candidate_count = 0;      // agents passing the conservative per-pair filter
-  std::vector<size_t> neighbors;   // agent indices kept, closest first (their line order)
+  size_t candidate_count = 0;     // agents passing the conservative per-pair filter
+  std::vector<size_t> neighbors;  // agent indices kept, closest first (their line order)
 };
 
 // Builds agent `agent`'s pass-1 problem from the snapshot. A non-cooperative agent is not
@@ -118,7 +118,6 @@ struct AgentProblem {
 AgentProblem BuildProblem(const OrcaScene& scene, size_t agent);
 
 // The lines of BuildProblem; *obstacle_line_count (if not null) gets how many come first.
-std::vector<lp::Line> BuildLines(const OrcaScene& scene, size_t agent,
-                                 size_t* obstacle_line_count);
+std::vector<lp::Line> BuildLines(const OrcaScene& scene, size_t agent, size_t* obstacle_line_count);
 
 }  // namespace throng::reference

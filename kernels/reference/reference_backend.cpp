@@ -1,13 +1,13 @@
 #include "kernels/reference/reference_backend.h"
 
+#include <chrono>
+#include <stdexcept>
+#include <string>
+
 #include "kernels/obstacles.h"
 #include "kernels/orca_validate.h"
 #include "kernels/reference/orca_ref.h"
 #include "kernels/reference/vehicle_ref.h"
-
-#include <chrono>
-#include <stdexcept>
-#include <string>
 
 namespace throng::reference {
 
@@ -41,8 +41,8 @@ void ReferenceBackend::QuerySplines(const SplineQueries& q, SplineQueryResults* 
     out->ty[i] = static_cast<float>(t.y);
     out->tz[i] = static_cast<float>(t.z);
     out->curvature[i] = static_cast<float>(spline.CurvatureAt(q.s[i]));
-    out->progress[i] = static_cast<float>(
-        spline.Project({q.px[i], q.py[i], q.pz[i]}, q.s_hint[i], q.window));
+    out->progress[i] =
+        static_cast<float>(spline.Project({q.px[i], q.py[i], q.pz[i]}, q.s_hint[i], q.window));
   }
 }
 
@@ -80,8 +80,8 @@ void ReferenceBackend::FollowSplines(const FollowerParams& params, float world_s
     state.spline = spline[i];
     state.progress_hint = v.progress_hint[i];
     state.max_speed = v.max_speed[i];
-    const FollowerOutput f = reference::FollowSpline(splines_[spline[i]], spline_speed_limits_[spline[i]],
-                                                     state, params, world_speed_limit);
+    const FollowerOutput f = reference::FollowSpline(
+        splines_[spline[i]], spline_speed_limits_[spline[i]], state, params, world_speed_limit);
     out->steering[i] = f.steering;
     out->throttle[i] = f.throttle;
     out->brake[i] = f.brake;

@@ -14,7 +14,9 @@ double Dist(P3 a, P3 b) {
   return std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
 }
 double Len(P3 a) { return std::sqrt(a.x * a.x + a.y * a.y + a.z * a.z); }
-P3 Cross(P3 a, P3 b) { return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; }
+P3 Cross(P3 a, P3 b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
 
 // Lerp between two pyramid nodes over knot interval [ta, tb] at knot time t.
 P3 Blend(P3 a, P3 b, double ta, double tb, double t) {
@@ -108,7 +110,10 @@ void ReferenceSpline::Locate(double s, size_t* segment, double* t) const {
   for (int i = 0; i < 50; ++i) {
     const double f = SegmentLength(seg, u) - target;
     if (std::fabs(f) < 1e-10) break;
-    if (f < 0) lo = u; else hi = u;
+    if (f < 0)
+      lo = u;
+    else
+      hi = u;
     double next = u - f / Speed(seg, u);
     if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
     u = next;
@@ -204,7 +209,10 @@ double ReferenceSpline::Project(const P3& p, double s_hint, double window) const
   double a = std::fmax(best - step, u_lo), b = std::fmin(best + step, u_hi);
   for (int i = 0; i < 100; ++i) {
     const double m1 = a + (b - a) / 3, m2 = b - (b - a) / 3;
-    if (Dist(point_at(m1), p) <= Dist(point_at(m2), p)) b = m2; else a = m1;
+    if (Dist(point_at(m1), p) <= Dist(point_at(m2), p))
+      b = m2;
+    else
+      a = m1;
   }
   double u = 0.5 * (a + b);
   if (closed_) u = std::fmod(std::fmod(u, segments) + segments, segments);

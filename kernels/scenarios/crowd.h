@@ -39,9 +39,9 @@ void ApplyVelocities(AgentColumns& agents, const OrcaResult& result, float time_
 size_t AgentsAtGoal(const CrowdScenario& s, float tolerance = 0.1f);
 
 struct OverlapStats {
-  uint64_t pairs = 0;              // pairs closer than radii sum - tolerance
-  float min_distance_ratio = 1e9f; // smallest centre distance / radii sum over all pairs
-                                   // (considered within radii sum; 1e9 when none is)
+  uint64_t pairs = 0;               // pairs closer than radii sum - tolerance
+  float min_distance_ratio = 1e9f;  // smallest centre distance / radii sum over all pairs
+                                    // (considered within radii sum; 1e9 when none is)
 };
 
 // Overlapping pairs (centre distance < r_a + r_b - tolerance), found with a hash grid.

@@ -1,0 +1,31 @@
+// Shared by the benchmark drivers: medians of repeated timed calls.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+namespace throng::bench {
+
+struct Timing {
+  double median_ms = 0;
+  double min_ms = 0;
+  int repeats = 0;
+};
+
+// Calls `run` once untimed (allocations, first touch), then `repeats` times timed.
+template <class F>
+Timing TimeRepeated(int repeats, F&& run) {
+  run();
+  std::vector<double> ms;
+  for (int r = 0; r < repeats; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    run();
+    ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(ms.begin(), ms.end());
+  return {ms[ms.size() / 2], ms.front(), repeats};
+}
+
+}  // namespace throng::bench

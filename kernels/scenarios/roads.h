@@ -1,0 +1,21 @@
+// Road networks and vehicle fleets for tests, benchmarks and the demo (STYLE.md #11).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "kernels/spline.h"
+#include "kernels/vehicle_batch.h"
+
+namespace throng::scenarios {
+
+// `count` closed, wobbly ring roads of 30 to 130 m radius with 24 control points each
+// (ids 0..count-1), centred on the origin.
+std::vector<SplineDesc> RingRoads(int count, uint32_t seed);
+
+// n vehicles spread over the roads: up to 1 m off the centre line, heading along the lane
+// within +-0.3 rad, 0 to 20 m/s, progress hints within 1 m of the truth.
+VehicleColumns VehiclesOn(const std::vector<SplineDesc>& roads, size_t n, uint32_t seed);
+
+}  // namespace throng::scenarios
