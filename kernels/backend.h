@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kernels/forward_batch.h"
 #include "kernels/orca_types.h"
 #include "kernels/spline.h"
 #include "kernels/spline_queries.h"
@@ -60,6 +61,12 @@ class Backend {
   // spline ids are errors); on error `out` is left untouched.
   virtual void FollowSplines(const FollowerParams& params, float world_speed_limit,
                              const VehicleColumns& vehicles, FollowerResults* out) = 0;
+
+  // Cast-fan avoidance (ALGORITHMS.md §4) for forward-only agents against the installed
+  // obstacles' edges: the chosen probe and the direction to move along after turning
+  // toward it for dt. Validates first (std::invalid_argument naming the field).
+  virtual void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& agents,
+                            FanResults* out) = 0;
 };
 
 // kAuto picks cuda when a device is present, else cpu. Asking for cuda without a device

@@ -36,4 +36,16 @@ inline orca::ObstacleView ViewOf(const ObstacleVertices& vertices) {
           vertices.next.data(),  vertices.prev.data(),     static_cast<int>(vertices.size())};
 }
 
+// Every edge as a segment (two points per edge), for casts. A two-vertex wall yields its
+// segment twice (once per direction), which a cast does not mind.
+inline std::vector<Vec2> EdgeSegments(const ObstacleVertices& vertices) {
+  std::vector<Vec2> segments;
+  segments.reserve(2 * vertices.size());
+  for (size_t k = 0; k < vertices.size(); ++k) {
+    segments.push_back(vertices.point[k]);
+    segments.push_back(vertices.point[static_cast<size_t>(vertices.next[k])]);
+  }
+  return segments;
+}
+
 }  // namespace throng

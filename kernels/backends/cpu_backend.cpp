@@ -7,7 +7,9 @@
 #include <thrust/system/omp/execution_policy.h>
 
 #include <chrono>
+#include <utility>
 
+#include "kernels/backends/fan_kernel.cuh"
 #include "kernels/backends/follower_kernel.cuh"
 #include "kernels/backends/orca_pipeline.cuh"
 #include "kernels/backends/orca_result_stats.h"
@@ -37,7 +39,9 @@ void CpuBackend::QuerySplines(const SplineQueries& q, SplineQueryResults* out) {
 }
 
 void CpuBackend::SetObstacles(const std::vector<Polygon>& polygons) {
-  obstacles_ = BuildObstacleVertices(polygons);
+  ObstacleVertices vertices = BuildObstacleVertices(polygons);
+  segments_ = EdgeSegments(vertices);
+  obstacles_ = std::move(vertices);
 }
 
 void CpuBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents,
@@ -82,6 +86,30 @@ void CpuBackend::FollowSplines(const FollowerParams& params, float world_speed_l
       {out->steering.data(), out->throttle.data(), out->brake.data(), out->target_speed.data(),
        out->cte.data(), out->progress.data(), out->position_delta.data(), out->heading_delta.data(),
        out->look_ahead.data(), out->target_x.data(), out->target_y.data(), out->target_z.data()}};
+  thrust::for_each_n(thrust::omp::par, thrust::counting_iterator<size_t>(0), n, f);
+}
+
+void CpuBackend::SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& a,
+                              FanResults* out) {
+  ValidateFan(params, dt, a);
+  const size_t n = a.size();
+  out->Resize(n);
+  const FanFunctor f{a.px.data(),
+                     a.py.data(),
+                     a.fx.data(),
+                     a.fy.data(),
+                     a.radius.data(),
+                     segments_.data(),
+                     static_cast<int>(segments_.size() / 2),
+                     params,
+                     dt,
+                     out->move_x.data(),
+                     out->move_y.data(),
+                     out->chosen_x.data(),
+                     out->chosen_y.data(),
+                     out->probe.data(),
+                     out->hit_distance.data(),
+                     out->all_blocked.data()};
   thrust::for_each_n(thrust::omp::par, thrust::counting_iterator<size_t>(0), n, f);
 }
 

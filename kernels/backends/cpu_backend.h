@@ -25,10 +25,13 @@ class CpuBackend final : public Backend {
                  const OrcaRunOptions& options, OrcaResult* out) override;
   void FollowSplines(const FollowerParams& params, float world_speed_limit,
                      const VehicleColumns& vehicles, FollowerResults* out) override;
+  void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& agents,
+                    FanResults* out) override;
 
  private:
   SplineSet splines_;
   ObstacleVertices obstacles_;
+  std::vector<Vec2> segments_;  // obstacle edges for casts
   std::unique_ptr<OrcaPipeline<std::vector>> orca_;
   std::vector<uint16_t> audit_missed_;
 };

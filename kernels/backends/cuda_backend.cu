@@ -12,6 +12,7 @@
 
 #include "kernels/backends/cuda_backend.h"
 #include "kernels/backends/cuda_check.cuh"
+#include "kernels/backends/fan_kernel.cuh"
 #include "kernels/backends/follower_kernel.cuh"
 #include "kernels/backends/orca_pipeline.cuh"
 #include "kernels/backends/orca_result_stats.h"
@@ -135,8 +136,51 @@ class CudaBackend final : public Backend {
     Upload(v.convex, d_obst_convex_, stream_);
     Upload(v.next, d_obst_next_, stream_);
     Upload(v.prev, d_obst_prev_, stream_);
+    Upload(EdgeSegments(v), d_segments_, stream_);
     THRONG_CUDA_CHECK(cudaStreamSynchronize(stream_));
     obstacle_count_ = static_cast<int>(v.size());
+  }
+
+  void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& a,
+                    FanResults* out) override {
+    ValidateFan(params, dt, a);
+    const size_t n = a.size();
+    Upload(a.px, d_fan_in_[0], stream_);
+    Upload(a.py, d_fan_in_[1], stream_);
+    Upload(a.fx, d_fan_in_[2], stream_);
+    Upload(a.fy, d_fan_in_[3], stream_);
+    Upload(a.radius, d_fan_in_[4], stream_);
+    for (auto& column : d_fan_out_) column.resize(n);
+    d_fan_probe_.resize(n);
+    d_fan_blocked_.resize(n);
+    const FanFunctor f{Raw(d_fan_in_[0]),
+                       Raw(d_fan_in_[1]),
+                       Raw(d_fan_in_[2]),
+                       Raw(d_fan_in_[3]),
+                       Raw(d_fan_in_[4]),
+                       Raw(d_segments_),
+                       static_cast<int>(d_segments_.size() / 2),
+                       params,
+                       dt,
+                       Raw(d_fan_out_[0]),
+                       Raw(d_fan_out_[1]),
+                       Raw(d_fan_out_[2]),
+                       Raw(d_fan_out_[3]),
+                       Raw(d_fan_probe_),
+                       Raw(d_fan_out_[4]),
+                       Raw(d_fan_blocked_)};
+    thrust::for_each_n(thrust::cuda::par_nosync.on(stream_), thrust::counting_iterator<size_t>(0),
+                       n, f);
+    THRONG_CUDA_CHECK(cudaGetLastError());
+    out->Resize(n);
+    Download(d_fan_out_[0], out->move_x, stream_);
+    Download(d_fan_out_[1], out->move_y, stream_);
+    Download(d_fan_out_[2], out->chosen_x, stream_);
+    Download(d_fan_out_[3], out->chosen_y, stream_);
+    Download(d_fan_out_[4], out->hit_distance, stream_);
+    Download(d_fan_probe_, out->probe, stream_);
+    Download(d_fan_blocked_, out->all_blocked, stream_);
+    THRONG_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
   void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
@@ -208,6 +252,10 @@ class CudaBackend final : public Backend {
   cudaStream_t stream_ = nullptr;
   OrcaPipeline<thrust::device_vector> orca_;
   int obstacle_count_ = 0;
+  DeviceVector<Vec2> d_segments_;
+  DeviceVector<float> d_fan_in_[5], d_fan_out_[5];
+  DeviceVector<int16_t> d_fan_probe_;
+  DeviceVector<uint8_t> d_fan_blocked_;
   DeviceVector<Vec2> d_obst_point_, d_obst_dir_;
   DeviceVector<uint8_t> d_obst_convex_;
   DeviceVector<int32_t> d_obst_next_, d_obst_prev_;

@@ -1,12 +1,14 @@
 #include "kernels/reference/reference_backend.h"
 
 #include <chrono>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
 #include "kernels/obstacles.h"
 #include "kernels/orca_validate.h"
 #include "kernels/reference/orca_ref.h"
+#include "kernels/reference/steering_ref.h"
 #include "kernels/reference/vehicle_ref.h"
 
 namespace throng::reference {
@@ -94,6 +96,36 @@ void ReferenceBackend::FollowSplines(const FollowerParams& params, float world_s
     out->target_x[i] = f.target.x;
     out->target_y[i] = f.target.y;
     out->target_z[i] = f.target.z;
+  }
+}
+
+void ReferenceBackend::SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& a,
+                                    FanResults* out) {
+  ValidateFan(params, dt, a);
+  // The reference's own segment list, straight from the polygons.
+  std::vector<Segment> segments;
+  for (const Polygon& polygon : obstacles_) {
+    const size_t m = polygon.vertices.size();
+    for (size_t k = 0; k < m; ++k) {
+      const Vec2 p0 = polygon.vertices[k], p1 = polygon.vertices[(k + 1) % m];
+      segments.push_back({{p0.x, p0.y}, {p1.x, p1.y}});
+    }
+  }
+  out->Resize(a.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    const double len = std::hypot(static_cast<double>(a.fx[i]), static_cast<double>(a.fy[i]));
+    const D2 forward{a.fx[i] / len, a.fy[i] / len};
+    const D2 eye{a.px[i] + forward.x * a.radius[i], a.py[i] + forward.y * a.radius[i]};
+    const FanChoiceD c = ChooseFanDirection2D(forward, eye, a.radius[i], params.max_distance,
+                                              params.fov, params.probes, segments);
+    const D2 move = TurnToward(forward, c.direction, dt, params.turn_speed);
+    out->move_x[i] = static_cast<float>(move.x);
+    out->move_y[i] = static_cast<float>(move.y);
+    out->chosen_x[i] = static_cast<float>(c.direction.x);
+    out->chosen_y[i] = static_cast<float>(c.direction.y);
+    out->probe[i] = static_cast<int16_t>(c.probe);
+    out->hit_distance[i] = static_cast<float>(c.hit_distance);
+    out->all_blocked[i] = c.all_blocked ? 1 : 0;
   }
 }
 

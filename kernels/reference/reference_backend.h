@@ -20,6 +20,8 @@ class ReferenceBackend final : public Backend {
                  const OrcaRunOptions& options, OrcaResult* out) override;
   void FollowSplines(const FollowerParams& params, float world_speed_limit,
                      const VehicleColumns& vehicles, FollowerResults* out) override;
+  void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& agents,
+                    FanResults* out) override;
 
  private:
   std::vector<ReferenceSpline> splines_;
