@@ -8,6 +8,7 @@
 
 #include "kernels/backend.h"
 #include "tests/backend_param.h"
+#include "tests/random_splines.h"
 
 namespace throng {
 namespace {
@@ -24,32 +25,7 @@ Scene RandomScene(uint32_t seed, size_t splines, size_t queries) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> unit(0.f, 1.f);
   Scene scene;
-  for (size_t i = 0; i < splines; ++i) {
-    SplineDesc d;
-    d.id = static_cast<uint32_t>(100 + i);
-    d.closed = i % 3 == 0;
-    const int n = 4 + static_cast<int>(unit(rng) * 12);
-    if (d.closed) {
-      // A wobbly loop: radius varies per point so the loop does not self-intersect.
-      const float r = 20.f + 60.f * unit(rng);
-      for (int k = 0; k < n; ++k) {
-        const float a = kTwoPi * (static_cast<float>(k) + 0.4f * unit(rng)) / static_cast<float>(n);
-        const float rr = r * (0.8f + 0.4f * unit(rng));
-        d.points.push_back({rr * std::cos(a), rr * std::sin(a), 2.f * unit(rng)});
-      }
-    } else {
-      Vec3 p{100.f * unit(rng), 100.f * unit(rng), 0.f};
-      float heading = kTwoPi * unit(rng);
-      for (int k = 0; k < n; ++k) {
-        d.points.push_back(p);
-        heading += (unit(rng) - 0.5f) * kPi / 2;
-        const float len = 2.f + 18.f * unit(rng);
-        p = p + Vec3{len * std::cos(heading), len * std::sin(heading),
-                     0.15f * len * (unit(rng) - 0.5f)};
-      }
-    }
-    scene.splines.push_back(d);
-  }
+  scene.splines = testing::RandomSplines(rng, static_cast<int>(splines), 100, false);
   const SplineSet set = BuildSplineSet(scene.splines);
   SplineQueries& q = scene.queries;
   q.Resize(queries);

@@ -17,6 +17,7 @@
 #include "kernels/reference/spline_ref.h"
 #include "kernels/reference/vehicle_ref.h"
 #include "kernels/spline.h"
+#include "tests/random_splines.h"
 
 namespace throng {
 namespace {
@@ -747,44 +748,10 @@ TEST(BicycleTest, wheel_angle_follows_the_command_with_a_first_order_lag) {
 
 // --- Kernel against the double reference ------------------------------------------------
 
-// Random splines as in spline_equivalence_test: random walks (turns up to 45 degrees,
-// segments 2-20 m, ramps), a third closed wobbly loops; some with a speed limit.
-std::vector<SplineDesc> RandomSplines(std::mt19937& rng, int count) {
-  std::uniform_real_distribution<float> unit(0.f, 1.f);
-  std::vector<SplineDesc> out;
-  for (int i = 0; i < count; ++i) {
-    SplineDesc d;
-    d.id = static_cast<uint32_t>(i);
-    d.closed = i % 3 == 0;
-    d.speed_limit = (i % 4 == 1) ? 5.f + 20.f * unit(rng) : 0.f;
-    const int n = 4 + static_cast<int>(unit(rng) * 12);
-    if (d.closed) {
-      const float r = 20.f + 60.f * unit(rng);
-      for (int k = 0; k < n; ++k) {
-        const float a = kTwoPi * (k + 0.4f * unit(rng)) / n;
-        const float rr = r * (0.8f + 0.4f * unit(rng));
-        d.points.push_back({rr * std::cos(a), rr * std::sin(a), 2.f * unit(rng)});
-      }
-    } else {
-      Vec3 p{100.f * unit(rng), 100.f * unit(rng), 0.f};
-      float heading = kTwoPi * unit(rng);
-      for (int k = 0; k < n; ++k) {
-        d.points.push_back(p);
-        heading += (unit(rng) - 0.5f) * kPi / 2;
-        const float len = 2.f + 18.f * unit(rng);
-        p = p + Vec3{len * std::cos(heading), len * std::sin(heading),
-                     0.15f * len * (unit(rng) - 0.5f)};
-      }
-    }
-    out.push_back(d);
-  }
-  return out;
-}
-
 TEST(VehicleEquivalenceTest, kernel_matches_reference_on_random_states) {
   std::mt19937 rng(2024);
   std::uniform_real_distribution<float> unit(0.f, 1.f);
-  const std::vector<SplineDesc> descs = RandomSplines(rng, 24);
+  const std::vector<SplineDesc> descs = testing::RandomSplines(rng, 24, 0, /*speed_limits=*/true);
   const SplineSet built = BuildSplineSet(descs);
   const SplineSetView set = built.View();
   std::vector<reference::ReferenceSpline> refs;
