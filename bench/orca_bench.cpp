@@ -102,9 +102,9 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   std::vector<Figures> all;
-  std::printf("%-9s %-7s %-8s %8s %6s %8s %8s %8s %8s %8s %8s %9s %9s %10s %8s %s\n", "backend",
+  std::printf("%-9s %-7s %-8s %8s %6s %8s %8s %8s %8s %8s %8s %9s %9s %10s %8s %8s %s\n", "backend",
               "scene", "variant", "agents", "ticks", "grid_ms", "nbr_ms", "solve_ms", "reval_ms",
-              "xfer_ms", "apply_ms", "tick_ms", "p90_ms", "pair_steps", "min_d/R",
+              "xfer_ms", "apply_ms", "tick_ms", "p90_ms", "pair_steps", "min_d/R", "at_goal",
               "ok/safe_stop/emergency");
   for (const std::string& backend_name : backends) {
     std::unique_ptr<Backend> backend;
@@ -125,11 +125,11 @@ int main(int argc, char** argv) {
           f.variant = variant == 1 ? "rvo2" : "throng";
           std::printf(
               "%-9s %-7s %-8s %8zu %6d %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %9.3f %9.3f %10llu "
-              "%8.4f %llu/%llu/%llu\n",
+              "%8.4f %8zu %llu/%llu/%llu\n",
               f.backend.c_str(), f.scenario.c_str(), f.variant.c_str(), f.agents, f.ticks, f.grid,
               f.neighbors, f.solve, f.revalidate, f.transfer, f.apply, f.total, f.p90_total,
               static_cast<unsigned long long>(f.colliding_pair_steps),
-              f.min_ratio > 1e8f ? 1.0 : f.min_ratio,
+              f.min_ratio > 1e8f ? 1.0 : f.min_ratio, f.at_goal,
               static_cast<unsigned long long>(f.statuses[0]),
               static_cast<unsigned long long>(f.statuses[1]),
               static_cast<unsigned long long>(f.statuses[2]));
@@ -153,7 +153,7 @@ int main(int argc, char** argv) {
           << "}, \"p90_tick_ms\": " << f.p90_total
           << ", \"colliding_pair_steps\": " << f.colliding_pair_steps
           << ", \"statuses\": {\"ok\": " << f.statuses[0] << ", \"safe_stop\": " << f.statuses[1]
-          << ", \"emergency\": " << f.statuses[2] << "}}";
+          << ", \"emergency\": " << f.statuses[2] << "}, \"at_goal\": " << f.at_goal << "}";
     }
     out << "\n  ]\n}\n";
   }
