@@ -16,8 +16,8 @@ std::string At(const char* column, size_t i) {
   return std::string("vehicles.") + column + "[" + std::to_string(i) + "]";
 }
 
-void Require(bool ok, const char* field, const char* rule) {
-  if (!ok) Reject(std::string("follower.") + field + ": " + rule);
+void Require(bool ok, const std::string& prefix, const char* field, const char* rule) {
+  if (!ok) Reject(prefix + field + ": " + rule);
 }
 
 }  // namespace
@@ -35,20 +35,25 @@ void FollowerResults::Resize(size_t n) {
   }
 }
 
-void ValidateFollowerParams(const FollowerParams& p, float world_speed_limit) {
+void ValidateFollowerParams(const FollowerParams& p, float world_speed_limit,
+                            const std::string& prefix) {
   auto finite_non_negative = [](float v) { return std::isfinite(v) && v >= 0.f; };
   auto finite_positive = [](float v) { return std::isfinite(v) && v > 0.f; };
-  Require(finite_non_negative(p.look_ahead_base), "look_ahead_base", "must be finite and >= 0");
-  Require(finite_non_negative(p.look_ahead_speed_factor), "look_ahead_speed_factor",
+  Require(finite_non_negative(p.look_ahead_base), prefix, "look_ahead_base",
+          "must be finite and >= 0");
+  Require(finite_non_negative(p.look_ahead_speed_factor), prefix, "look_ahead_speed_factor",
           "must be finite and >= 0");
   Require(std::isfinite(p.heading_weight) && p.heading_weight >= 0.f && p.heading_weight <= 1.f,
-          "heading_weight", "must be within [0, 1]");
-  Require(finite_positive(p.max_yaw_delta), "max_yaw_delta", "must be finite and > 0");
-  Require(finite_non_negative(p.crosstrack_gain), "crosstrack_gain", "must be finite and >= 0");
-  Require(finite_positive(p.projection_window), "projection_window", "must be finite and > 0");
-  Require(finite_positive(p.max_lateral_accel), "max_lateral_accel", "must be finite and > 0");
-  Require(finite_positive(p.max_brake_decel), "max_brake_decel", "must be finite and > 0");
-  Require(finite_positive(p.speed_gain), "speed_gain", "must be finite and > 0");
+          prefix, "heading_weight", "must be within [0, 1]");
+  Require(finite_positive(p.max_yaw_delta), prefix, "max_yaw_delta", "must be finite and > 0");
+  Require(finite_non_negative(p.crosstrack_gain), prefix, "crosstrack_gain",
+          "must be finite and >= 0");
+  Require(finite_positive(p.projection_window), prefix, "projection_window",
+          "must be finite and > 0");
+  Require(finite_positive(p.max_lateral_accel), prefix, "max_lateral_accel",
+          "must be finite and > 0");
+  Require(finite_positive(p.max_brake_decel), prefix, "max_brake_decel", "must be finite and > 0");
+  Require(finite_positive(p.speed_gain), prefix, "speed_gain", "must be finite and > 0");
   if (!finite_non_negative(world_speed_limit))
     Reject("world.speed_limit: must be finite and >= 0 (0 = none)");
 }
@@ -93,6 +98,19 @@ std::vector<uint32_t> ValidateVehicles(const VehicleColumns& v,
     }
     index[i] = it->second;
   }
+  if (!v.profile.empty() && v.profile.size() != n) {
+    Reject("vehicles.profile: has " + std::to_string(v.profile.size()) + " values, expected " +
+           std::to_string(n) + " or none");
+  }
+  for (size_t i = 0; i < v.profile.size(); ++i) {
+    if (v.profile[i] > v.profiles.size()) {
+      Reject(At("profile", i) + ": " + std::to_string(v.profile[i]) + " but only " +
+             std::to_string(v.profiles.size()) + " profiles (0 = the world's parameters)");
+    }
+  }
+  for (size_t k = 0; k < v.profiles.size(); ++k) {
+    ValidateFollowerParams(v.profiles[k], 0.f, "vehicles.profiles[" + std::to_string(k) + "].");
+  }
   std::vector<std::pair<uint32_t, uint32_t>> ids(n);
   for (size_t i = 0; i < n; ++i) ids[i] = {v.id[i], static_cast<uint32_t>(i)};
   std::sort(ids.begin(), ids.end());
@@ -103,6 +121,14 @@ std::vector<uint32_t> ValidateVehicles(const VehicleColumns& v,
     }
   }
   return index;
+}
+
+std::vector<FollowerParams> ParameterTable(const FollowerParams& world, const VehicleColumns& v) {
+  std::vector<FollowerParams> table;
+  table.reserve(1 + v.profiles.size());
+  table.push_back(world);
+  table.insert(table.end(), v.profiles.begin(), v.profiles.end());
+  return table;
 }
 
 }  // namespace throng

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "kernels/vehicle.cuh"
@@ -19,6 +20,12 @@ struct VehicleColumns {
   std::vector<float> progress_hint;  // m, last tick's progress (0 for a new vehicle)
   std::vector<float> max_speed;      // m/s, > 0
 
+  // Optional per-vehicle parameters (a truck steers and brakes unlike a car): `profile`
+  // is empty (every vehicle uses the world's FollowerParams) or has one entry per vehicle,
+  // 0 for the world's parameters and k for profiles[k - 1].
+  std::vector<uint16_t> profile;
+  std::vector<FollowerParams> profiles;
+
   size_t size() const { return id.size(); }
   void Resize(size_t n);
 };
@@ -31,9 +38,16 @@ struct FollowerResults {
   void Resize(size_t n);
 };
 
-// Throws std::invalid_argument naming the field: max_yaw_delta <= 0, negative gains or
-// limits, a heading weight outside [0, 1], non-finite values.
-void ValidateFollowerParams(const FollowerParams& params, float world_speed_limit);
+// Throws std::invalid_argument naming the field ("follower.max_yaw_delta: ..." or, with
+// a prefix, "vehicles.profiles[2].max_yaw_delta: ..."): max_yaw_delta <= 0, negative gains
+// or limits, a heading weight outside [0, 1], non-finite values.
+void ValidateFollowerParams(const FollowerParams& params, float world_speed_limit,
+                            const std::string& prefix = "follower.");
+
+// The parameter table the kernels index with VehicleColumns::profile: the world's
+// parameters first, then the vehicles' profiles.
+std::vector<FollowerParams> ParameterTable(const FollowerParams& world,
+                                           const VehicleColumns& vehicles);
 
 // Validates every column and returns each vehicle's spline index in `spline_ids` (the
 // installed set's ids in order). Throws std::invalid_argument naming column and index:

@@ -41,6 +41,14 @@ Fleet RandomFleet(uint32_t seed, size_t n) {
     f.splines.push_back(d);
   }
   f.vehicles = scenarios::VehiclesOn(f.splines, n, seed + 1);
+  // A third of the fleet are trucks: slower steering, gentler cornering, longer look-ahead.
+  FollowerParams truck;
+  truck.look_ahead_base = 5.f;
+  truck.max_yaw_delta = 0.3f;
+  truck.max_lateral_accel = 1.5f;
+  f.vehicles.profiles = {truck};
+  f.vehicles.profile.resize(n);
+  for (size_t i = 0; i < n; ++i) f.vehicles.profile[i] = i % 3 == 0 ? 1 : 0;
   return f;
 }
 
@@ -83,6 +91,28 @@ TEST_P(FollowerBatchTest, matches_the_reference_on_5000_random_vehicles) {
       "largest steering difference %.2e\n",
       std::string(BackendName(GetParam())).c_str(), mismatches, mismatches / 50.0, worst_steering);
   EXPECT_LE(mismatches, 5u);  // 0.1%
+}
+
+// Profiles really select parameters: the trucks' target speed follows their lower
+// lateral-acceleration limit.
+TEST_P(FollowerBatchTest, profiles_select_per_vehicle_parameters) {
+  Fleet fleet = RandomFleet(21, 300);
+  auto backend = CreateBackend(GetParam());
+  backend->SetSplines(fleet.splines);
+  FollowerResults mixed, cars;
+  backend->FollowSplines({}, 0.f, fleet.vehicles, &mixed);
+  fleet.vehicles.profile.clear();
+  backend->FollowSplines({}, 0.f, fleet.vehicles, &cars);
+  size_t slower = 0;
+  for (size_t i = 0; i < 300; ++i) {
+    if (i % 3 != 0) {
+      EXPECT_EQ(mixed.steering[i], cars.steering[i]) << i;
+    } else {
+      EXPECT_LE(mixed.target_speed[i], cars.target_speed[i] + 1e-4f) << i;
+      slower += mixed.target_speed[i] < cars.target_speed[i] - 1e-3f;
+    }
+  }
+  EXPECT_GT(slower, 50u);
 }
 
 TEST_P(FollowerBatchTest, repeated_runs_are_bit_identical) {
@@ -144,6 +174,12 @@ TEST_P(FollowerValidationTest, rejects_bad_vehicles_and_parameters_naming_the_fi
   expect([](VehicleColumns&, FollowerParams& p, float&) { p.heading_weight = 1.5f; },
          "follower.heading_weight");
   expect([](VehicleColumns&, FollowerParams&, float& limit) { limit = -1.f; }, "world.speed_limit");
+  expect([](VehicleColumns& v, FollowerParams&, float&) { v.profile[6] = 2; },
+         "vehicles.profile[6]: 2");
+  expect([](VehicleColumns& v, FollowerParams&, float&) { v.profile.pop_back(); },
+         "vehicles.profile: has 19");
+  expect([](VehicleColumns& v, FollowerParams&, float&) { v.profiles[0].max_yaw_delta = -1.f; },
+         "vehicles.profiles[0].max_yaw_delta");
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, FollowerValidationTest,

@@ -75,13 +75,14 @@ void CpuBackend::FollowSplines(const FollowerParams& params, float world_speed_l
                                const VehicleColumns& v, FollowerResults* out) {
   ValidateFollowerParams(params, world_speed_limit);
   const std::vector<uint32_t> spline = ValidateVehicles(v, splines_.ids);
+  const std::vector<FollowerParams> table = ParameterTable(params, v);
   const size_t n = v.size();
   out->Resize(n);
   const FollowerFunctor f{
       splines_.View(),
       {spline.data(), v.px.data(), v.py.data(), v.pz.data(), v.yaw.data(), v.speed.data(),
-       v.progress_hint.data(), v.max_speed.data()},
-      params,
+       v.progress_hint.data(), v.max_speed.data(), v.profile.empty() ? nullptr : v.profile.data()},
+      table.data(),
       world_speed_limit,
       {out->steering.data(), out->throttle.data(), out->brake.data(), out->target_speed.data(),
        out->cte.data(), out->progress.data(), out->position_delta.data(), out->heading_delta.data(),

@@ -19,6 +19,7 @@ struct VehicleInputView {
   const float* __restrict__ speed;
   const float* __restrict__ progress_hint;
   const float* __restrict__ max_speed;
+  const uint16_t* __restrict__ profile;  // null: every vehicle uses table[0]
 };
 
 struct FollowerOutputView {
@@ -39,7 +40,7 @@ struct FollowerOutputView {
 struct FollowerFunctor {
   SplineSetView set;
   VehicleInputView in;
-  FollowerParams params;
+  const FollowerParams* __restrict__ params;  // the world's, then the profiles
   float world_speed_limit;
   FollowerOutputView out;
 
@@ -51,7 +52,8 @@ struct FollowerFunctor {
     v.spline = in.spline[i];
     v.progress_hint = in.progress_hint[i];
     v.max_speed = in.max_speed[i];
-    const FollowerOutput f = FollowSpline(set, v, params, world_speed_limit);
+    const FollowerParams& p = params[in.profile ? in.profile[i] : 0];
+    const FollowerOutput f = FollowSpline(set, v, p, world_speed_limit);
     out.steering[i] = f.steering;
     out.throttle[i] = f.throttle;
     out.brake[i] = f.brake;

@@ -73,6 +73,7 @@ void ReferenceBackend::FollowSplines(const FollowerParams& params, float world_s
                                      const VehicleColumns& v, FollowerResults* out) {
   ValidateFollowerParams(params, world_speed_limit);
   const std::vector<uint32_t> spline = ValidateVehicles(v, spline_ids_);
+  const std::vector<FollowerParams> table = ParameterTable(params, v);
   out->Resize(v.size());
   for (size_t i = 0; i < v.size(); ++i) {
     VehicleState state{};
@@ -82,8 +83,9 @@ void ReferenceBackend::FollowSplines(const FollowerParams& params, float world_s
     state.spline = spline[i];
     state.progress_hint = v.progress_hint[i];
     state.max_speed = v.max_speed[i];
-    const FollowerOutput f = reference::FollowSpline(
-        splines_[spline[i]], spline_speed_limits_[spline[i]], state, params, world_speed_limit);
+    const FollowerOutput f =
+        reference::FollowSpline(splines_[spline[i]], spline_speed_limits_[spline[i]], state,
+                                table[v.profile.empty() ? 0 : v.profile[i]], world_speed_limit);
     out->steering[i] = f.steering;
     out->throttle[i] = f.throttle;
     out->brake[i] = f.brake;
