@@ -42,8 +42,8 @@ timeout 300 "$bin/throng-bench-orca" --backends cuda,cpu --scenarios random,circ
   --sizes 100000,1000000 --ticks 20 --warmup 3 --no-overlaps --json "$out/orca_gpu.json" || status=1
 timeout 120 "$bin/throng-bench-splines" --backends cuda,cpu --sizes 100000,1000000 \
   --json "$out/splines_gpu.json" || status=1
-timeout 120 "$bin/throng-bench-vehicles" --backends cuda,cpu --sizes 100000,1000000 \
-  --json "$out/vehicles_gpu.json" || status=1
+timeout 180 "$bin/throng-bench-vehicles" --backends cuda,cpu --sizes 100000,1000000 \
+  --fan-sizes 100000,1000000 --repeats 5 --json "$out/vehicles_gpu.json" || status=1
 
 echo "== gpu_check finished with status $status"
 exit $status

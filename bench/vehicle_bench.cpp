@@ -11,6 +11,7 @@
 
 #include "bench/timing.h"
 #include "kernels/backend.h"
+#include "kernels/scenarios/flock.h"
 #include "kernels/scenarios/roads.h"
 
 int main(int argc, char** argv) {
@@ -18,8 +19,10 @@ int main(int argc, char** argv) {
   std::vector<std::string> backends{"cpu"};
   std::vector<size_t> sizes{10000, 100000, 1000000};
   int repeats = 11;
+  std::vector<size_t> fan_sizes{10000, 100000};
   std::string json_path;
   app.add_option("--backends", backends, "reference, cpu, cuda")->delimiter(',');
+  app.add_option("--fan-sizes", fan_sizes, "cast-fan agent counts (0 to skip)")->delimiter(',');
   app.add_option("--sizes", sizes, "vehicle counts")->delimiter(',');
   app.add_option("--repeats", repeats, "timed repetitions (median reported)")
       ->check(CLI::PositiveNumber);
@@ -54,6 +57,36 @@ int main(int argc, char** argv) {
       json += std::string(first ? "" : ",") + "\n    {\"backend\": \"" + name +
               "\", \"vehicles\": " + std::to_string(n) +
               ", \"median_ms\": " + std::to_string(median) +
+              ", \"repeats\": " + std::to_string(reps) + "}";
+      first = false;
+    }
+  }
+  // Cast-fan steering: 9 probes of 10 m against 40 obstacles (132 edges) per agent.
+  std::printf("\n%-10s %10s %12s %12s %16s\n", "backend", "fan_agents", "median_ms", "min_ms",
+              "agents_per_s");
+  for (const std::string& name : backends) {
+    std::unique_ptr<throng::Backend> backend;
+    try {
+      backend = throng::CreateBackend(throng::ParseBackendKind(name));
+    } catch (const std::exception& e) {
+      std::printf("%-10s skipped: %s\n", name.c_str(), e.what());
+      continue;
+    }
+    for (size_t n : fan_sizes) {
+      if (n == 0) continue;
+      const throng::scenarios::Flock flock = throng::scenarios::RandomFlock(5, n);
+      backend->SetObstacles(flock.obstacles);
+      throng::FanResults out;
+      const int reps =
+          backend->kind() == throng::BackendKind::kReference ? std::min(repeats, 3) : repeats;
+      const throng::bench::Timing t = throng::bench::TimeRepeated(
+          reps, [&] { backend->SteerForward(throng::FanParams{}, 0.1f, flock.agents, &out); });
+      std::printf("%-10s %10zu %12.3f %12.3f %16.0f\n", name.c_str(), n, t.median_ms, t.min_ms,
+                  static_cast<double>(n) / (t.median_ms / 1e3));
+      std::fflush(stdout);
+      json += std::string(first ? "" : ",") + "\n    {\"backend\": \"" + name +
+              "\", \"fan_agents\": " + std::to_string(n) +
+              ", \"median_ms\": " + std::to_string(t.median_ms) +
               ", \"repeats\": " + std::to_string(reps) + "}";
       first = false;
     }

@@ -8,43 +8,14 @@
 #include <random>
 
 #include "kernels/backend.h"
+#include "kernels/scenarios/flock.h"
 #include "tests/backend_param.h"
 
 namespace throng {
 namespace {
 
-struct Flock {
-  std::vector<Polygon> obstacles;
-  ForwardAgentColumns agents;
-};
-
-// Boxes and walls scattered over a 100 m square; agents anywhere outside them (the
-// casts do not care), heading anywhere, with radii 0.2 to 1.5 m.
-Flock RandomFlock(uint32_t seed, size_t n) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> unit(0.f, 1.f);
-  Flock f;
-  for (int k = 0; k < 40; ++k) {
-    const Vec2 c{100.f * unit(rng), 100.f * unit(rng)};
-    const float h = 0.5f + 3.f * unit(rng);
-    if (k % 3 == 0) {
-      f.obstacles.push_back({{c, c + Vec2{6.f * unit(rng) - 3.f, 6.f * unit(rng) - 3.f}}});
-    } else {
-      f.obstacles.push_back({{c + Vec2{-h, -h}, c + Vec2{h, -h}, c + Vec2{h, h}, c + Vec2{-h, h}}});
-    }
-  }
-  f.agents.Resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    const float heading = kTwoPi * unit(rng);
-    f.agents.id[i] = static_cast<uint32_t>(i);
-    f.agents.px[i] = 100.f * unit(rng);
-    f.agents.py[i] = 100.f * unit(rng);
-    f.agents.fx[i] = std::cos(heading) * (0.5f + unit(rng));  // not unit length on purpose
-    f.agents.fy[i] = std::sin(heading) * (0.5f + unit(rng));
-    f.agents.radius[i] = 0.2f + 1.3f * unit(rng);
-  }
-  return f;
-}
+using scenarios::Flock;
+using scenarios::RandomFlock;
 
 class FanBatchTest : public testing::BackendParamTest {};
 
