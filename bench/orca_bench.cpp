@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/timing.h"
 #include "kernels/backend.h"
 #include "kernels/scenarios/crowd.h"
 
@@ -107,13 +108,8 @@ int main(int argc, char** argv) {
               "xfer_ms", "apply_ms", "tick_ms", "p90_ms", "pair_steps", "min_d/R", "at_goal",
               "ok/safe_stop/emergency");
   for (const std::string& backend_name : backends) {
-    std::unique_ptr<Backend> backend;
-    try {
-      backend = CreateBackend(ParseBackendKind(backend_name));
-    } catch (const std::exception& e) {
-      std::printf("%-9s skipped: %s\n", backend_name.c_str(), e.what());
-      continue;
-    }
+    const std::unique_ptr<Backend> backend = bench::TryCreateBackend(backend_name);
+    if (!backend) continue;
     for (const std::string& scene : scenario_names) {
       for (size_t n : sizes) {
         for (int variant = 0; variant < (baseline ? 2 : 1); ++variant) {

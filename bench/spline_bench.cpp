@@ -59,13 +59,8 @@ int main(int argc, char** argv) {
   std::printf("%-10s %10s %12s %12s %14s\n", "backend", "queries", "median_ms", "min_ms",
               "queries_per_s");
   for (const std::string& name : backends) {
-    std::unique_ptr<throng::Backend> backend;
-    try {
-      backend = throng::CreateBackend(throng::ParseBackendKind(name));
-    } catch (const std::exception& e) {
-      std::printf("%-10s skipped: %s\n", name.c_str(), e.what());
-      continue;
-    }
+    const std::unique_ptr<throng::Backend> backend = throng::bench::TryCreateBackend(name);
+    if (!backend) continue;
     backend->SetSplines(roads);
     for (size_t n : sizes) {
       const throng::SplineQueries q = Queries(n, set, rng);

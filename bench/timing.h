@@ -1,11 +1,27 @@
-// Shared by the benchmark drivers: medians of repeated timed calls.
+// Shared by the benchmark drivers: backend creation that skips what this machine lacks,
+// and medians of repeated timed calls.
 #pragma once
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
 #include <vector>
 
+#include "kernels/backend.h"
+
 namespace throng::bench {
+
+// The named backend, or null after printing why it is skipped here (no CUDA device, ...).
+inline std::unique_ptr<Backend> TryCreateBackend(const std::string& name) {
+  try {
+    return CreateBackend(ParseBackendKind(name));
+  } catch (const std::exception& e) {
+    std::printf("%-10s skipped: %s\n", name.c_str(), e.what());
+    return nullptr;
+  }
+}
 
 struct Timing {
   double median_ms = 0;

@@ -35,13 +35,8 @@ int main(int argc, char** argv) {
   std::printf("%-10s %10s %12s %12s %16s\n", "backend", "vehicles", "median_ms", "min_ms",
               "vehicles_per_s");
   for (const std::string& name : backends) {
-    std::unique_ptr<throng::Backend> backend;
-    try {
-      backend = throng::CreateBackend(throng::ParseBackendKind(name));
-    } catch (const std::exception& e) {
-      std::printf("%-10s skipped: %s\n", name.c_str(), e.what());
-      continue;
-    }
+    const std::unique_ptr<throng::Backend> backend = throng::bench::TryCreateBackend(name);
+    if (!backend) continue;
     backend->SetSplines(roads);
     for (size_t n : sizes) {
       const throng::VehicleColumns fleet = throng::scenarios::VehiclesOn(roads, n, 11);
@@ -65,13 +60,8 @@ int main(int argc, char** argv) {
   std::printf("\n%-10s %10s %12s %12s %16s\n", "backend", "fan_agents", "median_ms", "min_ms",
               "agents_per_s");
   for (const std::string& name : backends) {
-    std::unique_ptr<throng::Backend> backend;
-    try {
-      backend = throng::CreateBackend(throng::ParseBackendKind(name));
-    } catch (const std::exception& e) {
-      std::printf("%-10s skipped: %s\n", name.c_str(), e.what());
-      continue;
-    }
+    const std::unique_ptr<throng::Backend> backend = throng::bench::TryCreateBackend(name);
+    if (!backend) continue;
     for (size_t n : fan_sizes) {
       if (n == 0) continue;
       const throng::scenarios::Flock flock = throng::scenarios::RandomFlock(5, n);
