@@ -3,6 +3,7 @@
 // and infeasible cases get the right status. Figures are printed for docs/PERFORMANCE.md.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -167,6 +168,36 @@ TEST_P(OrcaQualityTest, infeasible_cases_report_their_status) {
   EXPECT_GE(r.status_count[2], 1u);
   for (size_t i = 0; i < a.size(); ++i)
     EXPECT_TRUE(std::isfinite(r.vx[i]) && std::isfinite(r.vy[i]));
+}
+
+// A defined answer for a degenerate crowd: 100 agents on one point separate (along x, by
+// id order, docs/ORCA.md), never NaN, and keep spreading.
+TEST_P(OrcaQualityTest, a_crowd_on_one_point_separates_without_nan) {
+  auto backend = CreateBackend(GetParam());
+  backend->SetObstacles({});
+  AgentColumns a;
+  a.Resize(100);
+  for (size_t i = 0; i < a.size(); ++i) {
+    a.id[i] = static_cast<uint32_t>(1000 - i);
+    a.px[i] = 5.f;
+    a.py[i] = -3.f;
+    a.radius[i] = 0.5f;
+    a.max_speed[i] = 1.5f;
+    a.pref_vx[i] = 1.f;
+  }
+  const OrcaParams params;
+  OrcaResult r;
+  float spread = 0.f;
+  for (int step = 0; step < 100; ++step) {
+    backend->SolveOrca(params, a, {}, &r);
+    for (size_t i = 0; i < a.size(); ++i)
+      ASSERT_TRUE(std::isfinite(r.vx[i]) && std::isfinite(r.vy[i]));
+    scenarios::ApplyVelocities(a, r, params.time_step);
+    const auto [lo, hi] = std::minmax_element(a.px.begin(), a.px.end());
+    EXPECT_GE(*hi - *lo, spread - 1e-3f) << "step " << step;
+    spread = *hi - *lo;
+  }
+  EXPECT_GT(spread, 10.f);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, OrcaQualityTest,
