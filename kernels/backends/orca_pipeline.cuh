@@ -10,9 +10,9 @@
 #include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/reverse_iterator.h>
-#include <thrust/reduce.h>
 #include <thrust/scan.h>
 #include <thrust/sort.h>
+#include <thrust/transform_reduce.h>
 
 #include <algorithm>
 #include <chrono>
@@ -73,6 +73,31 @@ struct GatherFunctor {
   }
 };
 
+// What the grid needs to know of a snapshot: largest radius and speed, bounding box.
+struct SnapshotBounds {
+  float r_max, s_max, x_lo, x_hi, y_lo, y_hi;
+  THRONG_HD static SnapshotBounds Empty() {
+    return {0.f, 0.f, INFINITY, -INFINITY, INFINITY, -INFINITY};
+  }
+};
+
+struct SnapshotBoundsOf {
+  const float* px;
+  const float* py;
+  const float* radius;
+  const float* max_speed;
+  THRONG_HD SnapshotBounds operator()(uint32_t i) const {
+    return {radius[i], max_speed[i], px[i], px[i], py[i], py[i]};
+  }
+};
+
+struct CombineBounds {
+  THRONG_HD SnapshotBounds operator()(const SnapshotBounds& a, const SnapshotBounds& b) const {
+    return {fmaxf(a.r_max, b.r_max), fmaxf(a.s_max, b.s_max), fminf(a.x_lo, b.x_lo),
+            fmaxf(a.x_hi, b.x_hi),   fminf(a.y_lo, b.y_lo),   fmaxf(a.y_hi, b.y_hi)};
+  }
+};
+
 template <class V>
 auto Raw(V& v) {
   return thrust::raw_pointer_cast(v.data());
@@ -103,16 +128,12 @@ class OrcaPipeline {
 
     // Grid: cells of the largest per-pair query radius / k (kernels/grid.cuh).
     auto t0 = Clock::now();
-    const float r_max =
-        thrust::reduce(policy, in.radius, in.radius + n, 0.f, thrust::maximum<float>());
-    const float s_max =
-        thrust::reduce(policy, in.max_speed, in.max_speed + n, 0.f, thrust::maximum<float>());
-    const float x_lo = thrust::reduce(policy, in.px, in.px + n, INFINITY, thrust::minimum<float>());
-    const float x_hi =
-        thrust::reduce(policy, in.px, in.px + n, -INFINITY, thrust::maximum<float>());
-    const float y_lo = thrust::reduce(policy, in.py, in.py + n, INFINITY, thrust::minimum<float>());
-    const float y_hi =
-        thrust::reduce(policy, in.py, in.py + n, -INFINITY, thrust::maximum<float>());
+    // One pass for the grid's inputs: min and max are exact, whatever the thread count.
+    const SnapshotBounds b = thrust::transform_reduce(
+        policy, first, first + n, SnapshotBoundsOf{in.px, in.py, in.radius, in.max_speed},
+        SnapshotBounds::Empty(), CombineBounds{});
+    const float r_max = b.r_max, s_max = b.s_max;
+    const float x_lo = b.x_lo, x_hi = b.x_hi, y_lo = b.y_lo, y_hi = b.y_hi;
     float reach = 2.f * r_max + 2.f * s_max * params.time_horizon;
     if (params.neighbor_dist > 0.f) reach = std::min(reach, params.neighbor_dist);
     // Queries add 1e-4 relative slack to their radius; the cell adds 2e-4 so that a
@@ -183,18 +204,6 @@ class OrcaPipeline {
                                           Raw(missed_), pass_one, obstacles, params, out});
     sync();
     times->revalidate_ms += ms_since(t0);
-  }
-
-  // Bytes held by the pipeline's buffers (for memory figures).
-  size_t bytes() const {
-    return keys_.size() * 8 + points_.size() * sizeof(QueryPoint) +
-           (px_.size() + py_.size() + vx_.size() + vy_.size() + radius_.size() + max_speed_.size() +
-            pref_vx_.size() + pref_vy_.size()) *
-               4 +
-           (id_.size() + input_index_.size() + offsets_.size() + lists_.size()) * 4 +
-           flags_.size() + (kept_.size() + candidates_.size() + missed_.size()) * 2 +
-           (p1_vx_.size() + p1_vy_.size()) * 4 + p1_status_.size() + p1_flags_.size() +
-           p1_constraints_.size() * 2;
   }
 
  private:
