@@ -3,16 +3,15 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
-#include <utility>
+
+#include "kernels/column_checks.h"
 
 namespace throng {
 namespace {
 
 [[noreturn]] void Reject(const std::string& what) { throw std::invalid_argument(what); }
 
-std::string At(const char* column, size_t i) {
-  return std::string("agents.") + column + "[" + std::to_string(i) + "]";
-}
+std::string At(const char* column, size_t i) { return ColumnAt("agents", column, i); }
 
 }  // namespace
 
@@ -39,17 +38,9 @@ void ValidateFan(const FanParams& p, float dt, const ForwardAgentColumns& a) {
     Reject("fan.turn_speed: must be finite and >= 0");
   if (!std::isfinite(dt) || !(dt > 0.f)) Reject("dt: must be finite and > 0");
   const size_t n = a.id.size();
-  const std::pair<const char*, const std::vector<float>*> columns[] = {
-      {"px", &a.px}, {"py", &a.py}, {"fx", &a.fx}, {"fy", &a.fy}, {"radius", &a.radius}};
-  for (const auto& [name, column] : columns) {
-    if (column->size() != n) {
-      Reject(std::string("agents.") + name + ": has " + std::to_string(column->size()) +
-             " values, expected " + std::to_string(n));
-    }
-    for (size_t i = 0; i < n; ++i) {
-      if (!std::isfinite((*column)[i])) Reject(At(name, i) + ": not finite");
-    }
-  }
+  RequireFiniteColumns(
+      "agents", {{"px", &a.px}, {"py", &a.py}, {"fx", &a.fx}, {"fy", &a.fy}, {"radius", &a.radius}},
+      n);
   for (size_t i = 0; i < n; ++i) {
     if (a.fx[i] == 0.f && a.fy[i] == 0.f) Reject(At("fx", i) + ": zero-length forward direction");
     if (!(a.radius[i] > 0.f)) Reject(At("radius", i) + ": must be > 0");

@@ -1,20 +1,17 @@
 #include "kernels/orca_validate.h"
 
-#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
-#include <utility>
-#include <vector>
+
+#include "kernels/column_checks.h"
 
 namespace throng {
 namespace {
 
 [[noreturn]] void Reject(const std::string& what) { throw std::invalid_argument(what); }
 
-std::string At(const char* column, size_t i) {
-  return std::string("agents.") + column + "[" + std::to_string(i) + "]";
-}
+std::string At(const char* column, size_t i) { return ColumnAt("agents", column, i); }
 
 // Upper bounds keep every derived size (query radius, cell) finite in float.
 constexpr float kMaxLength = 1e4f;   // m, radius
@@ -53,25 +50,17 @@ void ValidateOrcaParams(const OrcaParams& params) {
 void ValidateAgents(const AgentColumns& a) {
   const size_t n = a.id.size();
   if (n > 0xfffffffeu) Reject("agents: too many agents");
-  const std::pair<const char*, const std::vector<float>*> floats[] = {
-      {"px", &a.px},           {"py", &a.py},          {"vx", &a.vx},
-      {"vy", &a.vy},           {"radius", &a.radius},  {"max_speed", &a.max_speed},
-      {"pref_vx", &a.pref_vx}, {"pref_vy", &a.pref_vy}};
-  for (const auto& [name, column] : floats) {
-    if (column->size() != n) {
-      Reject(std::string("agents.") + name + ": has " + std::to_string(column->size()) +
-             " values, expected " + std::to_string(n) + " (one per agent id)");
-    }
-  }
-  if (a.flags.size() != n) {
-    Reject("agents.flags: has " + std::to_string(a.flags.size()) + " values, expected " +
-           std::to_string(n));
-  }
-  for (const auto& [name, column] : floats) {
-    for (size_t i = 0; i < n; ++i) {
-      if (!std::isfinite((*column)[i])) Reject(At(name, i) + ": not finite");
-    }
-  }
+  RequireFiniteColumns("agents",
+                       {{"px", &a.px},
+                        {"py", &a.py},
+                        {"vx", &a.vx},
+                        {"vy", &a.vy},
+                        {"radius", &a.radius},
+                        {"max_speed", &a.max_speed},
+                        {"pref_vx", &a.pref_vx},
+                        {"pref_vy", &a.pref_vy}},
+                       n);
+  RequireLength("agents", "flags", a.flags.size(), n);
   for (size_t i = 0; i < n; ++i) {
     if (!(a.radius[i] > 0.f) || a.radius[i] > kMaxLength)
       Reject(At("radius", i) + ": must be > 0 and <= 10000 m");
@@ -80,16 +69,7 @@ void ValidateAgents(const AgentColumns& a) {
     }
     if (a.flags[i] & ~kAgentNonCooperative) Reject(At("flags", i) + ": unknown flag bits");
   }
-  // Duplicate ids: sort (id, index) pairs; the message names both places.
-  std::vector<std::pair<uint32_t, uint32_t>> ids(n);
-  for (size_t i = 0; i < n; ++i) ids[i] = {a.id[i], static_cast<uint32_t>(i)};
-  std::sort(ids.begin(), ids.end());
-  for (size_t k = 1; k < n; ++k) {
-    if (ids[k].first == ids[k - 1].first) {
-      Reject(At("id", ids[k].second) + ": " + std::to_string(ids[k].first) + " repeats " +
-             At("id", ids[k - 1].second));
-    }
-  }
+  RequireUniqueIds("agents", a.id);
 }
 
 }  // namespace throng

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernels/column_checks.h"
+
 namespace throng {
 
 void SplineQueries::Resize(size_t n) {
@@ -17,21 +19,9 @@ void SplineQueryResults::Resize(size_t n) {
 
 void ValidateSplineQueries(const SplineQueries& q, size_t spline_count) {
   const size_t n = q.size();
-  const std::pair<const char*, const std::vector<float>*> columns[] = {
-      {"s", &q.s}, {"px", &q.px}, {"py", &q.py}, {"pz", &q.pz}, {"s_hint", &q.s_hint}};
-  for (const auto& [name, column] : columns) {
-    if (column->size() != n) {
-      throw std::invalid_argument(std::string("queries.") + name + ": has " +
-                                  std::to_string(column->size()) + " values, expected " +
-                                  std::to_string(n));
-    }
-    for (size_t i = 0; i < n; ++i) {
-      if (!std::isfinite((*column)[i])) {
-        throw std::invalid_argument(std::string("queries.") + name + "[" + std::to_string(i) +
-                                    "]: not finite");
-      }
-    }
-  }
+  RequireFiniteColumns(
+      "queries", {{"s", &q.s}, {"px", &q.px}, {"py", &q.py}, {"pz", &q.pz}, {"s_hint", &q.s_hint}},
+      n);
   for (size_t i = 0; i < n; ++i) {
     if (q.spline[i] >= spline_count) {
       throw std::invalid_argument(

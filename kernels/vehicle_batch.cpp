@@ -1,20 +1,18 @@
 #include "kernels/vehicle_batch.h"
 
-#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
-#include <utility>
+
+#include "kernels/column_checks.h"
 
 namespace throng {
 namespace {
 
 [[noreturn]] void Reject(const std::string& what) { throw std::invalid_argument(what); }
 
-std::string At(const char* column, size_t i) {
-  return std::string("vehicles.") + column + "[" + std::to_string(i) + "]";
-}
+std::string At(const char* column, size_t i) { return ColumnAt("vehicles", column, i); }
 
 void Require(bool ok, const std::string& prefix, const char* field, const char* rule) {
   if (!ok) Reject(prefix + field + ": " + rule);
@@ -61,27 +59,16 @@ void ValidateFollowerParams(const FollowerParams& p, float world_speed_limit,
 std::vector<uint32_t> ValidateVehicles(const VehicleColumns& v,
                                        const std::vector<uint32_t>& spline_ids) {
   const size_t n = v.id.size();
-  const std::pair<const char*, const std::vector<float>*> floats[] = {
-      {"px", &v.px},
-      {"py", &v.py},
-      {"pz", &v.pz},
-      {"yaw", &v.yaw},
-      {"speed", &v.speed},
-      {"progress_hint", &v.progress_hint},
-      {"max_speed", &v.max_speed}};
-  if (v.spline_id.size() != n) {
-    Reject("vehicles.spline_id: has " + std::to_string(v.spline_id.size()) + " values, expected " +
-           std::to_string(n));
-  }
-  for (const auto& [name, column] : floats) {
-    if (column->size() != n) {
-      Reject(std::string("vehicles.") + name + ": has " + std::to_string(column->size()) +
-             " values, expected " + std::to_string(n) + " (one per vehicle id)");
-    }
-    for (size_t i = 0; i < n; ++i) {
-      if (!std::isfinite((*column)[i])) Reject(At(name, i) + ": not finite");
-    }
-  }
+  RequireLength("vehicles", "spline_id", v.spline_id.size(), n);
+  RequireFiniteColumns("vehicles",
+                       {{"px", &v.px},
+                        {"py", &v.py},
+                        {"pz", &v.pz},
+                        {"yaw", &v.yaw},
+                        {"speed", &v.speed},
+                        {"progress_hint", &v.progress_hint},
+                        {"max_speed", &v.max_speed}},
+                       n);
   for (size_t i = 0; i < n; ++i) {
     if (v.speed[i] < 0.f) Reject(At("speed", i) + ": must be >= 0");
     if (!(v.max_speed[i] > 0.f)) Reject(At("max_speed", i) + ": must be > 0");
@@ -111,15 +98,7 @@ std::vector<uint32_t> ValidateVehicles(const VehicleColumns& v,
   for (size_t k = 0; k < v.profiles.size(); ++k) {
     ValidateFollowerParams(v.profiles[k], 0.f, "vehicles.profiles[" + std::to_string(k) + "].");
   }
-  std::vector<std::pair<uint32_t, uint32_t>> ids(n);
-  for (size_t i = 0; i < n; ++i) ids[i] = {v.id[i], static_cast<uint32_t>(i)};
-  std::sort(ids.begin(), ids.end());
-  for (size_t k = 1; k < n; ++k) {
-    if (ids[k].first == ids[k - 1].first) {
-      Reject(At("id", ids[k].second) + ": " + std::to_string(ids[k].first) + " repeats " +
-             At("id", ids[k - 1].second));
-    }
-  }
+  RequireUniqueIds("vehicles", v.id);
   return index;
 }
 

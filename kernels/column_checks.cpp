@@ -1,0 +1,44 @@
+#include "kernels/column_checks.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace throng {
+
+std::string ColumnAt(const char* table, const char* column, size_t i) {
+  return std::string(table) + "." + column + "[" + std::to_string(i) + "]";
+}
+
+void RequireLength(const char* table, const char* column, size_t size, size_t n) {
+  if (size != n) {
+    throw std::invalid_argument(std::string(table) + "." + column + ": has " +
+                                std::to_string(size) + " values, expected " + std::to_string(n));
+  }
+}
+
+void RequireFiniteColumns(const char* table, std::initializer_list<FloatColumn> columns, size_t n) {
+  for (const auto& [name, column] : columns) RequireLength(table, name, column->size(), n);
+  for (const auto& [name, column] : columns) {
+    for (size_t i = 0; i < n; ++i) {
+      if (!std::isfinite((*column)[i])) {
+        throw std::invalid_argument(ColumnAt(table, name, i) + ": not finite");
+      }
+    }
+  }
+}
+
+void RequireUniqueIds(const char* table, const std::vector<uint32_t>& id) {
+  std::vector<std::pair<uint32_t, uint32_t>> sorted(id.size());
+  for (size_t i = 0; i < id.size(); ++i) sorted[i] = {id[i], static_cast<uint32_t>(i)};
+  std::sort(sorted.begin(), sorted.end());
+  for (size_t k = 1; k < sorted.size(); ++k) {
+    if (sorted[k].first == sorted[k - 1].first) {
+      throw std::invalid_argument(ColumnAt(table, "id", sorted[k].second) + ": " +
+                                  std::to_string(sorted[k].first) + " repeats " +
+                                  ColumnAt(table, "id", sorted[k - 1].second));
+    }
+  }
+}
+
+}  // namespace throng
