@@ -102,9 +102,7 @@ std::vector<Vec3> CleanControlPoints(const SplineDesc& desc, size_t index) {
   return pts;
 }
 
-SplineSet BuildSplineSet(const std::vector<SplineDesc>& descs, float table_spacing) {
-  if (!(table_spacing > 0.f)) throw std::invalid_argument("spline table spacing must be > 0");
-  SplineSet set;
+void ValidateSplineIds(const std::vector<SplineDesc>& descs) {
   for (size_t i = 0; i < descs.size(); ++i) {
     for (size_t j = 0; j < i; ++j) {
       if (descs[j].id == descs[i].id) {
@@ -112,6 +110,14 @@ SplineSet BuildSplineSet(const std::vector<SplineDesc>& descs, float table_spaci
                                     " is already used by " + Where(j));
       }
     }
+  }
+}
+
+SplineSet BuildSplineSet(const std::vector<SplineDesc>& descs, float table_spacing) {
+  if (!(table_spacing > 0.f)) throw std::invalid_argument("spline table spacing must be > 0");
+  ValidateSplineIds(descs);
+  SplineSet set;
+  for (size_t i = 0; i < descs.size(); ++i) {
     const std::vector<Vec3> pts = CleanControlPoints(descs[i], i);
     const size_t n = pts.size();
     const size_t segments = descs[i].closed ? n : n - 1;

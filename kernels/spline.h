@@ -40,6 +40,10 @@ constexpr float kDefaultSplineTableSpacing = 0.25f;  // m
 // and so does a closing point equal to the first on a closed spline.
 std::vector<Vec3> CleanControlPoints(const SplineDesc& desc, size_t index);
 
+// Throws std::invalid_argument when two splines share an id
+// ("splines[3].id: 7 is already used by splines[1]").
+void ValidateSplineIds(const std::vector<SplineDesc>& descs);
+
 // Builds every spline; `index` in error messages is the position in `descs`.
 SplineSet BuildSplineSet(const std::vector<SplineDesc>& descs,
                          float table_spacing = kDefaultSplineTableSpacing);

@@ -55,6 +55,13 @@ TEST(BackendTest, bad_queries_are_rejected_with_the_column_and_index) {
     q.s[1] = 0;
     q.px.pop_back();
     EXPECT_THROW(backend->QuerySplines(q, &out), std::invalid_argument);
+    // Two lanes with one id: rejected by every backend, naming both.
+    try {
+      backend->SetSplines({d, d});
+      ADD_FAILURE() << "expected a duplicate-id error";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("splines[1].id"), std::string::npos) << e.what();
+    }
   }
 }
 

@@ -14,9 +14,9 @@
 namespace throng::reference {
 
 void ReferenceBackend::SetSplines(const std::vector<SplineDesc>& splines) {
-  // Same validation as the engine (ids unique, points clean), then the reference's own
-  // geometry.
-  (void)BuildSplineSet(splines);
+  // The engine's input checks (unique ids here, clean points in ReferenceSpline), then the
+  // reference's own geometry; no arc-length table is built just to validate.
+  ValidateSplineIds(splines);
   std::vector<ReferenceSpline> built;
   built.reserve(splines.size());
   for (size_t i = 0; i < splines.size(); ++i) built.emplace_back(splines[i], i);
