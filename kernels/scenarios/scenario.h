@@ -1,0 +1,38 @@
+// Named world scenarios shared by tests, benchmarks and the demo (STYLE.md #11): each is
+// generated from a name, a size and a seed, and can be saved to and loaded from JSON.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernels/world/world_types.h"
+
+namespace throng::scenarios {
+
+struct Scenario {
+  std::string name;   // one of ScenarioNames()
+  size_t size = 0;    // pedestrians asked for (the town adds size / 50 vehicles)
+  uint32_t seed = 0;
+  WorldConfig config;
+  Snapshot initial;   // tick 0, dt the scenario's time step
+  int suggested_ticks = 0;  // long enough for most agents to arrive
+};
+
+// "circle", "random", "corridor", "crossing", "town".
+std::vector<std::string> ScenarioNames();
+
+// Throws std::invalid_argument for an unknown name or a size of 0.
+Scenario MakeScenario(std::string_view name, size_t size, uint32_t seed);
+
+// JSON with every field of the configuration and the initial snapshot; Load(Save(s))
+// reproduces s bit for bit (floats are written with enough digits to round-trip).
+std::string ScenarioToJson(const Scenario& scenario);
+// Throws std::invalid_argument naming the JSON path of a missing or mistyped field.
+Scenario ScenarioFromJson(std::string_view json);
+void SaveScenario(const Scenario& scenario, const std::string& path);
+Scenario LoadScenario(const std::string& path);
+
+}  // namespace throng::scenarios

@@ -1,0 +1,61 @@
+// A World: static configuration set once, dynamic state replaced by each snapshot, and
+// the engine tick that joins ORCA crowds and spline-following vehicles (docs/WORLD.md).
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+
+#include "kernels/backend.h"
+#include "kernels/world/world_types.h"
+
+namespace throng {
+
+// The world cannot do what was asked in its current state (Advance before any state).
+class WorldStateError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class WorldMemory;  // per-id state kept across ticks (kernels/world/world_memory.h)
+
+// Not thread-safe: one caller at a time per world; different worlds run in parallel.
+class World {
+ public:
+  // Validates the configuration (std::invalid_argument naming the field, e.g.
+  // "splines[2].points[5].x: not finite") and creates the backend (BackendUnavailable).
+  World(WorldConfig config, BackendKind backend);
+  ~World();
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  const WorldConfig& config() const { return config_; }
+  BackendKind backend() const;
+
+  // One tick on `snapshot`. Everything is validated before anything changes: a bad
+  // snapshot throws std::invalid_argument naming column and index ("agents.radius[3]:
+  // must be > 0") and leaves the world exactly as it was. Ids missing from the snapshot
+  // lose their state, new ids start fresh. With options.integrate the moved snapshot
+  // becomes state(); otherwise state() is the snapshot as given.
+  void Step(const Snapshot& snapshot, const TickOptions& options, TickResult* out);
+
+  // Runs `ticks` integrated ticks of `dt` from state(); `last` gets the final tick.
+  // Throws WorldStateError when no snapshot has been stepped yet.
+  void Advance(int ticks, float dt, TickResult* last);
+
+  // The latest accepted snapshot (integrated when its tick integrated).
+  const Snapshot& state() const { return state_; }
+  bool has_state() const { return has_state_; }
+  const WorldTotals& totals() const { return totals_; }
+  const TickStats& last_stats() const { return last_stats_; }
+
+ private:
+  WorldConfig config_;
+  std::unique_ptr<Backend> backend_;
+  std::unique_ptr<WorldMemory> memory_;
+  Snapshot state_;
+  bool has_state_ = false;
+  WorldTotals totals_;
+  TickStats last_stats_;
+};
+
+}  // namespace throng

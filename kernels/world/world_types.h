@@ -1,0 +1,200 @@
+// The world tick's plain C++ types: a world's static configuration, the snapshots that
+// replace its dynamic part every tick, and what a tick returns. Snapshots and results
+// are in the caller's frame (WorldConfig::frame); the engine converts once, at the edge.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "kernels/bicycle.cuh"
+#include "kernels/frame.cuh"
+#include "kernels/orca_types.h"
+#include "kernels/spline.h"
+#include "kernels/vehicle.cuh"
+
+namespace throng {
+
+// Snapshot flag bits of an agent (AgentSnapshot::flags).
+enum SnapshotAgentFlag : uint8_t {
+  // A player or scripted agent: keeps the velocity its caller gives, is not solved, and
+  // everyone else avoids it with full responsibility. Same bit as kAgentNonCooperative.
+  kSnapshotNonCooperative = 1u << 0,
+  // Moves by its preferred-velocity columns even when the snapshot has goal columns.
+  kSnapshotUsesPreferredVelocity = 1u << 1,
+};
+
+// Result flag bits of an agent (AgentResults::flags): what the caller may act on.
+enum AgentCondition : uint8_t {
+  kAgentOscillating = 1u << 0,  // its avoidance swung side to side within the window
+  kAgentStalled = 1u << 1,      // no progress for DetectionParams::stall_ticks: re-plan
+  kAgentStopped = 1u << 2,      // wants to move but was given (almost) no speed this tick
+};
+
+// Used where a snapshot leaves an optional agent column out.
+struct AgentDefaults {
+  float radius = 0.3f;          // m
+  float max_speed = 1.4f;       // m/s
+  float max_accel = 3.f;        // m/s^2, the arrive behaviour's largest acceleration
+  float slowing_radius = 1.5f;  // m, arrive ramps its speed down inside it
+};
+
+// Used where a snapshot leaves an optional vehicle column out.
+struct VehicleDefaults {
+  float length = 4.5f;      // m, bumper to bumper
+  float width = 1.8f;       // m
+  float max_speed = 13.9f;  // m/s (50 km/h)
+  BicycleParams bicycle;    // integration only
+};
+
+// Oscillation and stall detection (ALGORITHMS.md §5, "Deadlock and oscillation").
+struct DetectionParams {
+  int oscillation_window = 20;          // ticks, 1 .. 32
+  int oscillation_flips = 4;            // side flips within the window that flag an agent
+  float oscillation_min_lateral = 0.1f;  // m/s of lateral deviation that counts as a side
+  int stall_ticks = 50;                 // ticks without progress that flag an agent stalled
+  float stall_min_progress = 0.25f;     // m closer to the goal that counts as progress
+  float stop_speed = 0.05f;             // m/s: slower than this counts as stopped
+  float goal_tolerance = 0.1f;          // m: an agent this close to its goal is home
+};
+
+// How far ahead a vehicle checks its lane for anything to brake for.
+struct PathCheckParams {
+  float gap = 2.f;             // m kept to whatever is ahead when stopped
+  float reaction_time = 1.f;   // s of travel added to the braking distance
+  float min_length = 6.f;      // m checked even when standing
+  float lateral_margin = 0.3f;  // m added to the half width of the checked corridor
+};
+
+struct WorldConfig {
+  Frame frame;                      // the caller's frame, for everything in and out
+  std::vector<SplineDesc> splines;  // lanes, control points in the caller's frame
+  // Static obstacles in the caller's ground plane: each vertex is a 3D point whose height
+  // is ignored. Either orientation is accepted; two vertices make a wall.
+  std::vector<std::vector<Vec3>> obstacles;
+  OrcaParams orca;  // time_step is replaced by each tick's dt
+  FollowerParams follower;
+  float world_speed_limit = 0.f;  // m/s over every lane; 0 = none
+  AgentDefaults agent_defaults;
+  VehicleDefaults vehicle_defaults;
+  DetectionParams detection;
+  PathCheckParams path_check;
+  uint32_t audit_every = 0;  // see OrcaRunOptions::audit_every
+};
+
+// Agents, one value per agent in every present column. Optional columns are empty when
+// absent and then take the world's defaults.
+struct AgentSnapshot {
+  std::vector<uint32_t> id;              // unique within the snapshot
+  std::vector<float> x, y, z;            // position, m (z optional: 0)
+  std::vector<float> vx, vy, vz;         // current velocity, m/s (optional: 0)
+  std::vector<float> radius;             // m, > 0 (optional)
+  std::vector<float> max_speed;          // m/s, > 0 (optional)
+  std::vector<float> goal_x, goal_y, goal_z;     // arrive target (optional, all or none)
+  std::vector<float> pref_vx, pref_vy, pref_vz;  // preferred velocity (optional)
+  std::vector<uint8_t> flags;            // SnapshotAgentFlag bits (optional: 0)
+
+  size_t size() const { return id.size(); }
+  bool has_goals() const { return !goal_x.empty(); }
+};
+
+// Vehicles, one value per vehicle in every present column.
+struct VehicleSnapshot {
+  std::vector<uint32_t> id;         // unique among vehicles (a separate space from agents)
+  std::vector<float> x, y, z;       // m (z optional: 0), the rear-axle centre
+  std::vector<float> yaw;           // rad, heading in the caller's ground plane
+  std::vector<float> speed;         // m/s, >= 0
+  std::vector<uint32_t> spline_id;  // the lane followed
+  // m along the lane (optional). When absent, a known vehicle continues from last tick's
+  // progress and a new one is projected onto the whole lane.
+  std::vector<float> progress_hint;
+  std::vector<float> length, width, max_speed;  // optional: the world's defaults
+
+  size_t size() const { return id.size(); }
+};
+
+struct Snapshot {
+  uint64_t tick = 0;  // must increase from one accepted tick to the next
+  float dt = 0.1f;    // s, > 0
+  AgentSnapshot agents;
+  VehicleSnapshot vehicles;
+};
+
+struct TickOptions {
+  bool integrate = false;  // move agents and vehicles by dt; the result becomes the state
+  bool debug = false;      // fill the vehicles' look-ahead targets
+};
+
+// Stages of one tick, each timed separately.
+enum class Stage : uint8_t {
+  kValidate, kUpload, kGrid, kPreferred, kCandidates, kOrca, kVehicles, kIntegrate,
+  kStats, kDownload,
+};
+constexpr int kStageCount = 10;
+// "validate", "upload", "grid", "preferred", "candidates", "orca", "vehicles",
+// "integrate", "stats", "download".
+std::string_view StageName(Stage stage);
+
+// The observability list of ALGORITHMS.md §5, for one tick.
+struct TickStats {
+  uint64_t tick = 0;
+  uint64_t agents = 0, vehicles = 0;
+  uint64_t status_count[kSolveStatusCount] = {0, 0, 0};  // by SolveStatus
+  uint64_t oscillating = 0, stalled = 0;
+  uint64_t stopped = 0;            // agents wanting to move but given no speed
+  double time_stopped_s = 0;       // stopped * dt
+  double constraints_mean = 0;     // half-planes per solved agent
+  uint32_t constraints_max = 0;
+  double deviation_mean = 0;       // |v - v_pref| over solved agents, m/s
+  double deviation_max = 0;
+  uint64_t candidates = 0, neighbors = 0;  // summed over agents
+  uint64_t audited_agents = 0, audited_false_negatives = 0;
+  // Measured at the positions the tick ends with (after integration when it integrates).
+  uint64_t agent_overlaps = 0;     // pedestrian pairs closer than their radii sum
+  uint64_t vehicle_overlaps = 0;   // pedestrian-vehicle pairs touching
+  uint64_t agents_in_obstacles = 0;
+  uint64_t vehicles_braking = 0;   // vehicles whose speed is capped by something ahead
+  std::array<double, kStageCount> stage_ms{};  // wall-clock milliseconds per Stage
+
+  double total_ms() const;
+};
+
+struct AgentResults {
+  std::vector<float> vx, vy, vz;           // chosen velocity (vz: the snapshot's, unchanged)
+  std::vector<uint8_t> status;             // SolveStatus
+  std::vector<uint8_t> flags;              // AgentCondition bits
+  std::vector<float> pref_vx, pref_vy, pref_vz;  // the preferred velocity the solve used
+  std::vector<uint16_t> constraints;       // half-planes in the solve
+};
+
+struct VehicleResults {
+  std::vector<float> steering;      // [-1, 1], +1 full right
+  std::vector<float> throttle, brake;  // [0, 1]
+  std::vector<float> target_speed;  // m/s after the path check
+  std::vector<float> cte;           // m, > 0 right of the lane's centre line
+  std::vector<float> progress;      // m along the lane
+  std::vector<float> clear_distance;  // m free ahead along the lane (+inf: nothing seen)
+  std::vector<float> target_x, target_y, target_z;  // look-ahead point (debug only)
+};
+
+struct TickResult {
+  uint64_t tick = 0;
+  AgentResults agents;      // in snapshot order
+  VehicleResults vehicles;  // in snapshot order
+  TickStats stats;
+};
+
+// Sums over every tick a world has run.
+struct WorldTotals {
+  uint64_t ticks = 0;
+  uint64_t status_count[kSolveStatusCount] = {0, 0, 0};
+  uint64_t oscillating = 0, stalled = 0;  // agent-ticks flagged
+  uint64_t agent_overlaps = 0, vehicle_overlaps = 0, agents_in_obstacles = 0;
+  double time_stopped_s = 0;
+
+  void Add(const TickStats& stats);
+};
+
+}  // namespace throng
