@@ -1,0 +1,37 @@
+// throngd's Prometheus metrics (prometheus-cpp pull exposer): the registry and every
+// family are built once at start-up (STYLE.md #13); recording is lock-free for callers.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "kernels/world/world_types.h"
+
+namespace throng::service {
+
+class ServiceMetrics {
+ public:
+  // Serves /metrics on `listen` ("127.0.0.1:9464"); an empty address records without
+  // serving (tests, --metrics ""). Throws std::runtime_error when the port is taken.
+  explicit ServiceMetrics(const std::string& listen, int max_worlds);
+  ~ServiceMetrics();
+
+  // One engine tick of a world on `backend` ("cpu", "cuda", "reference").
+  void RecordTick(std::string_view backend, const TickStats& stats);
+  // One finished RPC: method ("Step"), gRPC status code name ("OK", "INVALID_ARGUMENT").
+  void RecordRpc(std::string_view method, std::string_view code, double seconds);
+  // Gauges: live worlds, and agents and vehicles over all worlds' current states.
+  void SetWorlds(int64_t worlds);
+  void SetPopulation(int64_t agents, int64_t vehicles);
+
+  // The text exposition of every metric, as a scrape would see it.
+  std::string Scrape() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace throng::service
