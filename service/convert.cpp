@@ -1,0 +1,400 @@
+#include "service/convert.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace throng::service {
+namespace {
+
+using google::protobuf::RepeatedField;
+
+float Or(float value, float fallback) { return value != 0.f ? value : fallback; }
+
+// 0 takes the fallback; a value too large for the engine's int is named.
+int OrInt(uint32_t value, int fallback, const char* path) {
+  if (value == 0) return fallback;
+  if (value > static_cast<uint32_t>(std::numeric_limits<int>::max())) {
+    throw std::invalid_argument(std::string(path) + ": " + std::to_string(value) +
+                                " is too large");
+  }
+  return static_cast<int>(value);
+}
+
+Vec3 FromPoint(const v1::Point3& p) { return {p.x(), p.y(), p.z()}; }
+void ToPoint(Vec3 v, v1::Point3* p) {
+  p->set_x(v.x);
+  p->set_y(v.y);
+  p->set_z(v.z);
+}
+
+// A column of `n` values, or none when `optional`.
+template <typename T>
+void CheckLength(const RepeatedField<T>& column, size_t n, bool optional, const char* table,
+                 const char* name, const char* things) {
+  const auto size = static_cast<size_t>(column.size());
+  if (size == n || (optional && size == 0)) return;
+  throw std::invalid_argument(std::string(table) + "." + name + ": " + std::to_string(size) +
+                              (size == 1 ? " value for " : " values for ") + std::to_string(n) +
+                              " " + things);
+}
+
+template <typename T, typename P>
+void Take(const RepeatedField<P>& in, std::vector<T>* out) {
+  out->assign(in.begin(), in.end());
+}
+
+// Always `n` values: the column, or zeros where it is absent.
+template <typename P, typename T>
+void Put(const std::vector<T>& in, size_t n, RepeatedField<P>* out) {
+  out->Resize(static_cast<int>(n), P{});
+  if (in.size() == n) std::copy(in.begin(), in.end(), out->mutable_data());
+}
+
+// Only a present column.
+template <typename P, typename T>
+void PutPresent(const std::vector<T>& in, RepeatedField<P>* out) {
+  out->Clear();
+  out->Add(in.begin(), in.end());
+}
+
+constexpr uint32_t kKnownAgentFlags =
+    v1::AGENT_FLAG_NON_COOPERATIVE | v1::AGENT_FLAG_USES_PREFERRED_VELOCITY;
+
+}  // namespace
+
+WorldConfig ConfigFromProto(const v1::WorldConfig& p) {
+  WorldConfig c;
+  if (p.up_axis() != v1::UP_AXIS_Z && p.up_axis() != v1::UP_AXIS_Y) {
+    throw std::invalid_argument("up_axis: " + std::to_string(p.up_axis()) +
+                                " is not an UpAxis (0 Z, 1 Y)");
+  }
+  if (p.handedness() != v1::HANDEDNESS_RIGHT && p.handedness() != v1::HANDEDNESS_LEFT) {
+    throw std::invalid_argument("handedness: " + std::to_string(p.handedness()) +
+                                " is not a Handedness (0 right, 1 left)");
+  }
+  c.frame.up = p.up_axis() == v1::UP_AXIS_Y ? UpAxis::kY : UpAxis::kZ;
+  c.frame.handedness = p.handedness() == v1::HANDEDNESS_LEFT ? Handedness::kLeft : Handedness::kRight;
+
+  c.splines.resize(p.splines_size());
+  for (int i = 0; i < p.splines_size(); ++i) {
+    const auto& s = p.splines(i);
+    auto& d = c.splines[i];
+    d.id = s.id();
+    d.closed = s.closed();
+    d.speed_limit = s.speed_limit();
+    d.points.reserve(s.points_size());
+    for (const auto& pt : s.points()) d.points.push_back(FromPoint(pt));
+  }
+  c.obstacles.resize(p.obstacles_size());
+  for (int i = 0; i < p.obstacles_size(); ++i) {
+    for (const auto& v : p.obstacles(i).vertices()) c.obstacles[i].push_back(FromPoint(v));
+  }
+
+  const OrcaParams orca;
+  c.orca.time_horizon = Or(p.orca().time_horizon(), orca.time_horizon);
+  c.orca.time_horizon_obst = Or(p.orca().time_horizon_obst(), orca.time_horizon_obst);
+  c.orca.neighbor_dist = Or(p.orca().neighbor_dist(), orca.neighbor_dist);
+  c.orca.max_neighbors = OrInt(p.orca().max_neighbors(), orca.max_neighbors, "orca.max_neighbors");
+
+  const FollowerParams fol;
+  const auto& f = p.follower();
+  c.follower.look_ahead_base = Or(f.look_ahead_base(), fol.look_ahead_base);
+  c.follower.look_ahead_speed_factor = Or(f.look_ahead_speed_factor(), fol.look_ahead_speed_factor);
+  c.follower.heading_weight = Or(f.heading_weight(), fol.heading_weight);
+  c.follower.max_yaw_delta = Or(f.max_yaw_delta(), fol.max_yaw_delta);
+  c.follower.crosstrack_gain = Or(f.crosstrack_gain(), fol.crosstrack_gain);
+  c.follower.max_lateral_accel = Or(f.max_lateral_accel(), fol.max_lateral_accel);
+  c.follower.max_brake_decel = Or(f.max_brake_decel(), fol.max_brake_decel);
+  c.follower.speed_gain = Or(f.speed_gain(), fol.speed_gain);
+
+  const auto& d = p.defaults();
+  const AgentDefaults ad;
+  c.agent_defaults.radius = Or(d.agent_radius(), ad.radius);
+  c.agent_defaults.max_speed = Or(d.agent_max_speed(), ad.max_speed);
+  c.agent_defaults.max_accel = Or(d.agent_max_accel(), ad.max_accel);
+  c.agent_defaults.slowing_radius = Or(d.agent_slowing_radius(), ad.slowing_radius);
+  const VehicleDefaults vd;
+  c.vehicle_defaults.length = Or(d.vehicle_length(), vd.length);
+  c.vehicle_defaults.width = Or(d.vehicle_width(), vd.width);
+  c.vehicle_defaults.max_speed = Or(d.vehicle_max_speed(), vd.max_speed);
+  const DetectionParams det;
+  c.detection.oscillation_window =
+      OrInt(d.oscillation_window(), det.oscillation_window, "defaults.oscillation_window");
+  c.detection.oscillation_flips =
+      OrInt(d.oscillation_flips(), det.oscillation_flips, "defaults.oscillation_flips");
+  c.detection.stall_ticks = OrInt(d.stall_ticks(), det.stall_ticks, "defaults.stall_ticks");
+  c.detection.stall_min_progress = Or(d.stall_min_progress(), det.stall_min_progress);
+
+  c.world_speed_limit = p.world_speed_limit();
+  c.audit_every = p.audit_every();
+  return c;
+}
+
+void ConfigToProto(const WorldConfig& c, v1::WorldConfig* p) {
+  p->set_up_axis(c.frame.up == UpAxis::kY ? v1::UP_AXIS_Y : v1::UP_AXIS_Z);
+  p->set_handedness(c.frame.handedness == Handedness::kLeft ? v1::HANDEDNESS_LEFT
+                                                            : v1::HANDEDNESS_RIGHT);
+  p->clear_splines();
+  for (const auto& d : c.splines) {
+    auto* s = p->add_splines();
+    s->set_id(d.id);
+    s->set_closed(d.closed);
+    s->set_speed_limit(d.speed_limit);
+    for (Vec3 v : d.points) ToPoint(v, s->add_points());
+  }
+  p->clear_obstacles();
+  for (const auto& poly : c.obstacles) {
+    auto* o = p->add_obstacles();
+    for (Vec3 v : poly) ToPoint(v, o->add_vertices());
+  }
+  auto* orca = p->mutable_orca();
+  orca->set_time_horizon(c.orca.time_horizon);
+  orca->set_time_horizon_obst(c.orca.time_horizon_obst);
+  orca->set_neighbor_dist(c.orca.neighbor_dist);
+  orca->set_max_neighbors(static_cast<uint32_t>(c.orca.max_neighbors));
+  auto* f = p->mutable_follower();
+  f->set_look_ahead_base(c.follower.look_ahead_base);
+  f->set_look_ahead_speed_factor(c.follower.look_ahead_speed_factor);
+  f->set_heading_weight(c.follower.heading_weight);
+  f->set_max_yaw_delta(c.follower.max_yaw_delta);
+  f->set_crosstrack_gain(c.follower.crosstrack_gain);
+  f->set_max_lateral_accel(c.follower.max_lateral_accel);
+  f->set_max_brake_decel(c.follower.max_brake_decel);
+  f->set_speed_gain(c.follower.speed_gain);
+  auto* d = p->mutable_defaults();
+  d->set_agent_radius(c.agent_defaults.radius);
+  d->set_agent_max_speed(c.agent_defaults.max_speed);
+  d->set_agent_max_accel(c.agent_defaults.max_accel);
+  d->set_agent_slowing_radius(c.agent_defaults.slowing_radius);
+  d->set_vehicle_length(c.vehicle_defaults.length);
+  d->set_vehicle_width(c.vehicle_defaults.width);
+  d->set_vehicle_max_speed(c.vehicle_defaults.max_speed);
+  d->set_oscillation_window(static_cast<uint32_t>(c.detection.oscillation_window));
+  d->set_oscillation_flips(static_cast<uint32_t>(c.detection.oscillation_flips));
+  d->set_stall_ticks(static_cast<uint32_t>(c.detection.stall_ticks));
+  d->set_stall_min_progress(c.detection.stall_min_progress);
+  p->set_world_speed_limit(c.world_speed_limit);
+  p->set_audit_every(c.audit_every);
+}
+
+BackendKind BackendFromProto(int backend, BackendKind server_default) {
+  switch (backend) {
+    case v1::BACKEND_UNSPECIFIED: return server_default;
+    case v1::BACKEND_AUTO: return BackendKind::kAuto;
+    case v1::BACKEND_CUDA: return BackendKind::kCuda;
+    case v1::BACKEND_CPU: return BackendKind::kCpu;
+    case v1::BACKEND_REFERENCE: return BackendKind::kReference;
+    default:
+      throw std::invalid_argument("backend: " + std::to_string(backend) + " is not a Backend");
+  }
+}
+
+v1::Backend BackendToProto(BackendKind kind) {
+  switch (kind) {
+    case BackendKind::kAuto: return v1::BACKEND_AUTO;
+    case BackendKind::kCuda: return v1::BACKEND_CUDA;
+    case BackendKind::kCpu: return v1::BACKEND_CPU;
+    case BackendKind::kReference: return v1::BACKEND_REFERENCE;
+  }
+  return v1::BACKEND_UNSPECIFIED;
+}
+
+void SnapshotFromProto(uint64_t tick, float dt, const v1::AgentBatch& a,
+                       const v1::VehicleBatch& v, Snapshot* out) {
+  // Every length first, so that nothing is half converted when one is wrong.
+  const auto n = static_cast<size_t>(a.id_size());
+  const char* agents = "agents";
+  CheckLength(a.x(), n, false, agents, "x", agents);
+  CheckLength(a.y(), n, false, agents, "y", agents);
+  CheckLength(a.z(), n, true, agents, "z", agents);
+  CheckLength(a.vx(), n, true, agents, "vx", agents);
+  CheckLength(a.vy(), n, true, agents, "vy", agents);
+  CheckLength(a.vz(), n, true, agents, "vz", agents);
+  CheckLength(a.radius(), n, true, agents, "radius", agents);
+  CheckLength(a.max_speed(), n, true, agents, "max_speed", agents);
+  CheckLength(a.goal_x(), n, true, agents, "goal_x", agents);
+  CheckLength(a.goal_y(), n, true, agents, "goal_y", agents);
+  CheckLength(a.goal_z(), n, true, agents, "goal_z", agents);
+  CheckLength(a.pref_vx(), n, true, agents, "pref_vx", agents);
+  CheckLength(a.pref_vy(), n, true, agents, "pref_vy", agents);
+  CheckLength(a.pref_vz(), n, true, agents, "pref_vz", agents);
+  CheckLength(a.flags(), n, true, agents, "flags", agents);
+  for (int i = 0; i < a.flags_size(); ++i) {
+    if ((a.flags(i) & ~kKnownAgentFlags) != 0) {
+      throw std::invalid_argument("agents.flags[" + std::to_string(i) + "]: " +
+                                  std::to_string(a.flags(i)) +
+                                  " has unknown bits (known: 1 non-cooperative, 2 uses "
+                                  "preferred velocity)");
+    }
+  }
+  const auto m = static_cast<size_t>(v.id_size());
+  const char* vehicles = "vehicles";
+  CheckLength(v.x(), m, false, vehicles, "x", vehicles);
+  CheckLength(v.y(), m, false, vehicles, "y", vehicles);
+  CheckLength(v.z(), m, true, vehicles, "z", vehicles);
+  CheckLength(v.yaw(), m, false, vehicles, "yaw", vehicles);
+  CheckLength(v.speed(), m, false, vehicles, "speed", vehicles);
+  CheckLength(v.spline_id(), m, false, vehicles, "spline_id", vehicles);
+  CheckLength(v.progress_hint(), m, true, vehicles, "progress_hint", vehicles);
+  CheckLength(v.length(), m, true, vehicles, "length", vehicles);
+  CheckLength(v.width(), m, true, vehicles, "width", vehicles);
+  CheckLength(v.max_speed(), m, true, vehicles, "max_speed", vehicles);
+
+  out->tick = tick;
+  out->dt = dt;
+  auto& sa = out->agents;
+  Take(a.id(), &sa.id);
+  Take(a.x(), &sa.x);
+  Take(a.y(), &sa.y);
+  Take(a.z(), &sa.z);
+  Take(a.vx(), &sa.vx);
+  Take(a.vy(), &sa.vy);
+  Take(a.vz(), &sa.vz);
+  Take(a.radius(), &sa.radius);
+  Take(a.max_speed(), &sa.max_speed);
+  Take(a.goal_x(), &sa.goal_x);
+  Take(a.goal_y(), &sa.goal_y);
+  Take(a.goal_z(), &sa.goal_z);
+  Take(a.pref_vx(), &sa.pref_vx);
+  Take(a.pref_vy(), &sa.pref_vy);
+  Take(a.pref_vz(), &sa.pref_vz);
+  Take(a.flags(), &sa.flags);  // bits checked above: they fit
+  auto& sv = out->vehicles;
+  Take(v.id(), &sv.id);
+  Take(v.x(), &sv.x);
+  Take(v.y(), &sv.y);
+  Take(v.z(), &sv.z);
+  Take(v.yaw(), &sv.yaw);
+  Take(v.speed(), &sv.speed);
+  Take(v.spline_id(), &sv.spline_id);
+  Take(v.progress_hint(), &sv.progress_hint);
+  Take(v.length(), &sv.length);
+  Take(v.width(), &sv.width);
+  Take(v.max_speed(), &sv.max_speed);
+}
+
+void AgentsToProto(const AgentSnapshot& a, v1::AgentBatch* out) {
+  PutPresent(a.id, out->mutable_id());
+  PutPresent(a.x, out->mutable_x());
+  PutPresent(a.y, out->mutable_y());
+  PutPresent(a.z, out->mutable_z());
+  PutPresent(a.vx, out->mutable_vx());
+  PutPresent(a.vy, out->mutable_vy());
+  PutPresent(a.vz, out->mutable_vz());
+  PutPresent(a.radius, out->mutable_radius());
+  PutPresent(a.max_speed, out->mutable_max_speed());
+  PutPresent(a.goal_x, out->mutable_goal_x());
+  PutPresent(a.goal_y, out->mutable_goal_y());
+  PutPresent(a.goal_z, out->mutable_goal_z());
+  PutPresent(a.pref_vx, out->mutable_pref_vx());
+  PutPresent(a.pref_vy, out->mutable_pref_vy());
+  PutPresent(a.pref_vz, out->mutable_pref_vz());
+  PutPresent(a.flags, out->mutable_flags());
+}
+
+void VehiclesToProto(const VehicleSnapshot& v, v1::VehicleBatch* out) {
+  PutPresent(v.id, out->mutable_id());
+  PutPresent(v.x, out->mutable_x());
+  PutPresent(v.y, out->mutable_y());
+  PutPresent(v.z, out->mutable_z());
+  PutPresent(v.yaw, out->mutable_yaw());
+  PutPresent(v.speed, out->mutable_speed());
+  PutPresent(v.spline_id, out->mutable_spline_id());
+  PutPresent(v.progress_hint, out->mutable_progress_hint());
+  PutPresent(v.length, out->mutable_length());
+  PutPresent(v.width, out->mutable_width());
+  PutPresent(v.max_speed, out->mutable_max_speed());
+}
+
+void ResultToProto(const TickResult& r, const Snapshot& state, const TickOptions& options,
+                   std::string_view backend, v1::StepResponse* out) {
+  out->set_tick(r.tick);
+  const size_t n = r.agents.vx.size();
+  auto* a = out->mutable_agents();
+  Put(r.agents.vx, n, a->mutable_vx());
+  Put(r.agents.vy, n, a->mutable_vy());
+  Put(r.agents.vz, n, a->mutable_vz());
+  Put(r.agents.status, n, a->mutable_status());
+  Put(r.agents.flags, n, a->mutable_flags());
+  const size_t m = r.vehicles.steering.size();
+  auto* v = out->mutable_vehicles();
+  Put(r.vehicles.steering, m, v->mutable_steering());
+  Put(r.vehicles.throttle, m, v->mutable_throttle());
+  Put(r.vehicles.brake, m, v->mutable_brake());
+  Put(r.vehicles.target_speed, m, v->mutable_target_speed());
+  Put(r.vehicles.cte, m, v->mutable_cte());
+  Put(r.vehicles.progress, m, v->mutable_progress());
+  Put(r.vehicles.clear_distance, m, v->mutable_clear_distance());
+  const size_t md = options.debug ? m : 0;
+  Put(r.vehicles.target_x, md, v->mutable_target_x());
+  Put(r.vehicles.target_y, md, v->mutable_target_y());
+  Put(r.vehicles.target_z, md, v->mutable_target_z());
+  const size_t ni = options.integrate ? n : 0;
+  Put(state.agents.x, ni, a->mutable_x());
+  Put(state.agents.y, ni, a->mutable_y());
+  Put(state.agents.z, ni, a->mutable_z());
+  const size_t mi = options.integrate ? m : 0;
+  Put(state.vehicles.x, mi, v->mutable_x());
+  Put(state.vehicles.y, mi, v->mutable_y());
+  Put(state.vehicles.z, mi, v->mutable_z());
+  Put(state.vehicles.yaw, mi, v->mutable_yaw());
+  Put(state.vehicles.speed, mi, v->mutable_speed());
+  StatsToProto(r.stats, backend, out->mutable_stats());
+}
+
+void StatsToProto(const TickStats& s, std::string_view backend, v1::TickStats* p) {
+  p->set_tick(s.tick);
+  p->set_agents(s.agents);
+  p->set_vehicles(s.vehicles);
+  p->set_ok(s.status_count[static_cast<int>(SolveStatus::kOk)]);
+  p->set_safe_stop(s.status_count[static_cast<int>(SolveStatus::kSafeStop)]);
+  p->set_emergency(s.status_count[static_cast<int>(SolveStatus::kEmergency)]);
+  p->set_oscillating(s.oscillating);
+  p->set_stalled(s.stalled);
+  p->set_stopped(s.stopped);
+  p->set_time_stopped(s.time_stopped_s);
+  p->set_constraints_mean(s.constraints_mean);
+  p->set_constraints_max(s.constraints_max);
+  p->set_deviation_mean(s.deviation_mean);
+  p->set_deviation_max(s.deviation_max);
+  p->set_candidates(s.candidates);
+  p->set_neighbors(s.neighbors);
+  p->set_audited_agents(s.audited_agents);
+  p->set_audited_false_negatives(s.audited_false_negatives);
+  p->set_agent_overlaps(s.agent_overlaps);
+  p->set_vehicle_overlaps(s.vehicle_overlaps);
+  p->set_agents_in_obstacles(s.agents_in_obstacles);
+  p->set_vehicles_braking(s.vehicles_braking);
+  auto* t = p->mutable_stage_seconds();
+  const auto sec = [&](Stage stage) { return s.stage_ms[static_cast<int>(stage)] * 1e-3; };
+  t->set_validate(sec(Stage::kValidate));
+  t->set_upload(sec(Stage::kUpload));
+  t->set_grid(sec(Stage::kGrid));
+  t->set_preferred(sec(Stage::kPreferred));
+  t->set_candidates(sec(Stage::kCandidates));
+  t->set_orca(sec(Stage::kOrca));
+  t->set_vehicles(sec(Stage::kVehicles));
+  t->set_integrate(sec(Stage::kIntegrate));
+  t->set_stats(sec(Stage::kStats));
+  t->set_download(sec(Stage::kDownload));
+  t->set_total(s.total_ms() * 1e-3);
+  p->set_backend(std::string(backend));
+}
+
+void TotalsToProto(const WorldTotals& s, v1::WorldTotals* p) {
+  p->set_ticks(s.ticks);
+  p->set_ok(s.status_count[static_cast<int>(SolveStatus::kOk)]);
+  p->set_safe_stop(s.status_count[static_cast<int>(SolveStatus::kSafeStop)]);
+  p->set_emergency(s.status_count[static_cast<int>(SolveStatus::kEmergency)]);
+  p->set_oscillating(s.oscillating);
+  p->set_stalled(s.stalled);
+  p->set_agent_overlaps(s.agent_overlaps);
+  p->set_vehicle_overlaps(s.vehicle_overlaps);
+  p->set_agents_in_obstacles(s.agents_in_obstacles);
+  p->set_time_stopped(s.time_stopped_s);
+}
+
+}  // namespace throng::service

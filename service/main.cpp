@@ -1,0 +1,104 @@
+// throngd: Throng's gRPC service. Flags: `throngd --help`; docs/SERVICE.md.
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
+#include <grpcpp/grpcpp.h>
+#include <grpcpp/health_check_service_interface.h>
+#include <signal.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <thread>
+
+#include "kernels/backend.h"
+#include "service/auth.h"
+#include "service/metrics.h"
+#include "service/options.h"
+#include "service/registry.h"
+#include "service/simulation_service.h"
+
+namespace {
+
+using namespace throng::service;
+
+int Run(const Options& options, const sigset_t& signals) {
+  spdlog::set_default_logger(spdlog::stderr_color_mt("throngd"));
+  spdlog::set_level(spdlog::level::from_str(options.log_level));
+
+  const auto backend = throng::ParseBackendKind(options.backend);
+  // Fail at start-up rather than on the first CreateWorld when --backend cannot run here.
+  throng::CreateBackend(backend);
+
+  ServiceMetrics metrics(options.metrics, options.max_worlds);
+  WorldRegistry registry(options.max_worlds);
+  ServiceLimits limits;
+  limits.max_agents_per_world = options.max_agents_per_world;
+  TokenAuth auth(options.token);
+  SimulationService service(backend, limits, auth, &registry, &metrics);
+
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort(options.listen, MakeServerCredentials(options), &port);
+  builder.RegisterService(&service);
+  const int max_bytes = options.max_message_mb * 1024 * 1024;
+  builder.SetMaxReceiveMessageSize(max_bytes);
+  builder.SetMaxSendMessageSize(max_bytes);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (!server || port == 0) {
+    spdlog::critical("cannot listen on {}", options.listen);
+    return 1;
+  }
+  server->GetHealthCheckService()->SetServingStatus("throng.v1.Simulation", true);
+
+  // Tests and scripts read the bound port (--listen host:0) from this line.
+  const auto host = options.listen.substr(0, options.listen.rfind(':'));
+  std::printf("throngd listening on %s:%d\n", host.c_str(), port);
+  std::fflush(stdout);
+  spdlog::info("listening on {}:{} ({}), backend {}, metrics {}, auth {}", host, port,
+               options.tls_cert.empty() ? "plain" : "TLS", options.backend,
+               options.metrics.empty() ? "off" : options.metrics,
+               auth.enabled() ? "bearer token" : "none");
+
+  // The watcher waits for SIGINT/SIGTERM (blocked in every thread, so only sigwait sees
+  // them) and shuts down from here, not from a signal handler: in-flight calls get
+  // --shutdown-grace seconds to finish, then are cancelled.
+  std::thread watcher([&] {
+    int signal = 0;
+    sigwait(&signals, &signal);
+    spdlog::info("signal {}: shutting down, in-flight calls get {} s", signal,
+                 options.shutdown_grace_s);
+    server->GetHealthCheckService()->SetServingStatus(false);
+    const auto deadline = std::chrono::system_clock::now() +
+                          std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                              std::chrono::duration<double>(options.shutdown_grace_s));
+    server->Shutdown(deadline);
+  });
+  server->Wait();
+  watcher.join();
+  spdlog::info("stopped");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Before any thread starts (gRPC's, the metrics exposer's), so that all inherit the mask.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  Options options;
+  if (auto code = ParseOptions(argc, argv, &options)) return *code;
+  try {
+    return Run(options, signals);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "throngd: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,75 @@
+#include "service/options.h"
+
+#include <CLI/CLI.hpp>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "kernels/backend.h"
+
+namespace throng::service {
+namespace {
+
+// The token file's first line, without surrounding white space.
+std::string ReadToken(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw CLI::ValidationError("--token-file", "cannot read " + path);
+  std::string line;
+  std::getline(in, line);
+  const auto first = line.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) throw CLI::ValidationError("--token-file", path + " is empty");
+  const auto last = line.find_last_not_of(" \t\r\n");
+  return line.substr(first, last - first + 1);
+}
+
+}  // namespace
+
+std::optional<int> ParseOptions(int argc, char** argv, Options* o) {
+  CLI::App app{"throngd: Throng's gRPC service (throng.v1.Simulation)", "throngd"};
+  app.add_option("--listen", o->listen, "gRPC address host:port (port 0: any free port)")
+      ->capture_default_str();
+  app.add_option("--metrics", o->metrics, "Prometheus /metrics address; \"\" serves none")
+      ->capture_default_str();
+  app.add_option("--backend", o->backend, "Engine backend for worlds that ask for none")
+      ->check(CLI::IsMember({"auto", "cuda", "cpu", "reference"}))
+      ->capture_default_str();
+  app.add_option("--max-worlds", o->max_worlds, "Most worlds alive at once")
+      ->check(CLI::Range(1, 1'000'000))
+      ->capture_default_str();
+  app.add_option("--max-agents-per-world", o->max_agents_per_world,
+                 "Most pedestrians plus vehicles in one snapshot")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 32))
+      ->capture_default_str();
+  app.add_option("--max-message-mb", o->max_message_mb, "Largest request or response, MiB")
+      ->check(CLI::Range(1, 2047))
+      ->capture_default_str();
+  auto* cert = app.add_option("--tls-cert", o->tls_cert, "PEM certificate chain: serve TLS")
+                   ->check(CLI::ExistingFile);
+  auto* key = app.add_option("--tls-key", o->tls_key, "PEM private key of --tls-cert")
+                  ->check(CLI::ExistingFile);
+  cert->needs(key);
+  key->needs(cert);
+  auto* token = app.add_option("--token", o->token,
+                               "Bearer token every Simulation call must send "
+                               "(metadata 'authorization: Bearer <token>')");
+  auto* token_file = app.add_option("--token-file", o->token_file,
+                                    "Read the bearer token from this file's first line")
+                         ->check(CLI::ExistingFile);
+  token->excludes(token_file);
+  app.add_option("--log-level", o->log_level, "Logging level")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
+      ->capture_default_str();
+  app.add_option("--shutdown-grace", o->shutdown_grace_s,
+                 "Seconds in-flight calls get to finish after SIGINT/SIGTERM")
+      ->check(CLI::Range(0.0, 3600.0))
+      ->capture_default_str();
+  try {
+    app.parse(argc, argv);
+    if (!o->token_file.empty()) o->token = ReadToken(o->token_file);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  return std::nullopt;
+}
+
+}  // namespace throng::service

@@ -1,0 +1,340 @@
+#include "service/simulation_service.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <new>
+#include <stdexcept>
+
+#include "service/convert.h"
+
+namespace throng::service {
+namespace {
+
+using grpc::Status;
+using grpc::StatusCode;
+
+TickOptions OptionsFromProto(const v1::StepOptions& o) {
+  TickOptions options;
+  options.integrate = o.integrate();
+  options.debug = o.debug();
+  return options;
+}
+
+// The summary ListWorlds and GetWorld show (entry locked).
+void FillInfo(const WorldEntry& e, v1::WorldInfo* info) {
+  info->set_world_id(e.id);
+  info->set_name(e.name);
+  info->set_backend(e.backend);
+  const auto& config = e.world->config();
+  info->set_splines(static_cast<uint32_t>(config.splines.size()));
+  info->set_obstacles(static_cast<uint32_t>(config.obstacles.size()));
+  info->set_has_state(e.world->has_state());
+  info->set_last_tick(e.world->has_state() ? e.world->state().tick : 0);
+  info->set_agents(e.agents);
+  info->set_vehicles(e.vehicles);
+}
+
+void PublishInfo(WorldEntry& e) {
+  std::lock_guard lock(e.info_mu);
+  FillInfo(e, &e.info);
+}
+
+}  // namespace
+
+const char* StatusCodeName(StatusCode code) {
+  switch (code) {
+    case StatusCode::OK: return "OK";
+    case StatusCode::CANCELLED: return "CANCELLED";
+    case StatusCode::UNKNOWN: return "UNKNOWN";
+    case StatusCode::INVALID_ARGUMENT: return "INVALID_ARGUMENT";
+    case StatusCode::DEADLINE_EXCEEDED: return "DEADLINE_EXCEEDED";
+    case StatusCode::NOT_FOUND: return "NOT_FOUND";
+    case StatusCode::ALREADY_EXISTS: return "ALREADY_EXISTS";
+    case StatusCode::PERMISSION_DENIED: return "PERMISSION_DENIED";
+    case StatusCode::RESOURCE_EXHAUSTED: return "RESOURCE_EXHAUSTED";
+    case StatusCode::FAILED_PRECONDITION: return "FAILED_PRECONDITION";
+    case StatusCode::ABORTED: return "ABORTED";
+    case StatusCode::OUT_OF_RANGE: return "OUT_OF_RANGE";
+    case StatusCode::UNIMPLEMENTED: return "UNIMPLEMENTED";
+    case StatusCode::INTERNAL: return "INTERNAL";
+    case StatusCode::UNAVAILABLE: return "UNAVAILABLE";
+    case StatusCode::DATA_LOSS: return "DATA_LOSS";
+    case StatusCode::UNAUTHENTICATED: return "UNAUTHENTICATED";
+    default: return "UNKNOWN";
+  }
+}
+
+SimulationService::SimulationService(BackendKind default_backend, ServiceLimits limits,
+                                     TokenAuth auth, WorldRegistry* registry,
+                                     ServiceMetrics* metrics)
+    : default_backend_(default_backend),
+      limits_(limits),
+      auth_(std::move(auth)),
+      registry_(registry),
+      metrics_(metrics) {}
+
+template <typename Body>
+Status SimulationService::Handle(const char* method, grpc::ServerContext* context, Body&& body) {
+  const auto start = std::chrono::steady_clock::now();
+  Status status = auth_.Check(*context);
+  if (status.ok()) {
+    try {
+      status = body();
+    } catch (const std::invalid_argument& e) {
+      status = Status(StatusCode::INVALID_ARGUMENT, e.what());
+    } catch (const BackendUnavailable& e) {
+      status = Status(StatusCode::FAILED_PRECONDITION, e.what());
+    } catch (const WorldStateError& e) {
+      status = Status(StatusCode::FAILED_PRECONDITION, e.what());
+    } catch (const std::bad_alloc&) {
+      status = Status(StatusCode::RESOURCE_EXHAUSTED, "out of memory");
+    } catch (const std::exception& e) {
+      spdlog::error("{} from {}: internal error: {}", method, context->peer(), e.what());
+      status = Status(StatusCode::INTERNAL, e.what());
+    }
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const char* code = StatusCodeName(status.error_code());
+  metrics_->RecordRpc(method, code, seconds);
+  if (status.ok()) {
+    spdlog::debug("{} from {}: OK in {:.3f} ms", method, context->peer(), seconds * 1e3);
+  } else {
+    spdlog::info("{} from {}: {}: {}", method, context->peer(), code, status.error_message());
+  }
+  return status;
+}
+
+std::shared_ptr<WorldEntry> SimulationService::Lookup(const std::string& world_id,
+                                                      Status* status) const {
+  if (world_id.empty()) {
+    *status = Status(StatusCode::INVALID_ARGUMENT, "world_id: required");
+    return nullptr;
+  }
+  auto entry = registry_->Find(world_id);
+  if (!entry) *status = Status(StatusCode::NOT_FOUND, "world_id: no world \"" + world_id + "\"");
+  return entry;
+}
+
+Status SimulationService::CheckPopulation(const v1::AgentBatch& agents,
+                                          const v1::VehicleBatch& vehicles) const {
+  const int64_t n = agents.id_size() + int64_t{vehicles.id_size()};
+  if (n <= limits_.max_agents_per_world) return Status::OK;
+  return Status(StatusCode::RESOURCE_EXHAUSTED,
+                "agents: " + std::to_string(agents.id_size()) + " pedestrians and " +
+                    std::to_string(vehicles.id_size()) + " vehicles exceed this server's " +
+                    std::to_string(limits_.max_agents_per_world) +
+                    " per world (--max-agents-per-world)");
+}
+
+void SimulationService::AfterTick(WorldEntry& e) {
+  metrics_->RecordTick(e.backend, e.result.stats);
+  const auto& state = e.world->state();
+  const uint64_t agents = state.agents.size(), vehicles = state.vehicles.size();
+  registry_->UpdatePopulation(static_cast<int64_t>(agents) - static_cast<int64_t>(e.agents),
+                              static_cast<int64_t>(vehicles) - static_cast<int64_t>(e.vehicles));
+  e.agents = agents;
+  e.vehicles = vehicles;
+  metrics_->SetPopulation(registry_->agents(), registry_->vehicles());
+  PublishInfo(e);
+}
+
+Status SimulationService::CreateWorld(grpc::ServerContext* context,
+                                      const v1::CreateWorldRequest* request,
+                                      v1::WorldInfo* response) {
+  return Handle("CreateWorld", context, [&]() -> Status {
+    WorldConfig config = ConfigFromProto(request->config());
+    const BackendKind kind = BackendFromProto(request->config().backend(), default_backend_);
+    if (!registry_->Reserve()) {
+      return Status(StatusCode::RESOURCE_EXHAUSTED,
+                    "worlds: this server's limit of worlds is reached (--max-worlds); "
+                    "delete one first");
+    }
+    auto entry = std::make_unique<WorldEntry>();
+    try {
+      entry->world = std::make_unique<World>(std::move(config), kind);
+    } catch (...) {
+      registry_->Release();
+      throw;
+    }
+    entry->name = request->config().name();
+    entry->backend = std::string(BackendName(entry->world->backend()));
+    ConfigToProto(entry->world->config(), &entry->effective_config);
+    entry->effective_config.set_name(entry->name);
+    entry->effective_config.set_backend(BackendToProto(entry->world->backend()));
+    auto shared = registry_->Insert(std::move(entry));
+    {
+      std::lock_guard lock(shared->mu);
+      PublishInfo(*shared);
+      *response = shared->info;
+    }
+    metrics_->SetWorlds(registry_->size());
+    spdlog::info("CreateWorld: {} \"{}\" on {}", shared->id, shared->name, shared->backend);
+    return Status::OK;
+  });
+}
+
+Status SimulationService::StepLocked(WorldEntry& e, const v1::StepRequest& request,
+                                     v1::StepResponse* response) {
+  if (e.deleted) return Status(StatusCode::NOT_FOUND, "world_id: \"" + e.id + "\" was deleted");
+  SnapshotFromProto(request.tick(), request.dt(), request.agents(), request.vehicles(),
+                    &e.snapshot);
+  const TickOptions options = OptionsFromProto(request.options());
+  e.world->Step(e.snapshot, options, &e.result);
+  response->set_world_id(e.id);
+  ResultToProto(e.result, e.world->state(), options, e.backend, response);
+  AfterTick(e);
+  return Status::OK;
+}
+
+Status SimulationService::Step(grpc::ServerContext* context, const v1::StepRequest* request,
+                               v1::StepResponse* response) {
+  return Handle("Step", context, [&]() -> Status {
+    Status status = CheckPopulation(request->agents(), request->vehicles());
+    if (!status.ok()) return status;
+    auto entry = Lookup(request->world_id(), &status);
+    if (!entry) return status;
+    std::lock_guard lock(entry->mu);
+    return StepLocked(*entry, *request, response);
+  });
+}
+
+Status SimulationService::StreamSteps(
+    grpc::ServerContext* context,
+    grpc::ServerReaderWriter<v1::StepResponse, v1::StepRequest>* stream) {
+  return Handle("StreamSteps", context, [&]() -> Status {
+    v1::StepRequest request;
+    v1::StepResponse response;  // reused: every field is overwritten each tick
+    std::shared_ptr<WorldEntry> entry;
+    while (stream->Read(&request)) {
+      Status status = CheckPopulation(request.agents(), request.vehicles());
+      if (!status.ok()) return status;
+      if (!entry || entry->id != request.world_id()) {
+        entry = Lookup(request.world_id(), &status);
+        if (!entry) return status;
+      }
+      {
+        std::lock_guard lock(entry->mu);
+        status = StepLocked(*entry, request, &response);
+      }
+      if (!status.ok()) return status;
+      if (!stream->Write(response)) {
+        return Status(StatusCode::CANCELLED, "the client went away");
+      }
+    }
+    return Status::OK;
+  });
+}
+
+Status SimulationService::Advance(grpc::ServerContext* context, const v1::AdvanceRequest* request,
+                                  v1::AdvanceResponse* response) {
+  return Handle("Advance", context, [&]() -> Status {
+    if (request->ticks() < 1) return Status(StatusCode::INVALID_ARGUMENT, "ticks: must be >= 1");
+    if (!(request->dt() > 0.f) || !std::isfinite(request->dt())) {
+      return Status(StatusCode::INVALID_ARGUMENT,
+                    "dt: must be > 0 and finite, got " + std::to_string(request->dt()));
+    }
+    Status status;
+    auto entry = Lookup(request->world_id(), &status);
+    if (!entry) return status;
+    std::lock_guard lock(entry->mu);
+    if (entry->deleted) return Status(StatusCode::NOT_FOUND, "world_id: was deleted");
+    auto& world = *entry->world;
+    world.Advance(static_cast<int>(std::min<uint32_t>(request->ticks(), INT32_MAX)), request->dt(),
+                  &entry->result);
+    auto* last = response->mutable_last();
+    last->set_world_id(entry->id);
+    TickOptions options;
+    options.integrate = true;
+    ResultToProto(entry->result, world.state(), options, entry->backend, last);
+    TotalsToProto(world.totals(), response->mutable_totals());
+    AfterTick(*entry);
+    return Status::OK;
+  });
+}
+
+Status SimulationService::GetWorld(grpc::ServerContext* context,
+                                   const v1::GetWorldRequest* request,
+                                   v1::GetWorldResponse* response) {
+  return Handle("GetWorld", context, [&]() -> Status {
+    Status status;
+    auto entry = Lookup(request->world_id(), &status);
+    if (!entry) return status;
+    std::lock_guard lock(entry->mu);
+    if (entry->deleted) return Status(StatusCode::NOT_FOUND, "world_id: was deleted");
+    const auto& world = *entry->world;
+    FillInfo(*entry, response->mutable_info());
+    *response->mutable_config() = entry->effective_config;
+    if (world.has_state()) {
+      response->set_tick(world.state().tick);
+      response->set_dt(world.state().dt);
+      if (request->include_state()) {
+        AgentsToProto(world.state().agents, response->mutable_agents());
+        VehiclesToProto(world.state().vehicles, response->mutable_vehicles());
+      }
+      StatsToProto(world.last_stats(), entry->backend, response->mutable_last_stats());
+    }
+    TotalsToProto(world.totals(), response->mutable_totals());
+    return Status::OK;
+  });
+}
+
+Status SimulationService::ListWorlds(grpc::ServerContext* context, const v1::ListWorldsRequest*,
+                                     v1::ListWorldsResponse* response) {
+  return Handle("ListWorlds", context, [&]() -> Status {
+    for (const auto& entry : registry_->List()) {
+      std::lock_guard lock(entry->info_mu);
+      *response->add_worlds() = entry->info;
+    }
+    return Status::OK;
+  });
+}
+
+Status SimulationService::DeleteWorld(grpc::ServerContext* context,
+                                      const v1::DeleteWorldRequest* request,
+                                      v1::DeleteWorldResponse*) {
+  return Handle("DeleteWorld", context, [&]() -> Status {
+    if (request->world_id().empty()) {
+      return Status(StatusCode::INVALID_ARGUMENT, "world_id: required");
+    }
+    auto entry = registry_->Remove(request->world_id());
+    if (!entry) {
+      return Status(StatusCode::NOT_FOUND, "world_id: no world \"" + request->world_id() + "\"");
+    }
+    metrics_->SetWorlds(registry_->size());
+    std::lock_guard lock(entry->mu);  // waits for a running tick
+    entry->deleted = true;
+    registry_->UpdatePopulation(-static_cast<int64_t>(entry->agents),
+                                -static_cast<int64_t>(entry->vehicles));
+    metrics_->SetPopulation(registry_->agents(), registry_->vehicles());
+    entry->world.reset();  // frees the engine's memory now, not when the last waiter leaves
+    spdlog::info("DeleteWorld: {}", entry->id);
+    return Status::OK;
+  });
+}
+
+Status SimulationService::Solve(grpc::ServerContext* context, const v1::SolveRequest* request,
+                                v1::StepResponse* response) {
+  return Handle("Solve", context, [&]() -> Status {
+    Status status = CheckPopulation(request->agents(), request->vehicles());
+    if (!status.ok()) return status;
+    WorldConfig config = ConfigFromProto(request->config());
+    const BackendKind kind = BackendFromProto(request->config().backend(), default_backend_);
+    Snapshot snapshot;
+    SnapshotFromProto(request->tick(), request->dt(), request->agents(), request->vehicles(),
+                      &snapshot);
+    World world(std::move(config), kind);
+    const TickOptions options = OptionsFromProto(request->options());
+    TickResult result;
+    world.Step(snapshot, options, &result);
+    const std::string backend(BackendName(world.backend()));
+    ResultToProto(result, world.state(), options, backend, response);
+    metrics_->RecordTick(backend, result.stats);
+    return Status::OK;
+  });
+}
+
+}  // namespace throng::service

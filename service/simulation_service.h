@@ -1,0 +1,71 @@
+// throng.v1.Simulation on gRPC's synchronous server: each call runs on one of gRPC's
+// worker threads, and engine ticks (milliseconds to seconds) may block it. Thread-safe:
+// calls on different worlds run in parallel; calls on one world queue on its mutex.
+#pragma once
+
+#include <grpcpp/grpcpp.h>
+
+#include <string>
+
+#include "kernels/backend.h"
+#include "service/auth.h"
+#include "service/metrics.h"
+#include "service/registry.h"
+#include "throng/v1/simulation.grpc.pb.h"
+
+namespace throng::service {
+
+struct ServiceLimits {
+  int64_t max_agents_per_world = 1'000'000;  // pedestrians plus vehicles in one snapshot
+};
+
+class SimulationService final : public ::throng::v1::Simulation::Service {
+ public:
+  // `registry` and `metrics` outlive the service.
+  SimulationService(BackendKind default_backend, ServiceLimits limits, TokenAuth auth,
+                    WorldRegistry* registry, ServiceMetrics* metrics);
+
+  grpc::Status CreateWorld(grpc::ServerContext* context, const v1::CreateWorldRequest* request,
+                           v1::WorldInfo* response) override;
+  grpc::Status Step(grpc::ServerContext* context, const v1::StepRequest* request,
+                    v1::StepResponse* response) override;
+  grpc::Status StreamSteps(
+      grpc::ServerContext* context,
+      grpc::ServerReaderWriter<v1::StepResponse, v1::StepRequest>* stream) override;
+  grpc::Status Advance(grpc::ServerContext* context, const v1::AdvanceRequest* request,
+                       v1::AdvanceResponse* response) override;
+  grpc::Status GetWorld(grpc::ServerContext* context, const v1::GetWorldRequest* request,
+                        v1::GetWorldResponse* response) override;
+  grpc::Status ListWorlds(grpc::ServerContext* context, const v1::ListWorldsRequest* request,
+                          v1::ListWorldsResponse* response) override;
+  grpc::Status DeleteWorld(grpc::ServerContext* context, const v1::DeleteWorldRequest* request,
+                           v1::DeleteWorldResponse* response) override;
+  grpc::Status Solve(grpc::ServerContext* context, const v1::SolveRequest* request,
+                     v1::StepResponse* response) override;
+
+ private:
+  // Checks the token, runs `body`, turns the engine's exceptions into statuses, logs and
+  // records the call.
+  template <typename Body>
+  grpc::Status Handle(const char* method, grpc::ServerContext* context, Body&& body);
+
+  // The live world, or NOT_FOUND (INVALID_ARGUMENT for an empty id).
+  std::shared_ptr<WorldEntry> Lookup(const std::string& world_id, grpc::Status* status) const;
+  grpc::Status CheckPopulation(const v1::AgentBatch& agents, const v1::VehicleBatch& vehicles) const;
+  // One tick of a locked, live world.
+  grpc::Status StepLocked(WorldEntry& entry, const v1::StepRequest& request,
+                          v1::StepResponse* response);
+  // After a tick: population gauges and the entry's counts (entry locked).
+  void AfterTick(WorldEntry& entry);
+
+  const BackendKind default_backend_;
+  const ServiceLimits limits_;
+  const TokenAuth auth_;
+  WorldRegistry* registry_;
+  ServiceMetrics* metrics_;
+};
+
+// "OK", "INVALID_ARGUMENT", .. as gRPC spells the codes.
+const char* StatusCodeName(grpc::StatusCode code);
+
+}  // namespace throng::service
