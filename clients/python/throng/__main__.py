@@ -1,0 +1,5 @@
+import sys
+
+from throng.cli import main
+
+sys.exit(main())

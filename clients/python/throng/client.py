@@ -1,0 +1,207 @@
+"""The gRPC client: worlds, steps and streams with numpy columns (docs/CLIENTS.md)."""
+
+import dataclasses
+
+import grpc
+from google.protobuf import json_format
+
+from throng import columns
+from throng.v1 import simulation_pb2 as pb
+from throng.v1 import simulation_pb2_grpc as pb_grpc
+
+
+class ThrongError(Exception):
+    """A failed call: `.code` is the grpc.StatusCode, `.message` the server's message."""
+
+    def __init__(self, code, message):
+        super().__init__(f"{code.name}: {message}")
+        self.code = code
+        self.message = message
+
+
+class InvalidArgument(ThrongError):
+    """Bad input; the message names the field and index ("agents.radius[3]: ...")."""
+
+
+class NotFound(ThrongError):
+    """Unknown world (a world is soft state: re-create it)."""
+
+
+class ResourceExhausted(ThrongError):
+    """Over the server's limits (worlds, agents, message size)."""
+
+
+class Unauthenticated(ThrongError):
+    """Missing or wrong bearer token."""
+
+
+class FailedPrecondition(ThrongError):
+    """A backend the server cannot provide, or a world with no state to advance."""
+
+
+class Unavailable(ThrongError):
+    """No server at the address (or it went away)."""
+
+
+_ERRORS = {
+    grpc.StatusCode.INVALID_ARGUMENT: InvalidArgument,
+    grpc.StatusCode.NOT_FOUND: NotFound,
+    grpc.StatusCode.RESOURCE_EXHAUSTED: ResourceExhausted,
+    grpc.StatusCode.UNAUTHENTICATED: Unauthenticated,
+    grpc.StatusCode.FAILED_PRECONDITION: FailedPrecondition,
+    grpc.StatusCode.UNAVAILABLE: Unavailable,
+}
+
+
+def _typed(error):
+    code = error.code() if hasattr(error, "code") else grpc.StatusCode.UNKNOWN
+    message = error.details() if hasattr(error, "details") else str(error)
+    return _ERRORS.get(code, ThrongError)(code, message or "")
+
+
+@dataclasses.dataclass
+class StepResult:
+    """One tick's answer. `agents` and `vehicles` map AgentResults/VehicleResults field
+    names to numpy arrays in request order (empty when the server left a column out);
+    `stats` is the TickStats message."""
+    world_id: str
+    tick: int
+    agents: dict
+    vehicles: dict
+    stats: object
+
+    @classmethod
+    def from_proto(cls, response):
+        return cls(response.world_id, response.tick, columns.decode(response.agents),
+                   columns.decode(response.vehicles), response.stats)
+
+
+def world_config(config):
+    """A pb.WorldConfig from a WorldConfig, a dict in proto JSON form, or a Scenario."""
+    if isinstance(config, pb.WorldConfig):
+        return config
+    if isinstance(config, dict):
+        return json_format.ParseDict(config, pb.WorldConfig())
+    if hasattr(config, "config") and isinstance(config.config, pb.WorldConfig):
+        return config.config
+    raise TypeError(f"world config: expected WorldConfig, dict or Scenario, got {type(config)}")
+
+
+def _fill_request(req, agents, vehicles, integrate, debug):
+    if agents is not None:
+        columns.fill(req.agents, agents)
+    if vehicles is not None:
+        columns.fill(req.vehicles, vehicles)
+    req.options.integrate = integrate
+    req.options.debug = debug
+    return req
+
+
+def step_request(world_id, tick, dt, agents=None, vehicles=None, integrate=False, debug=False):
+    """A pb.StepRequest from numpy columns (dicts of AgentBatch/VehicleBatch field names)."""
+    req = pb.StepRequest(world_id=world_id, tick=tick, dt=dt)
+    return _fill_request(req, agents, vehicles, integrate, debug)
+
+
+class Client:
+    """A connection to throngd. Thread-safe (gRPC channels are)."""
+
+    def __init__(self, address, token=None, tls_ca=None, timeout=None):
+        """`address` "host:port"; `token` a bearer token sent with every call; `tls_ca`
+        the path of a PEM root certificate (TLS), else plaintext; `timeout` seconds per
+        unary call."""
+        if tls_ca:
+            with open(tls_ca, "rb") as f:
+                creds = grpc.ssl_channel_credentials(root_certificates=f.read())
+            self._channel = grpc.secure_channel(address, creds)
+        else:
+            self._channel = grpc.insecure_channel(address)
+        # Metadata rather than call credentials: gRPC refuses those on plaintext channels,
+        # and a loopback server with a token is a setup people use.
+        self._metadata = (("authorization", f"Bearer {token}"),) if token else ()
+        self._timeout = timeout
+        self._stub = pb_grpc.SimulationStub(self._channel)
+
+    def close(self):
+        self._channel.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _call(self, method, request):
+        try:
+            return getattr(self._stub, method)(request, metadata=self._metadata,
+                                               timeout=self._timeout)
+        except grpc.RpcError as e:
+            raise _typed(e) from None
+
+    def wait_ready(self, timeout=10.0):
+        """Blocks until the channel connects; raises Unavailable after `timeout` s."""
+        try:
+            grpc.channel_ready_future(self._channel).result(timeout=timeout)
+        except grpc.FutureTimeoutError:
+            raise Unavailable(grpc.StatusCode.UNAVAILABLE, "server not ready") from None
+
+    def create_world(self, config, name=None, backend=None):
+        """Creates a world; returns its pb.WorldInfo (`.world_id`). `backend` is a
+        pb.Backend value or a name ("cpu", "auto", ...)."""
+        cfg = pb.WorldConfig()
+        cfg.CopyFrom(world_config(config))
+        if name is not None:
+            cfg.name = name
+        if backend is not None:
+            cfg.backend = (pb.Backend.Value(f"BACKEND_{backend.upper()}")
+                           if isinstance(backend, str) else backend)
+        return self._call("CreateWorld", pb.CreateWorldRequest(config=cfg))
+
+    def step(self, world_id, tick, dt, agents=None, vehicles=None, integrate=False,
+             debug=False):
+        """One tick on the given snapshot; returns a StepResult."""
+        req = step_request(world_id, tick, dt, agents, vehicles, integrate, debug)
+        return StepResult.from_proto(self._call("Step", req))
+
+    def stream(self, world_id, ticks):
+        """Steps over one stream. `ticks` yields dicts with the keys of step() (tick, dt,
+        agents, vehicles, integrate, debug) or pb.StepRequest messages; it is consumed
+        lazily, so it may wait on the previous result (a game loop). Yields StepResults;
+        a rejected tick raises its typed error and ends the stream."""
+        def requests():
+            for t in ticks:
+                yield t if isinstance(t, pb.StepRequest) else step_request(world_id, **t)
+
+        responses = self._stub.StreamSteps(requests(), metadata=self._metadata)
+        try:
+            for response in responses:
+                yield StepResult.from_proto(response)
+        except grpc.RpcError as e:
+            raise _typed(e) from None
+        finally:
+            responses.cancel()
+
+    def advance(self, world_id, ticks, dt):
+        """Runs `ticks` integrated ticks server-side; returns (last StepResult, totals)."""
+        resp = self._call("Advance", pb.AdvanceRequest(world_id=world_id, ticks=ticks, dt=dt))
+        return StepResult.from_proto(resp.last), resp.totals
+
+    def get_world(self, world_id, include_state=False):
+        """pb.GetWorldResponse; with include_state, columns.decode(resp.agents) gives the
+        current state as arrays."""
+        return self._call("GetWorld", pb.GetWorldRequest(world_id=world_id,
+                                                         include_state=include_state))
+
+    def list_worlds(self):
+        """[pb.WorldInfo]"""
+        return list(self._call("ListWorlds", pb.ListWorldsRequest()).worlds)
+
+    def delete_world(self, world_id):
+        self._call("DeleteWorld", pb.DeleteWorldRequest(world_id=world_id))
+
+    def solve(self, config, tick, dt, agents=None, vehicles=None, integrate=False,
+              debug=False):
+        """Stateless one-shot: a configuration and one snapshot; returns a StepResult."""
+        req = pb.SolveRequest(config=world_config(config), tick=tick, dt=dt)
+        _fill_request(req, agents, vehicles, integrate, debug)
+        return StepResult.from_proto(self._call("Solve", req))
