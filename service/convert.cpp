@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace throng::service {
 namespace {
@@ -178,6 +179,26 @@ void ConfigToProto(const WorldConfig& c, v1::WorldConfig* p) {
   d->set_stall_min_progress(c.detection.stall_min_progress);
   p->set_world_speed_limit(c.world_speed_limit);
   p->set_audit_every(c.audit_every);
+}
+
+std::string ConfigMessageToProto(std::string_view message) {
+  // Engine prefix -> WorldConfig prefix; the first that matches is replaced.
+  static constexpr std::pair<std::string_view, std::string_view> kPrefixes[] = {
+      {"params.", "orca."},
+      {"agent_defaults.", "defaults.agent_"},
+      {"vehicle_defaults.bicycle.", "vehicle_defaults.bicycle."},  // not in the API
+      {"vehicle_defaults.", "defaults.vehicle_"},
+      {"detection.", "defaults."},
+      {"frame.up", "up_axis"},
+      {"frame.handedness", "handedness"},
+      {"world.speed_limit", "world_speed_limit"},
+  };
+  for (const auto& [engine, api] : kPrefixes) {
+    if (message.substr(0, engine.size()) == engine) {
+      return std::string(api) + std::string(message.substr(engine.size()));
+    }
+  }
+  return std::string(message);
 }
 
 BackendKind BackendFromProto(int backend, BackendKind server_default) {

@@ -4,6 +4,7 @@
 // Every function here is stateless and thread-safe.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "kernels/backend.h"
@@ -18,6 +19,10 @@ namespace v1 = ::throng::v1;
 WorldConfig ConfigFromProto(const v1::WorldConfig& proto);
 // The effective configuration (every default filled in), without name and backend.
 void ConfigToProto(const WorldConfig& config, v1::WorldConfig* out);
+
+// The engine's configuration errors name its own fields ("agent_defaults.radius: .."); this
+// names them as WorldConfig does ("defaults.agent_radius: ..").
+std::string ConfigMessageToProto(std::string_view message);
 
 // BACKEND_UNSPECIFIED takes `server_default`; an unknown value throws.
 BackendKind BackendFromProto(int backend, BackendKind server_default);

@@ -37,6 +37,15 @@ void FillInfo(const WorldEntry& e, v1::WorldInfo* info) {
   info->set_vehicles(e.vehicles);
 }
 
+// A World, its configuration errors named as WorldConfig spells the fields.
+std::unique_ptr<World> MakeWorld(WorldConfig config, BackendKind kind) {
+  try {
+    return std::make_unique<World>(std::move(config), kind);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(ConfigMessageToProto(e.what()));
+  }
+}
+
 void PublishInfo(WorldEntry& e) {
   std::lock_guard lock(e.info_mu);
   FillInfo(e, &e.info);
@@ -131,7 +140,6 @@ Status SimulationService::CheckPopulation(const v1::AgentBatch& agents,
 }
 
 void SimulationService::AfterTick(WorldEntry& e) {
-  metrics_->RecordTick(e.backend, e.result.stats);
   const auto& state = e.world->state();
   const uint64_t agents = state.agents.size(), vehicles = state.vehicles.size();
   registry_->UpdatePopulation(static_cast<int64_t>(agents) - static_cast<int64_t>(e.agents),
@@ -155,7 +163,7 @@ Status SimulationService::CreateWorld(grpc::ServerContext* context,
     }
     auto entry = std::make_unique<WorldEntry>();
     try {
-      entry->world = std::make_unique<World>(std::move(config), kind);
+      entry->world = MakeWorld(std::move(config), kind);
     } catch (...) {
       registry_->Release();
       throw;
@@ -186,6 +194,7 @@ Status SimulationService::StepLocked(WorldEntry& e, const v1::StepRequest& reque
   e.world->Step(e.snapshot, options, &e.result);
   response->set_world_id(e.id);
   ResultToProto(e.result, e.world->state(), options, e.backend, response);
+  metrics_->RecordTick(e.backend, e.result.stats);
   AfterTick(e);
   return Status::OK;
 }
@@ -233,25 +242,32 @@ Status SimulationService::Advance(grpc::ServerContext* context, const v1::Advanc
                                   v1::AdvanceResponse* response) {
   return Handle("Advance", context, [&]() -> Status {
     if (request->ticks() < 1) return Status(StatusCode::INVALID_ARGUMENT, "ticks: must be >= 1");
-    if (!(request->dt() > 0.f) || !std::isfinite(request->dt())) {
-      return Status(StatusCode::INVALID_ARGUMENT,
-                    "dt: must be > 0 and finite, got " + std::to_string(request->dt()));
-    }
     Status status;
     auto entry = Lookup(request->world_id(), &status);
     if (!entry) return status;
     std::lock_guard lock(entry->mu);
     if (entry->deleted) return Status(StatusCode::NOT_FOUND, "world_id: was deleted");
     auto& world = *entry->world;
-    world.Advance(static_cast<int>(std::min<uint32_t>(request->ticks(), INT32_MAX)), request->dt(),
-                  &entry->result);
+    // One tick at a time (World::Advance(n) is n single ticks), so that a cancelled call
+    // (client gone, or the server's shutdown deadline passed) stops between ticks.
+    uint32_t done = 0;
+    for (; done < request->ticks(); ++done) {
+      if (context->IsCancelled()) break;
+      world.Advance(1, request->dt(), &entry->result);
+      metrics_->RecordTick(entry->backend, entry->result.stats);
+    }
+    if (done > 0) AfterTick(*entry);
+    if (done < request->ticks()) {
+      return Status(StatusCode::CANCELLED, "cancelled after " + std::to_string(done) + " of " +
+                                               std::to_string(request->ticks()) +
+                                               " ticks; those ticks stand");
+    }
     auto* last = response->mutable_last();
     last->set_world_id(entry->id);
     TickOptions options;
     options.integrate = true;
     ResultToProto(entry->result, world.state(), options, entry->backend, last);
     TotalsToProto(world.totals(), response->mutable_totals());
-    AfterTick(*entry);
     return Status::OK;
   });
 }
@@ -326,12 +342,12 @@ Status SimulationService::Solve(grpc::ServerContext* context, const v1::SolveReq
     Snapshot snapshot;
     SnapshotFromProto(request->tick(), request->dt(), request->agents(), request->vehicles(),
                       &snapshot);
-    World world(std::move(config), kind);
+    auto world = MakeWorld(std::move(config), kind);
     const TickOptions options = OptionsFromProto(request->options());
     TickResult result;
-    world.Step(snapshot, options, &result);
-    const std::string backend(BackendName(world.backend()));
-    ResultToProto(result, world.state(), options, backend, response);
+    world->Step(snapshot, options, &result);
+    const std::string backend(BackendName(world->backend()));
+    ResultToProto(result, world->state(), options, backend, response);
     metrics_->RecordTick(backend, result.stats);
     return Status::OK;
   });
