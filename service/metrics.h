@@ -1,5 +1,7 @@
 // throngd's Prometheus metrics (prometheus-cpp pull exposer): the registry and every
-// family are built once at start-up (STYLE.md #13); recording is lock-free for callers.
+// family are built once at start-up (STYLE.md #13). Thread-safe: counters and gauges are
+// atomic, and each histogram series takes only its own short lock (prometheus-cpp's).
+// Metric names, labels and their meaning: docs/OPERATIONS.md.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +30,9 @@ class ServiceMetrics {
 
   // The text exposition of every metric, as a scrape would see it.
   std::string Scrape() const;
+  // The port /metrics is served on (the one chosen when `listen` asked for port 0), or 0
+  // when not serving.
+  int Port() const;
 
  private:
   struct Impl;
