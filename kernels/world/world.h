@@ -16,8 +16,6 @@ class WorldStateError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-class WorldMemory;  // per-id state kept across ticks (kernels/world/world_memory.h)
-
 // Not thread-safe: one caller at a time per world; different worlds run in parallel.
 class World {
  public:
@@ -30,6 +28,7 @@ class World {
 
   const WorldConfig& config() const { return config_; }
   BackendKind backend() const;
+  Backend& engine_backend();  // for tests and benchmarks that compare stages
 
   // One tick on `snapshot`. Everything is validated before anything changes: a bad
   // snapshot throws std::invalid_argument naming column and index ("agents.radius[3]:
@@ -49,9 +48,9 @@ class World {
   const TickStats& last_stats() const { return last_stats_; }
 
  private:
+  struct Internals;  // backend, per-id memory, internal-frame lanes, reused buffers
   WorldConfig config_;
-  std::unique_ptr<Backend> backend_;
-  std::unique_ptr<WorldMemory> memory_;
+  std::unique_ptr<Internals> in_;
   Snapshot state_;
   bool has_state_ = false;
   WorldTotals totals_;

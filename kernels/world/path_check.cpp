@@ -1,0 +1,94 @@
+#include "kernels/world/path_check.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "kernels/spline.cuh"
+#include "kernels/world/host_grid.h"
+
+namespace throng {
+namespace {
+
+constexpr float kSampleStep = 1.f;  // m between corridor samples along the lane
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+float SegmentDistance(Vec2 p, Vec2 a, Vec2 b) {
+  const Vec2 ab = b - a;
+  const float len_sq = LengthSq(ab);
+  const float t = len_sq > 0.f ? std::clamp(Dot(p - a, ab) / len_sq, 0.f, 1.f) : 0.f;
+  return Length(p - (a + ab * t));
+}
+
+}  // namespace
+
+float SpeedToStopWithin(float clear, float gap, float decel) {
+  if (!std::isfinite(clear)) return kInf;
+  const float room = clear - gap;
+  return room > 0.f ? std::sqrt(2.f * decel * room) : 0.f;
+}
+
+void CheckPaths(const PathCheckParams& params, float max_brake_decel, const SplineSet& lanes,
+                const PathScene& scene, std::vector<float>* clear) {
+  const size_t n = scene.bodies.size();
+  clear->assign(n, kInf);
+  if (n == 0) return;
+
+  // Pedestrians and the other vehicles' discs, in one grid.
+  std::vector<float> x, y, r;
+  std::vector<int> owner;  // -1 pedestrian, else the vehicle
+  x.assign(scene.agent_x, scene.agent_x + scene.agents);
+  y.assign(scene.agent_y, scene.agent_y + scene.agents);
+  r.assign(scene.agent_radius, scene.agent_radius + scene.agents);
+  owner.assign(scene.agents, -1);
+  for (size_t v = 0; v < n; ++v) {
+    const VehicleBody& body = scene.bodies[v];
+    for (int j = 0; j < body.DiscCount(); ++j) {
+      const Vec2 c = body.Disc(j);
+      x.push_back(c.x);
+      y.push_back(c.y);
+      r.push_back(body.DiscRadius());
+      owner.push_back(static_cast<int>(v));
+    }
+  }
+  const float r_max = r.empty() ? 0.f : *std::max_element(r.begin(), r.end());
+  HostGrid grid;
+  grid.Build(x.data(), y.data(), x.size(), 2.f);
+
+  const SplineSetView view = lanes.View();
+#pragma omp parallel for schedule(dynamic, 16)
+  for (size_t v = 0; v < n; ++v) {
+    const VehicleBody& body = scene.bodies[v];
+    const float speed = scene.speed[v];
+    const float length = std::max(params.min_length, speed * speed / (2.f * max_brake_decel) +
+                                                         speed * params.reaction_time + params.gap);
+    const float half_width = 0.5f * body.width + params.lateral_margin;
+    const float s_front = scene.progress[v] + body.front();
+    float best = kInf;
+    // From half a body behind the bumper (catches anything touching it) to the end.
+    for (float ahead = -0.5f * body.length; ahead <= length; ahead += kSampleStep) {
+      if (ahead - half_width - r_max > best) break;  // nothing further can be nearer
+      Vec3 p3, t3;
+      FrameAt(view, scene.spline[v], s_front + ahead, &p3, &t3);
+      const Vec2 p{p3.x, p3.y};
+      const Vec2 t = Normalize(Vec2{t3.x, t3.y});
+      grid.ForEachNear(p.x, p.y, half_width + r_max, [&](uint32_t k) {
+        if (owner[k] == static_cast<int>(v)) return;
+        const Vec2 d = Vec2{x[k], y[k]} - p;
+        const float lateral = std::fabs(Dot(d, RightOf(t)));
+        const float along = Dot(d, t);
+        if (lateral >= half_width + r[k] || std::fabs(along) > kSampleStep) return;
+        const float distance = std::max(0.f, ahead + along - r[k]);
+        if (ahead + along + r[k] > 0.f) best = std::min(best, distance);
+      });
+      for (size_t e = 0; e + 1 < scene.edges.size(); e += 2) {
+        if (SegmentDistance(p, scene.edges[e], scene.edges[e + 1]) < half_width) {
+          best = std::min(best, std::max(0.f, ahead));
+        }
+      }
+    }
+    (*clear)[v] = best <= length ? best : kInf;
+  }
+}
+
+}  // namespace throng

@@ -1,0 +1,37 @@
+// Vehicle path check: how far each vehicle can drive along its lane before it reaches a
+// pedestrian, another vehicle or an obstacle (docs/WORLD.md, "Vehicles brake"). The
+// corridor follows the lane rather than the heading, so a curve ahead is checked where
+// the vehicle will actually be.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "kernels/spline.h"
+#include "kernels/world/vehicle_body.h"
+#include "kernels/world/world_types.h"
+
+namespace throng {
+
+struct PathScene {
+  const float* agent_x = nullptr;  // pedestrians, internal frame
+  const float* agent_y = nullptr;
+  const float* agent_radius = nullptr;
+  size_t agents = 0;
+  std::vector<VehicleBody> bodies;      // every vehicle
+  std::vector<uint32_t> spline;         // each vehicle's lane (index in the set)
+  std::vector<float> progress;          // m, the rear axle's place on the lane
+  std::vector<float> speed;             // m/s
+  std::vector<Vec2> edges;              // obstacle edges, two points each
+};
+
+// clear[i]: metres free ahead of vehicle i's front bumper within its checked length
+// (max(min_length, braking distance + reaction distance + gap)); +inf when nothing is
+// there. 0 when something touches the bumper.
+void CheckPaths(const PathCheckParams& params, float max_brake_decel, const SplineSet& lanes,
+                const PathScene& scene, std::vector<float>* clear);
+
+// The speed from which braking at `decel` stops `gap` short of something `clear` ahead.
+float SpeedToStopWithin(float clear, float gap, float decel);
+
+}  // namespace throng

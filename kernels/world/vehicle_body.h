@@ -1,0 +1,49 @@
+// A vehicle's footprint in the ground plane (internal frame). The snapshot's position is
+// the rear-axle centre, which is where the bicycle model turns; the body reaches a short
+// overhang behind it and the rest of its length ahead.
+#pragma once
+
+#include <cmath>
+
+#include "kernels/frame.cuh"
+#include "kernels/vec.cuh"
+
+namespace throng {
+
+constexpr float kRearOverhangFraction = 0.22f;  // about 1 m of a 4.5 m car
+
+struct VehicleBody {
+  Vec2 axle;     // rear-axle centre
+  Vec2 heading;  // unit
+  float length, width;
+
+  float rear() const { return kRearOverhangFraction * length; }   // m behind the axle
+  float front() const { return (1.f - kRearOverhangFraction) * length; }  // m ahead
+  Vec2 centre() const { return axle + heading * (0.5f * (front() - rear())); }
+
+  // Discs covering the body, for ORCA (pedestrians avoid vehicles as discs): as many as
+  // the body is long in widths, each reaching the body's corners of its slice.
+  int DiscCount() const {
+    const int k = static_cast<int>(std::ceil(length / width - 1e-3f));
+    return k < 1 ? 1 : k;
+  }
+  float DiscRadius() const {
+    const float half_slice = 0.5f * length / DiscCount();
+    return std::sqrt(half_slice * half_slice + 0.25f * width * width);
+  }
+  Vec2 Disc(int j) const {
+    const float slice = length / DiscCount();
+    return axle + heading * (-rear() + (j + 0.5f) * slice);
+  }
+
+  // Distance from p to the body rectangle (0 inside).
+  float DistanceTo(Vec2 p) const {
+    const Vec2 d = p - centre();
+    const float along = std::fabs(Dot(d, heading)) - 0.5f * length;
+    const float across = std::fabs(Dot(d, RightOf(heading))) - 0.5f * width;
+    const float ax = along > 0.f ? along : 0.f, ay = across > 0.f ? across : 0.f;
+    return std::sqrt(ax * ax + ay * ay);
+  }
+};
+
+}  // namespace throng

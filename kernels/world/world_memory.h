@@ -1,0 +1,57 @@
+// State a world keeps per id across ticks (DESIGN.md, Engine): the oscillation window and
+// stall counter of every agent, the lane progress and wheel angle of every vehicle.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "kernels/vec.cuh"
+#include "kernels/world/world_types.h"
+
+namespace throng {
+
+struct AgentMemory {
+  uint32_t flip_history = 0;  // bit k: the side flipped k ticks ago
+  int8_t last_side = 0;       // -1 left, +1 right of the preferred velocity, 0 none yet
+  int32_t ticks_without_progress = 0;
+  // Goal agents: the best distance to the goal so far. Preferred-velocity agents: the
+  // distance made along the preferred direction since the last progress.
+  float progress_ref = std::numeric_limits<float>::infinity();
+  Vec2 goal{std::numeric_limits<float>::quiet_NaN(), 0.f};  // the goal progress refers to
+};
+
+struct VehicleMemory {
+  float progress = -1.f;  // m along the lane; < 0: never seen
+  float wheel_angle = 0.f;
+};
+
+// What one agent did this tick, for detection.
+struct AgentMotion {
+  Vec2 pref, chosen;  // preferred and chosen velocity, m/s
+  bool has_goal;
+  Vec2 goal;
+  float goal_distance;  // from the tick's start position
+};
+
+// Updates `m` with this tick and returns the agent's AgentCondition bits.
+uint8_t DetectConditions(AgentMemory& m, const DetectionParams& d, const AgentMotion& motion,
+                         float dt);
+
+class WorldMemory {
+ public:
+  // The kept state in the order of `ids`: known ids keep theirs, new ids start fresh.
+  // Fast when the ids are the same as last tick's, in the same order.
+  void GatherAgents(const std::vector<uint32_t>& ids, std::vector<AgentMemory>* out) const;
+  void GatherVehicles(const std::vector<uint32_t>& ids, std::vector<VehicleMemory>* out) const;
+  // Replaces the kept state; ids missing here are forgotten.
+  void Commit(const std::vector<uint32_t>& agent_ids, std::vector<AgentMemory> agents,
+              const std::vector<uint32_t>& vehicle_ids, std::vector<VehicleMemory> vehicles);
+
+ private:
+  std::vector<uint32_t> agent_ids_, vehicle_ids_;
+  std::vector<AgentMemory> agents_;
+  std::vector<VehicleMemory> vehicles_;
+};
+
+}  // namespace throng

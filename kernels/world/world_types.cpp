@@ -1,0 +1,30 @@
+#include "kernels/world/world_types.h"
+
+namespace throng {
+
+std::string_view StageName(Stage stage) {
+  static constexpr std::string_view kNames[kStageCount] = {
+      "validate", "upload", "grid",      "preferred", "candidates",
+      "orca",     "vehicles", "integrate", "stats",   "download"};
+  const auto i = static_cast<size_t>(stage);
+  return i < kStageCount ? kNames[i] : std::string_view("unknown");
+}
+
+double TickStats::total_ms() const {
+  double sum = 0;
+  for (double ms : stage_ms) sum += ms;
+  return sum;
+}
+
+void WorldTotals::Add(const TickStats& stats) {
+  ++ticks;
+  for (int i = 0; i < kSolveStatusCount; ++i) status_count[i] += stats.status_count[i];
+  oscillating += stats.oscillating;
+  stalled += stats.stalled;
+  agent_overlaps += stats.agent_overlaps;
+  vehicle_overlaps += stats.vehicle_overlaps;
+  agents_in_obstacles += stats.agents_in_obstacles;
+  time_stopped_s += stats.time_stopped_s;
+}
+
+}  // namespace throng

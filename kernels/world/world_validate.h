@@ -1,0 +1,20 @@
+// Everything a world checks before it changes anything: its configuration once, each
+// snapshot every tick. Errors are std::invalid_argument naming field and index.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/world/world_types.h"
+
+namespace throng {
+
+// "detection.oscillation_window: 40 is outside [1, 32]", "obstacles[2].vertices[1].x: not
+// finite", and the spline, ORCA and follower checks of their own modules.
+void ValidateWorldConfig(const WorldConfig& config);
+
+// Column lengths, finite values, ranges, unique ids, known spline ids and flag bits, a tick
+// after `last_tick` when the world has ticked, and 0 < dt <= 10 s.
+void ValidateSnapshot(const WorldConfig& config, const Snapshot& snapshot, bool has_last_tick,
+                      uint64_t last_tick);
+
+}  // namespace throng
