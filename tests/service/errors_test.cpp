@@ -1,0 +1,247 @@
+// Bad input through the wire: each gets its status code and a message naming the field
+// (and index), and the world is exactly as it was before.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+
+#include "kernels/backend.h"
+#include "service/convert.h"
+#include "tests/service/service_test_util.h"
+#include "tests/service/throngd_process.h"
+
+namespace throng::service::testing {
+namespace {
+
+using grpc::StatusCode;
+
+class ErrorsTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { server_ = new ThrongdProcess(); }
+  static void TearDownTestSuite() {
+    delete server_;
+    server_ = nullptr;
+  }
+  void SetUp() override {
+    ASSERT_NE(server_->port(), 0);
+    stub_ = server_->Stub();
+    scene_ = MakeTestScene(6, 2);
+    id_ = CreateWorld(*stub_, scene_.config);
+    scene_.snapshot.tick = 5;
+    v1::StepResponse out;
+    ASSERT_TRUE(stub_->Step(Context().get(), StepRequest(id_, scene_.snapshot), &out).ok());
+    before_ = State();
+  }
+  void TearDown() override {
+    v1::DeleteWorldRequest del;
+    del.set_world_id(id_);
+    v1::DeleteWorldResponse out;
+    stub_->DeleteWorld(Context().get(), del, &out);
+  }
+
+  v1::GetWorldResponse State() {
+    v1::GetWorldRequest get;
+    get.set_world_id(id_);
+    get.set_include_state(true);
+    v1::GetWorldResponse state;
+    EXPECT_TRUE(stub_->GetWorld(Context().get(), get, &state).ok());
+    state.mutable_last_stats()->clear_stage_seconds();
+    return state;
+  }
+
+  // A good next tick, changed by `edit`; expects `code` and `field` in the message, and
+  // the world unchanged.
+  void ExpectRejected(const std::function<void(v1::StepRequest&)>& edit, StatusCode code,
+                      const std::string& field) {
+    Snapshot next = scene_.snapshot;
+    next.tick = 6;
+    auto request = StepRequest(id_, next);
+    edit(request);
+    v1::StepResponse out;
+    const auto status = stub_->Step(Context().get(), request, &out);
+    EXPECT_EQ(status.error_code(), code) << status.error_message();
+    EXPECT_NE(status.error_message().find(field), std::string::npos)
+        << "\"" << status.error_message() << "\" does not name " << field;
+    EXPECT_TRUE(SameMessage(State(), before_));
+  }
+
+  static ThrongdProcess* server_;
+  std::unique_ptr<v1::Simulation::Stub> stub_;
+  TestScene scene_;
+  std::string id_;
+  v1::GetWorldResponse before_;
+};
+ThrongdProcess* ErrorsTest::server_ = nullptr;
+
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+TEST_F(ErrorsTest, nan_position) {
+  ExpectRejected([](auto& r) { r.mutable_agents()->set_x(2, kNaN); }, StatusCode::INVALID_ARGUMENT,
+                 "agents.x[2]");
+}
+
+TEST_F(ErrorsTest, infinite_vehicle_yaw) {
+  ExpectRejected(
+      [](auto& r) { r.mutable_vehicles()->set_yaw(1, std::numeric_limits<float>::infinity()); },
+      StatusCode::INVALID_ARGUMENT, "vehicles.yaw[1]");
+}
+
+TEST_F(ErrorsTest, negative_radius) {
+  ExpectRejected([](auto& r) { r.mutable_agents()->set_radius(3, -0.5f); },
+                 StatusCode::INVALID_ARGUMENT, "agents.radius[3]");
+}
+
+TEST_F(ErrorsTest, optional_column_length_mismatch) {
+  ExpectRejected([](auto& r) { r.mutable_agents()->mutable_radius()->Truncate(3); },
+                 StatusCode::INVALID_ARGUMENT, "agents.radius: 3 values for 6 agents");
+}
+
+TEST_F(ErrorsTest, required_column_missing) {
+  ExpectRejected([](auto& r) { r.mutable_vehicles()->clear_spline_id(); },
+                 StatusCode::INVALID_ARGUMENT, "vehicles.spline_id: 0 values for 2 vehicles");
+}
+
+TEST_F(ErrorsTest, duplicate_id) {
+  ExpectRejected([](auto& r) { r.mutable_agents()->set_id(4, r.agents().id(1)); },
+                 StatusCode::INVALID_ARGUMENT, "agents.id[4]");
+}
+
+TEST_F(ErrorsTest, unknown_spline_id) {
+  ExpectRejected([](auto& r) { r.mutable_vehicles()->set_spline_id(1, 99); },
+                 StatusCode::INVALID_ARGUMENT, "vehicles.spline_id[1]");
+}
+
+TEST_F(ErrorsTest, negative_vehicle_speed) {
+  ExpectRejected([](auto& r) { r.mutable_vehicles()->set_speed(0, -1.f); },
+                 StatusCode::INVALID_ARGUMENT, "vehicles.speed[0]");
+}
+
+TEST_F(ErrorsTest, unknown_flag_bits) {
+  ExpectRejected(
+      [](auto& r) {
+        for (int i = 0; i < r.agents().id_size(); ++i) r.mutable_agents()->add_flags(0);
+        r.mutable_agents()->set_flags(5, 64);
+      },
+      StatusCode::INVALID_ARGUMENT, "agents.flags[5]");
+}
+
+TEST_F(ErrorsTest, tick_going_backwards) {
+  ExpectRejected([](auto& r) { r.set_tick(4); }, StatusCode::INVALID_ARGUMENT, "tick");
+}
+
+TEST_F(ErrorsTest, tick_repeated) {
+  ExpectRejected([](auto& r) { r.set_tick(5); }, StatusCode::INVALID_ARGUMENT, "tick");
+}
+
+TEST_F(ErrorsTest, zero_dt) {
+  ExpectRejected([](auto& r) { r.set_dt(0.f); }, StatusCode::INVALID_ARGUMENT, "dt");
+}
+
+TEST_F(ErrorsTest, unknown_world) {
+  ExpectRejected([](auto& r) { r.set_world_id("w-999999"); }, StatusCode::NOT_FOUND, "world_id");
+}
+
+TEST_F(ErrorsTest, empty_world_id) {
+  ExpectRejected([](auto& r) { r.clear_world_id(); }, StatusCode::INVALID_ARGUMENT, "world_id");
+}
+
+TEST_F(ErrorsTest, bad_request_ends_a_stream_and_earlier_ticks_stand) {
+  auto context = Context();
+  auto stream = stub_->StreamSteps(context.get());
+  Snapshot next = scene_.snapshot;
+  next.tick = 6;
+  ASSERT_TRUE(stream->Write(StepRequest(id_, next)));
+  v1::StepResponse out;
+  ASSERT_TRUE(stream->Read(&out));
+  next.tick = 7;
+  auto bad = StepRequest(id_, next);
+  bad.mutable_agents()->set_radius(0, 0.f);
+  stream->Write(bad);
+  EXPECT_FALSE(stream->Read(&out));
+  const auto status = stream->Finish();
+  EXPECT_EQ(status.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(status.error_message().find("agents.radius[0]"), std::string::npos)
+      << status.error_message();
+  EXPECT_EQ(State().tick(), 6u);
+}
+
+TEST_F(ErrorsTest, advance_errors) {
+  v1::AdvanceRequest request;
+  request.set_world_id(id_);
+  request.set_ticks(0);
+  request.set_dt(0.1f);
+  v1::AdvanceResponse out;
+  auto status = stub_->Advance(Context().get(), request, &out);
+  EXPECT_EQ(status.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(status.error_message().find("ticks"), std::string::npos);
+  request.set_ticks(3);
+  request.set_dt(-1.f);
+  status = stub_->Advance(Context().get(), request, &out);
+  EXPECT_EQ(status.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(status.error_message().find("dt"), std::string::npos);
+  EXPECT_TRUE(SameMessage(State(), before_));
+
+  // A world that has never been stepped has no state to advance from.
+  const std::string fresh = CreateWorld(*stub_, scene_.config);
+  request.set_world_id(fresh);
+  request.set_dt(0.1f);
+  status = stub_->Advance(Context().get(), request, &out);
+  EXPECT_EQ(status.error_code(), StatusCode::FAILED_PRECONDITION) << status.error_message();
+  v1::DeleteWorldRequest del;
+  del.set_world_id(fresh);
+  v1::DeleteWorldResponse gone;
+  EXPECT_TRUE(stub_->DeleteWorld(Context().get(), del, &gone).ok());
+}
+
+// CreateWorld with one bad field: the code, the field as WorldConfig spells it, no world.
+void ExpectCreateRejected(v1::Simulation::Stub& stub,
+                          const std::function<void(v1::WorldConfig&)>& edit, StatusCode code,
+                          const std::string& field) {
+  auto request = CreateRequest(MakeTestScene(3, 0).config);
+  edit(*request.mutable_config());
+  v1::WorldInfo info;
+  v1::ListWorldsResponse before, after;
+  ASSERT_TRUE(stub.ListWorlds(Context().get(), {}, &before).ok());
+  const auto status = stub.CreateWorld(Context().get(), request, &info);
+  EXPECT_EQ(status.error_code(), code) << status.error_message();
+  EXPECT_NE(status.error_message().find(field), std::string::npos)
+      << "\"" << status.error_message() << "\" does not name " << field;
+  ASSERT_TRUE(stub.ListWorlds(Context().get(), {}, &after).ok());
+  EXPECT_EQ(after.worlds_size(), before.worlds_size());
+}
+
+TEST_F(ErrorsTest, bad_world_configs) {
+  ExpectCreateRejected(
+      *stub_, [](auto& c) { c.mutable_splines(0)->mutable_points(1)->set_y(kNaN); },
+      StatusCode::INVALID_ARGUMENT, "splines[0].points[1]");
+  ExpectCreateRejected(
+      *stub_, [](auto& c) { *c.add_splines() = c.splines(0); }, StatusCode::INVALID_ARGUMENT,
+      "splines[1].id");
+  ExpectCreateRejected(
+      *stub_, [](auto& c) { c.mutable_orca()->set_max_neighbors(100); },
+      StatusCode::INVALID_ARGUMENT, "orca.max_neighbors");
+  ExpectCreateRejected(
+      *stub_, [](auto& c) { c.mutable_defaults()->set_agent_radius(-1.f); },
+      StatusCode::INVALID_ARGUMENT, "defaults.agent_radius");
+  ExpectCreateRejected(
+      *stub_, [](auto& c) { c.mutable_defaults()->set_oscillation_window(99); },
+      StatusCode::INVALID_ARGUMENT, "defaults.oscillation_window");
+  ExpectCreateRejected(
+      *stub_, [](auto& c) { c.mutable_obstacles(0)->mutable_vertices()->DeleteSubrange(1, 3); },
+      StatusCode::INVALID_ARGUMENT, "obstacles[0]");
+  ExpectCreateRejected(
+      *stub_, [](auto& c) { c.set_up_axis(static_cast<v1::UpAxis>(5)); },
+      StatusCode::INVALID_ARGUMENT, "up_axis");
+  ExpectCreateRejected(
+      *stub_, [](auto& c) { c.set_backend(static_cast<v1::Backend>(42)); },
+      StatusCode::INVALID_ARGUMENT, "backend");
+  if (!CudaDeviceAvailable()) {
+    ExpectCreateRejected(
+        *stub_, [](auto& c) { c.set_backend(v1::BACKEND_CUDA); },
+        StatusCode::FAILED_PRECONDITION, "cuda");
+  }
+}
+
+}  // namespace
+}  // namespace throng::service::testing
