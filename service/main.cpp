@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <string>
 #include <thread>
 
 #include "kernels/backend.h"
@@ -58,9 +59,12 @@ int Run(const Options& options, const sigset_t& signals) {
   const auto host = options.listen.substr(0, options.listen.rfind(':'));
   std::printf("throngd listening on %s:%d\n", host.c_str(), port);
   std::fflush(stdout);
+  const auto metrics_host = options.metrics.substr(0, options.metrics.rfind(':'));
   spdlog::info("listening on {}:{} ({}), backend {}, metrics {}, auth {}", host, port,
                options.tls_cert.empty() ? "plain" : "TLS", options.backend,
-               options.metrics.empty() ? "off" : options.metrics,
+               options.metrics.empty()
+                   ? std::string("off")
+                   : metrics_host + ":" + std::to_string(metrics.Port()) + "/metrics",
                auth.enabled() ? "bearer token" : "none");
 
   // The watcher waits for SIGINT/SIGTERM (blocked in every thread, so only sigwait sees
@@ -92,6 +96,7 @@ int main(int argc, char** argv) {
   sigaddset(&signals, SIGINT);
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  signal(SIGPIPE, SIG_IGN);  // a reader that goes away is an error to handle, not a death
 
   Options options;
   if (auto code = ParseOptions(argc, argv, &options)) return *code;
