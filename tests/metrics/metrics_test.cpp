@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <sstream>
@@ -213,6 +214,8 @@ TEST(ServiceMetricsTest, every_family_has_help_and_type) {
 // A plain HTTP GET over loopback: enough to see what Prometheus would receive.
 std::string HttpGet(int port, const std::string& path) {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  const timeval timeout{5, 0};  // a server that never answers fails the test, not hangs it
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_port = htons(static_cast<uint16_t>(port));
