@@ -1,12 +1,12 @@
 """Scenarios for the client: the engine's named scenarios (kernels/scenarios/scenario.h) as
 a WorldConfig message plus the initial snapshot as numpy columns.
 
-A scenario file is JSON written by `throng-scenario <name> --size N --seed S --proto -o f`
+The client's form is JSON written by `throng-scenario <name> --size N --seed S --proto -o f`
 (clients/cpp/scenario_tool.cpp): {"format": "throng.v1", "name", "size", "seed",
 "suggested_ticks", "config": WorldConfig in proto JSON (field names as in the proto),
 "initial": {"tick", "dt", "agents": AgentBatch columns, "vehicles": VehicleBatch columns}}.
 The columns are plain JSON lists, read straight into numpy (json_format would walk them
-element by element).
+element by element). The library's own JSON (ScenarioToJson) is converted by the tool.
 """
 
 import dataclasses
@@ -68,9 +68,27 @@ def scenario_from_dict(doc):
         suggested_ticks=int(doc.get("suggested_ticks", 0)))
 
 
-def load_scenario(path):
+def load_scenario(path, tool=None):
+    """A scenario file in either form: throng.v1 proto JSON, or the engine library's own
+    (ScenarioToJson, {"version": ...}), which the throng-scenario tool converts."""
     with open(path, encoding="utf-8") as f:
-        return scenario_from_dict(json.load(f))
+        doc = json.load(f)
+    if doc.get("format") != FORMAT and "version" in doc:
+        doc = _run_tool(tool, ["--from", path])
+    return scenario_from_dict(doc)
+
+
+def _run_tool(tool, args):
+    """throng-scenario ARGS --proto, its JSON document."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "scenario.json")
+        proc = subprocess.run([find_tool(tool), *args, "--proto", "-o", out],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise ValueError(f"throng-scenario {' '.join(args)}: "
+                             f"{proc.stderr.strip() or proc.stdout.strip()}")
+        with open(out, encoding="utf-8") as f:
+            return json.load(f)
 
 
 def find_tool(tool=None):
@@ -88,10 +106,4 @@ def find_tool(tool=None):
 def make_scenario(name, size, seed=1, tool=None):
     """Generates a named scenario ("circle", "random", "corridor", "crossing", "town") with
     the engine's scenario library, through the throng-scenario tool."""
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "scenario.json")
-        proc = subprocess.run([find_tool(tool), name, "--size", str(size), "--seed", str(seed),
-                               "--proto", "-o", path], capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise ValueError(f"throng-scenario {name}: {proc.stderr.strip() or proc.stdout.strip()}")
-        return load_scenario(path)
+    return scenario_from_dict(_run_tool(tool, [name, "--size", str(size), "--seed", str(seed)]))

@@ -1,0 +1,49 @@
+// The engine's named scenarios (kernels/scenarios/scenario.h) as throng.v1 messages, for
+// clients written against the API: a WorldConfig to create the world from and the initial
+// snapshot as request columns. Uses throngd's own conversion (service/convert.h), so a
+// scenario sent over the wire is exactly the scenario the engine would run in process.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "clients/cpp/client.h"
+#include "kernels/scenarios/scenario.h"
+
+namespace throng::client {
+
+struct ProtoScenario {
+  v1::WorldConfig config;  // named after the scenario, backend left to the server
+  uint64_t tick = 0;       // of the initial snapshot
+  float dt = 0.1f;         // s, the scenario's time step
+  v1::AgentBatch agents;
+  v1::VehicleBatch vehicles;
+};
+
+ProtoScenario ScenarioToProto(const scenarios::Scenario& scenario);
+
+// {"format": "throng.v1", "name", "size", "seed", "suggested_ticks", "config": WorldConfig,
+// "initial": {"tick", "dt", "agents": AgentBatch, "vehicles": VehicleBatch}}, messages in
+// proto JSON with the proto's field names: what the Python client loads. With `engine`,
+// also "engine": [StepResponse...], the engine's own answers (tests compare with them).
+std::string ScenarioToProtoJson(const scenarios::Scenario& scenario,
+                                const std::vector<v1::StepResponse>& engine = {});
+
+// The engine in process (World, cpu backend) on the scenario for `ticks` integrated ticks,
+// each snapshot being where the previous tick left everyone (vehicles' lane progress
+// continued by the world, as a client that sends no progress_hint gets): the responses
+// throngd gives a client that does the same.
+std::vector<v1::StepResponse> RunInProcess(const scenarios::Scenario& scenario, int ticks,
+                                           bool debug);
+
+// The client's columns over an engine snapshot (views into it; `flags` receives the agent
+// flags widened to the wire's uint32). What a C++ game keeping its state in the engine's
+// Snapshot type sends each tick.
+AgentColumns AgentColumnsOf(const AgentSnapshot& agents, std::vector<uint32_t>* flags);
+VehicleColumns VehicleColumnsOf(const VehicleSnapshot& vehicles);
+
+// Creates a world for the scenario; returns its info.
+v1::WorldInfo CreateWorld(Client& client, const scenarios::Scenario& scenario);
+
+}  // namespace throng::client
