@@ -3,8 +3,9 @@ BUILD ?= build
 CUDA ?= AUTO
 CMAKE_ARGS ?=
 JOBS ?= $(shell nproc)
+SIZE ?= full
 
-.PHONY: all setup configure build test bench demo clean
+.PHONY: all setup configure build test bench demo demo-engine clean
 
 all: build
 
@@ -24,10 +25,16 @@ bench: build
 	$(BUILD)/bench/throng-bench-orca --backends cpu,cuda --sizes 1000,10000,100000 --baseline
 	$(BUILD)/bench/throng-bench-splines --backends cpu,cuda
 
-# Until the service lands: the engine on RVO2's circle (1,000 agents, run until all are
-# home) and random crowds (10,000 agents, 200 ticks), with the plain-RVO2 baseline on the
-# same inputs, on the best backend here. Compare pair_steps (overlaps) and at_goal.
-demo: build
+# The README's first command: throngd on a free loopback port, the town scenario through
+# the Python client (10,000 pedestrians, 200 vehicles, 300 ticks; SIZE=small: 500
+# pedestrians, 10 vehicles, 100 ticks), the summary on stdout, out/demo.gif and the plots
+# under out/. Builds only what it runs (scripts/demo); no GPU needed.
+demo: configure
+	scripts/demo --build-dir $(BUILD) $(if $(filter small,$(SIZE)),--small)
+
+# The engine alone, in process: RVO2's circle (1,000 agents, until all are home) and random
+# crowds (10,000 agents, 200 ticks) beside the plain-RVO2 baseline on the same inputs.
+demo-engine: build
 	$(BUILD)/bench/throng-bench-orca --backends cuda,cpu --scenarios circle --sizes 1000 --ticks 3600 --warmup 0 --baseline
 	$(BUILD)/bench/throng-bench-orca --backends cuda,cpu --scenarios random --sizes 10000 --ticks 200 --warmup 0 --baseline
 

@@ -128,17 +128,22 @@ class FrameRenderer:
         if lanes:
             ax.add_collection(LineCollection(lanes, colors="0.75", linewidths=1.0, zorder=0))
         n = run["agent_x"].shape[1]
-        diameter = 2 * np.broadcast_to(run["agent_radius"], (n,))
+        # True size, but at least ~1.5 pixels wide: a 0.3 m pedestrian in a 600 m town
+        # would otherwise vanish.
+        metres_per_pixel = max(np.ptp(xlim), np.ptp(ylim)) / (0.92 * size_px)
+        diameter = np.maximum(2 * np.broadcast_to(run["agent_radius"], (n,)),
+                              1.5 * metres_per_pixel)
         self.agents = EllipseCollection(diameter, diameter, np.zeros(n), units="xy",
                                         offsets=np.zeros((n, 2)), offset_transform=ax.transData,
                                         linewidths=0, zorder=3)
         ax.add_collection(self.agents)
         self.vehicles = PolyCollection([], facecolors=VEHICLE_COLOUR, edgecolors="k",
-                                       linewidths=0.5, zorder=4)
+                                       linewidths=0.4, zorder=5)
         ax.add_collection(self.vehicles)
-        self.look = LineCollection([], colors="crimson", linewidths=0.6, zorder=5)
+        # Look-ahead: a thin line from the axle to the target, under the body.
+        self.look = LineCollection([], colors="crimson", linewidths=0.5, alpha=0.7, zorder=4)
         ax.add_collection(self.look)
-        (self.targets,) = ax.plot([], [], "x", color="crimson", markersize=3, zorder=5)
+        (self.targets,) = ax.plot([], [], ".", color="crimson", markersize=2, zorder=4)
         handles = [Patch(color=COLOURS[i], label=c) for i, c in enumerate(CATEGORIES)]
         handles.append(Patch(color=VEHICLE_COLOUR, label="vehicle"))
         ax.legend(handles=handles, loc="upper right", fontsize=7, framealpha=0.8)
