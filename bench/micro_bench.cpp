@@ -1,0 +1,165 @@
+// throng-bench-micro: Google Benchmark units of the engine, one backend call each, on the
+// scenes of the scenario library: ORCA step (grid build, candidate search, solve as
+// counters from the step's own stage times), spline following, cast fans, a whole world
+// tick. cpu at 1k/10k/100k, reference at 1k, cuda at 100k/1M when a device is present.
+//
+//   throng-bench-micro --benchmark_min_time=0.05 [--benchmark_filter=Orca]
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels/backend.h"
+#include "kernels/scenarios/crowd.h"
+#include "kernels/scenarios/flock.h"
+#include "kernels/scenarios/roads.h"
+#include "kernels/scenarios/scenario.h"
+#include "kernels/world/world.h"
+
+namespace {
+
+using namespace throng;
+
+// Scenes and backends are built once and shared: generating 100k agents costs more
+// than the calls measured on them.
+template <class T, class Make>
+const T& Cached(std::map<size_t, T>& cache, size_t n, Make make) {
+  auto it = cache.find(n);
+  if (it == cache.end()) it = cache.emplace(n, make(n)).first;
+  return it->second;
+}
+
+const scenarios::CrowdScenario& Crowd(size_t n) {
+  static std::map<size_t, scenarios::CrowdScenario> cache;
+  return Cached(cache, n, [](size_t k) { return scenarios::Random(k, 1); });
+}
+
+const std::vector<SplineDesc>& Roads() {
+  static const std::vector<SplineDesc> roads = scenarios::RingRoads(64, 7);
+  return roads;
+}
+
+const VehicleColumns& Fleet(size_t n) {
+  static std::map<size_t, VehicleColumns> cache;
+  return Cached(cache, n, [](size_t k) { return scenarios::VehiclesOn(Roads(), k, 11); });
+}
+
+const scenarios::Flock& FlockOf(size_t n) {
+  static std::map<size_t, scenarios::Flock> cache;
+  return Cached(cache, n, [](size_t k) { return scenarios::RandomFlock(5, k); });
+}
+
+Backend& BackendOf(BackendKind kind) {
+  static std::map<BackendKind, std::unique_ptr<Backend>> cache;
+  auto& backend = cache[kind];
+  if (!backend) backend = CreateBackend(kind);
+  return *backend;
+}
+
+// One untimed call first on the parallel backends (buffers grow on first use, threads and
+// the device wake up). The reference has nothing to warm and takes seconds per call.
+bool Warm(BackendKind kind) { return kind != BackendKind::kReference; }
+
+// One ORCA solve of the random crowd (RVO2's benchmark), its own stage times as counters.
+void BM_Orca_Step(benchmark::State& state, BackendKind kind) {
+  const auto& crowd = Crowd(static_cast<size_t>(state.range(0)));
+  Backend& backend = BackendOf(kind);
+  backend.SetObstacles(crowd.scene.obstacles);
+  OrcaResult result;
+  OrcaStageTimes sum;
+  if (Warm(kind)) backend.SolveOrca(crowd.scene.params, crowd.scene.agents, {}, &result);
+  for (auto _ : state) {
+    backend.SolveOrca(crowd.scene.params, crowd.scene.agents, {}, &result);
+    sum.grid_ms += result.times.grid_ms;
+    sum.neighbors_ms += result.times.neighbors_ms;
+    sum.solve_ms += result.times.solve_ms + result.times.revalidate_ms;
+    sum.upload_ms += result.times.upload_ms + result.times.download_ms;
+  }
+  const auto avg = benchmark::Counter::kAvgIterations;
+  state.counters["grid_ms"] = benchmark::Counter(sum.grid_ms, avg);
+  state.counters["candidates_ms"] = benchmark::Counter(sum.neighbors_ms, avg);
+  state.counters["solve_ms"] = benchmark::Counter(sum.solve_ms, avg);
+  state.counters["transfer_ms"] = benchmark::Counter(sum.upload_ms, avg);
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+// Three-factor spline following for a fleet on 64 ring roads.
+void BM_Spline_Follow(benchmark::State& state, BackendKind kind) {
+  const VehicleColumns& fleet = Fleet(static_cast<size_t>(state.range(0)));
+  Backend& backend = BackendOf(kind);
+  backend.SetSplines(Roads());
+  FollowerResults out;
+  if (Warm(kind)) backend.FollowSplines({}, 0.f, fleet, &out);
+  for (auto _ : state) backend.FollowSplines({}, 0.f, fleet, &out);
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+// Cast fans (9 probes of 10 m) against 40 obstacles.
+void BM_Cast_Fan(benchmark::State& state, BackendKind kind) {
+  const scenarios::Flock& flock = FlockOf(static_cast<size_t>(state.range(0)));
+  Backend& backend = BackendOf(kind);
+  backend.SetObstacles(flock.obstacles);
+  FanResults out;
+  if (Warm(kind)) backend.SteerForward(FanParams{}, 0.1f, flock.agents, &out);
+  for (auto _ : state) backend.SteerForward(FanParams{}, 0.1f, flock.agents, &out);
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+// One integrated world tick of the random scenario, each stepping the world's own state.
+// Manual time: the snapshot copy before each Step is the caller's side, not the engine's.
+void BM_World_Tick(benchmark::State& state, BackendKind kind) {
+  const scenarios::Scenario scenario =
+      scenarios::MakeScenario("random", static_cast<size_t>(state.range(0)), 1);
+  World world(scenario.config, kind);
+  TickOptions options;
+  options.integrate = true;
+  TickResult result;
+  world.Step(scenario.initial, options, &result);  // first touch of every buffer
+  for (auto _ : state) {
+    Snapshot next = world.state();
+    ++next.tick;
+    const auto t0 = std::chrono::steady_clock::now();
+    world.Step(next, options, &result);
+    state.SetIterationTime(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+void RegisterFor(BackendKind kind, const std::vector<int64_t>& sizes) {
+  const std::string name(BackendName(kind));
+  for (int64_t n : sizes) {
+    // Wall clock decides the iteration counts: the work runs on other threads or the GPU.
+    auto add = [&](const char* unit, void (*fn)(benchmark::State&, BackendKind)) {
+      return benchmark::RegisterBenchmark((std::string(unit) + "/" + name).c_str(), fn, kind)
+          ->Arg(n)
+          ->Unit(benchmark::kMillisecond);
+    };
+    add("BM_Orca_Step", BM_Orca_Step)->UseRealTime();
+    add("BM_Spline_Follow", BM_Spline_Follow)->UseRealTime();
+    add("BM_Cast_Fan", BM_Cast_Fan)->UseRealTime();
+    add("BM_World_Tick", BM_World_Tick)->UseManualTime();
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::AddCustomContext("note", "times are wall clock; counters are ms per iteration");
+  RegisterFor(BackendKind::kReference, {1000});
+  RegisterFor(BackendKind::kCpu, {1000, 10000, 100000});
+  if (CudaDeviceAvailable()) {
+    RegisterFor(BackendKind::kCuda, {100000, 1000000});
+  } else {
+    std::fprintf(stderr, "cuda benchmarks skipped: no CUDA device or no CUDA build\n");
+  }
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,107 @@
+// throng-bench: whole world ticks (kernels/world/world.h) on the named scenarios of the
+// scenario library, per backend and size, or several backends side by side on identical
+// inputs (--compare). Prints a table per scenario and size, writes JSON; no assertions.
+//
+//   throng-bench --scenario town --size 10000 --backend cpu --ticks 100 --warmup 5
+//   throng-bench --scenario random,town --sizes 100000,1000000 --compare cpu,cuda --json r.json
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bench/machine.h"
+#include "bench/world_report.h"
+#include "bench/world_run.h"
+#include "kernels/backend.h"
+#include "kernels/scenarios/scenario.h"
+
+namespace {
+
+using namespace throng;
+
+std::string Join(int argc, char** argv) {
+  std::string command;
+  for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
+  return command;
+}
+
+// Rewritten after every scenario and size, so a run cut short by a timeout keeps what it
+// measured.
+void WriteJson(const std::string& path, const std::string& json) {
+  if (path.empty()) return;
+  std::ofstream out(path);
+  out << json;
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Whole world ticks on the scenario library, per backend and size"};
+  std::vector<std::string> scenario_names{"random"};
+  std::vector<size_t> sizes{10000};
+  std::vector<std::string> backends{"cpu"}, compare;
+  uint32_t seed = 1;
+  bench::RunOptions options;
+  std::string json_path;
+  app.add_option("--scenario,--scenarios", scenario_names,
+                 "circle, random, corridor, crossing, town, or all (comma-separated)")
+      ->delimiter(',');
+  app.add_option("--size,--sizes", sizes, "pedestrians asked for (comma-separated)")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
+  app.add_option("--seed", seed, "scenario seed");
+  app.add_option("--backend,--backends", backends,
+                 "reference, cpu, cuda, auto: each run on its own (comma-separated)")
+      ->delimiter(',');
+  auto* compare_opt =
+      app.add_option("--compare", compare,
+                     "backends side by side on identical inputs; the first sets each next "
+                     "snapshot and is the one others are compared with")
+          ->delimiter(',');
+  app.add_option("--ticks", options.ticks, "timed ticks")->check(CLI::PositiveNumber);
+  app.add_option("--warmup", options.warmup, "untimed ticks first")->check(CLI::NonNegativeNumber);
+  app.add_option("--budget-s", options.budget_s,
+                 "stop timing a run after this many seconds of ticks (at least 3; 0 = none)");
+  app.add_option("--json", json_path, "write results as JSON to this file");
+  CLI11_PARSE(app, argc, argv);
+  if (scenario_names.size() == 1 && scenario_names[0] == "all") {
+    scenario_names = scenarios::ScenarioNames();
+  }
+
+  try {
+    // Unknown names are usage errors, found before hours of runs rather than after.
+    for (const auto& name : compare_opt->count() ? compare : backends) ParseBackendKind(name);
+    const bench::MachineInfo machine = bench::DescribeMachine();
+    const std::string command = Join(argc, argv);
+    std::printf("throng-bench on %s (%s, %d cores, %d OpenMP threads), %s\n",
+                machine.hostname.c_str(), machine.cpu_model.c_str(), machine.cores,
+                machine.omp_threads, machine.date.c_str());
+    std::vector<bench::RunFigures> all;
+    std::vector<bench::Skipped> skipped;
+    for (const std::string& name : scenario_names) {
+      for (size_t size : sizes) {
+        const scenarios::Scenario scenario = scenarios::MakeScenario(name, size, seed);
+        std::vector<bench::RunFigures> runs;
+        if (compare_opt->count()) {
+          runs = bench::RunCompare(scenario, compare, options, &skipped);
+        } else {
+          for (const std::string& backend : backends) {
+            if (auto f = bench::RunSingle(scenario, backend, options, &skipped)) {
+              runs.push_back(std::move(*f));
+            }
+          }
+        }
+        bench::PrintRuns(runs);
+        all.insert(all.end(), runs.begin(), runs.end());
+        WriteJson(json_path, bench::ToJson(machine, command, all, skipped));
+      }
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "throng-bench: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
