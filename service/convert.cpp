@@ -18,8 +18,7 @@ float Or(float value, float fallback) { return value != 0.f ? value : fallback; 
 int OrInt(uint32_t value, int fallback, const char* path) {
   if (value == 0) return fallback;
   if (value > static_cast<uint32_t>(std::numeric_limits<int>::max())) {
-    throw std::invalid_argument(std::string(path) + ": " + std::to_string(value) +
-                                " is too large");
+    throw std::invalid_argument(std::string(path) + ": " + std::to_string(value) + " is too large");
   }
   return static_cast<int>(value);
 }
@@ -77,7 +76,8 @@ WorldConfig ConfigFromProto(const v1::WorldConfig& p) {
                                 " is not a Handedness (0 right, 1 left)");
   }
   c.frame.up = p.up_axis() == v1::UP_AXIS_Y ? UpAxis::kY : UpAxis::kZ;
-  c.frame.handedness = p.handedness() == v1::HANDEDNESS_LEFT ? Handedness::kLeft : Handedness::kRight;
+  c.frame.handedness =
+      p.handedness() == v1::HANDEDNESS_LEFT ? Handedness::kLeft : Handedness::kRight;
 
   c.splines.resize(p.splines_size());
   for (int i = 0; i < p.splines_size(); ++i) {
@@ -203,11 +203,16 @@ std::string ConfigMessageToProto(std::string_view message) {
 
 BackendKind BackendFromProto(int backend, BackendKind server_default) {
   switch (backend) {
-    case v1::BACKEND_UNSPECIFIED: return server_default;
-    case v1::BACKEND_AUTO: return BackendKind::kAuto;
-    case v1::BACKEND_CUDA: return BackendKind::kCuda;
-    case v1::BACKEND_CPU: return BackendKind::kCpu;
-    case v1::BACKEND_REFERENCE: return BackendKind::kReference;
+    case v1::BACKEND_UNSPECIFIED:
+      return server_default;
+    case v1::BACKEND_AUTO:
+      return BackendKind::kAuto;
+    case v1::BACKEND_CUDA:
+      return BackendKind::kCuda;
+    case v1::BACKEND_CPU:
+      return BackendKind::kCpu;
+    case v1::BACKEND_REFERENCE:
+      return BackendKind::kReference;
     default:
       throw std::invalid_argument("backend: " + std::to_string(backend) + " is not a Backend");
   }
@@ -215,16 +220,20 @@ BackendKind BackendFromProto(int backend, BackendKind server_default) {
 
 v1::Backend BackendToProto(BackendKind kind) {
   switch (kind) {
-    case BackendKind::kAuto: return v1::BACKEND_AUTO;
-    case BackendKind::kCuda: return v1::BACKEND_CUDA;
-    case BackendKind::kCpu: return v1::BACKEND_CPU;
-    case BackendKind::kReference: return v1::BACKEND_REFERENCE;
+    case BackendKind::kAuto:
+      return v1::BACKEND_AUTO;
+    case BackendKind::kCuda:
+      return v1::BACKEND_CUDA;
+    case BackendKind::kCpu:
+      return v1::BACKEND_CPU;
+    case BackendKind::kReference:
+      return v1::BACKEND_REFERENCE;
   }
   return v1::BACKEND_UNSPECIFIED;
 }
 
-void SnapshotFromProto(uint64_t tick, float dt, const v1::AgentBatch& a,
-                       const v1::VehicleBatch& v, Snapshot* out) {
+void SnapshotFromProto(uint64_t tick, float dt, const v1::AgentBatch& a, const v1::VehicleBatch& v,
+                       Snapshot* out) {
   // Every length first, so that nothing is half converted when one is wrong.
   const auto n = static_cast<size_t>(a.id_size());
   const char* agents = "agents";
@@ -245,8 +254,8 @@ void SnapshotFromProto(uint64_t tick, float dt, const v1::AgentBatch& a,
   CheckLength(a.flags(), n, true, agents, "flags", agents);
   for (int i = 0; i < a.flags_size(); ++i) {
     if ((a.flags(i) & ~kKnownAgentFlags) != 0) {
-      throw std::invalid_argument("agents.flags[" + std::to_string(i) + "]: " +
-                                  std::to_string(a.flags(i)) +
+      throw std::invalid_argument("agents.flags[" + std::to_string(i) +
+                                  "]: " + std::to_string(a.flags(i)) +
                                   " has unknown bits (known: 1 non-cooperative, 2 uses "
                                   "preferred velocity)");
     }

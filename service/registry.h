@@ -27,10 +27,10 @@ struct WorldEntry {
   std::mutex mu;
   bool deleted = false;  // removed from the registry while a caller waited for `mu`
   std::unique_ptr<World> world;
-  std::string backend;     // the backend that runs it ("cpu", ..)
+  std::string backend;                         // the backend that runs it ("cpu", ..)
   ::throng::v1::WorldConfig effective_config;  // every default filled in, for GetWorld
-  Snapshot snapshot;  // the request converted; capacity kept from tick to tick
-  TickResult result;  // the engine's answer; capacity kept likewise
+  Snapshot snapshot;                  // the request converted; capacity kept from tick to tick
+  TickResult result;                  // the engine's answer; capacity kept likewise
   uint64_t agents = 0, vehicles = 0;  // in the current state
 };
 

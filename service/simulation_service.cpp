@@ -55,24 +55,42 @@ void PublishInfo(WorldEntry& e) {
 
 const char* StatusCodeName(StatusCode code) {
   switch (code) {
-    case StatusCode::OK: return "OK";
-    case StatusCode::CANCELLED: return "CANCELLED";
-    case StatusCode::UNKNOWN: return "UNKNOWN";
-    case StatusCode::INVALID_ARGUMENT: return "INVALID_ARGUMENT";
-    case StatusCode::DEADLINE_EXCEEDED: return "DEADLINE_EXCEEDED";
-    case StatusCode::NOT_FOUND: return "NOT_FOUND";
-    case StatusCode::ALREADY_EXISTS: return "ALREADY_EXISTS";
-    case StatusCode::PERMISSION_DENIED: return "PERMISSION_DENIED";
-    case StatusCode::RESOURCE_EXHAUSTED: return "RESOURCE_EXHAUSTED";
-    case StatusCode::FAILED_PRECONDITION: return "FAILED_PRECONDITION";
-    case StatusCode::ABORTED: return "ABORTED";
-    case StatusCode::OUT_OF_RANGE: return "OUT_OF_RANGE";
-    case StatusCode::UNIMPLEMENTED: return "UNIMPLEMENTED";
-    case StatusCode::INTERNAL: return "INTERNAL";
-    case StatusCode::UNAVAILABLE: return "UNAVAILABLE";
-    case StatusCode::DATA_LOSS: return "DATA_LOSS";
-    case StatusCode::UNAUTHENTICATED: return "UNAUTHENTICATED";
-    default: return "UNKNOWN";
+    case StatusCode::OK:
+      return "OK";
+    case StatusCode::CANCELLED:
+      return "CANCELLED";
+    case StatusCode::UNKNOWN:
+      return "UNKNOWN";
+    case StatusCode::INVALID_ARGUMENT:
+      return "INVALID_ARGUMENT";
+    case StatusCode::DEADLINE_EXCEEDED:
+      return "DEADLINE_EXCEEDED";
+    case StatusCode::NOT_FOUND:
+      return "NOT_FOUND";
+    case StatusCode::ALREADY_EXISTS:
+      return "ALREADY_EXISTS";
+    case StatusCode::PERMISSION_DENIED:
+      return "PERMISSION_DENIED";
+    case StatusCode::RESOURCE_EXHAUSTED:
+      return "RESOURCE_EXHAUSTED";
+    case StatusCode::FAILED_PRECONDITION:
+      return "FAILED_PRECONDITION";
+    case StatusCode::ABORTED:
+      return "ABORTED";
+    case StatusCode::OUT_OF_RANGE:
+      return "OUT_OF_RANGE";
+    case StatusCode::UNIMPLEMENTED:
+      return "UNIMPLEMENTED";
+    case StatusCode::INTERNAL:
+      return "INTERNAL";
+    case StatusCode::UNAVAILABLE:
+      return "UNAVAILABLE";
+    case StatusCode::DATA_LOSS:
+      return "DATA_LOSS";
+    case StatusCode::UNAUTHENTICATED:
+      return "UNAUTHENTICATED";
+    default:
+      return "UNKNOWN";
   }
 }
 
@@ -272,8 +290,7 @@ Status SimulationService::Advance(grpc::ServerContext* context, const v1::Advanc
   });
 }
 
-Status SimulationService::GetWorld(grpc::ServerContext* context,
-                                   const v1::GetWorldRequest* request,
+Status SimulationService::GetWorld(grpc::ServerContext* context, const v1::GetWorldRequest* request,
                                    v1::GetWorldResponse* response) {
   return Handle("GetWorld", context, [&]() -> Status {
     Status status;

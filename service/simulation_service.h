@@ -51,7 +51,8 @@ class SimulationService final : public ::throng::v1::Simulation::Service {
 
   // The live world, or NOT_FOUND (INVALID_ARGUMENT for an empty id).
   std::shared_ptr<WorldEntry> Lookup(const std::string& world_id, grpc::Status* status) const;
-  grpc::Status CheckPopulation(const v1::AgentBatch& agents, const v1::VehicleBatch& vehicles) const;
+  grpc::Status CheckPopulation(const v1::AgentBatch& agents,
+                               const v1::VehicleBatch& vehicles) const;
   // One tick of a locked, live world.
   grpc::Status StepLocked(WorldEntry& entry, const v1::StepRequest& request,
                           v1::StepResponse* response);

@@ -93,8 +93,7 @@ class TokenTest : public ::testing::Test {
     EXPECT_NE(status.error_message().find("wrong"), std::string::npos);
     auto context = Context();
     context->AddMetadata("authorization", token);  // no "Bearer "
-    EXPECT_EQ(stub->ListWorlds(context.get(), {}, &list).error_code(),
-              StatusCode::UNAUTHENTICATED);
+    EXPECT_EQ(stub->ListWorlds(context.get(), {}, &list).error_code(), StatusCode::UNAUTHENTICATED);
     status = stub->ListWorlds(Context(60, token).get(), {}, &list);
     EXPECT_TRUE(status.ok()) << status.error_message();
 
@@ -119,8 +118,8 @@ TEST_F(TokenTest, missing_wrong_right) {
 }
 
 TEST_F(TokenTest, token_file) {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("throngd-token-" + std::to_string(getpid()));
+  const auto path =
+      std::filesystem::temp_directory_path() / ("throngd-token-" + std::to_string(getpid()));
   std::ofstream(path) << "file-token-42\n";
   ThrongdProcess server({"--token-file", path.string()});
   ExpectTokenChecks(server, "file-token-42");
@@ -136,8 +135,7 @@ class TlsTest : public ::testing::Test {
     const std::string command =
         "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost "
         "-addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout " +
-        (dir_ / "key.pem").string() + " -out " + (dir_ / "cert.pem").string() +
-        " >/dev/null 2>&1";
+        (dir_ / "key.pem").string() + " -out " + (dir_ / "cert.pem").string() + " >/dev/null 2>&1";
     ASSERT_EQ(std::system(command.c_str()), 0) << command;
     std::ifstream in(dir_ / "cert.pem");
     std::stringstream text;

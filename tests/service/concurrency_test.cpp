@@ -62,7 +62,8 @@ TEST(ConcurrencyTest, many_clients_on_different_worlds_equal_serial_runs) {
     options.integrate = true;
     for (int t = 0; t < kTicks; ++t) {
       scene.snapshot.tick = static_cast<uint64_t>(t + 1);
-      EXPECT_TRUE(SameResponse(got[c * kTicks + t], EngineStep(engine, scene.snapshot, options, "")))
+      EXPECT_TRUE(
+          SameResponse(got[c * kTicks + t], EngineStep(engine, scene.snapshot, options, "")))
           << "client " << c << " tick " << t + 1;
     }
   }

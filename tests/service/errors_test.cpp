@@ -238,8 +238,8 @@ TEST_F(ErrorsTest, bad_world_configs) {
       StatusCode::INVALID_ARGUMENT, "backend");
   if (!CudaDeviceAvailable()) {
     ExpectCreateRejected(
-        *stub_, [](auto& c) { c.set_backend(v1::BACKEND_CUDA); },
-        StatusCode::FAILED_PRECONDITION, "cuda");
+        *stub_, [](auto& c) { c.set_backend(v1::BACKEND_CUDA); }, StatusCode::FAILED_PRECONDITION,
+        "cuda");
   }
 }
 

@@ -61,7 +61,8 @@ TEST_F(RoundTripTest, step_equals_the_engine) {
     options.integrate = tick % 2 == 0;
     options.debug = tick == 3;
     v1::StepResponse got;
-    const auto status = stub_->Step(Context().get(), StepRequest(id, scene.snapshot, options), &got);
+    const auto status =
+        stub_->Step(Context().get(), StepRequest(id, scene.snapshot, options), &got);
     ASSERT_TRUE(status.ok()) << status.error_message();
     EXPECT_EQ(got.world_id(), id);
     EXPECT_EQ(got.tick(), static_cast<uint64_t>(tick));

@@ -37,8 +37,8 @@ std::string ReadLine(int fd, int timeout_ms) {
 }  // namespace
 
 ThrongdProcess::ThrongdProcess(std::vector<std::string> flags) {
-  std::vector<std::string> args = {THRONGD_PATH, "--listen",  "127.0.0.1:0", "--metrics", "",
-                                   "--backend",  "cpu",       "--log-level", "warn"};
+  std::vector<std::string> args = {THRONGD_PATH, "--listen", "127.0.0.1:0", "--metrics", "",
+                                   "--backend",  "cpu",      "--log-level", "warn"};
   args.insert(args.end(), flags.begin(), flags.end());
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
