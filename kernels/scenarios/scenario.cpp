@@ -1,0 +1,25 @@
+#include "kernels/scenarios/scenario.h"
+
+#include <stdexcept>
+
+#include "kernels/scenarios/scenario_layout.h"
+
+namespace throng::scenarios {
+
+std::vector<std::string> ScenarioNames() {
+  return {"circle", "random", "corridor", "crossing", "town"};
+}
+
+Scenario MakeScenario(std::string_view name, size_t size, uint32_t seed) {
+  if (size == 0) throw std::invalid_argument("scenario size: must be > 0");
+  if (name == "circle") return detail::MakeCircle(size, seed);
+  if (name == "random") return detail::MakeRandom(size, seed);
+  if (name == "corridor") return detail::MakeCorridor(size, seed);
+  if (name == "crossing") return detail::MakeCrossing(size, seed);
+  if (name == "town") return detail::MakeTown(size, seed);
+  std::string names;
+  for (const std::string& n : ScenarioNames()) names += (names.empty() ? "" : ", ") + n;
+  throw std::invalid_argument("unknown scenario \"" + std::string(name) + "\"; valid: " + names);
+}
+
+}  // namespace throng::scenarios

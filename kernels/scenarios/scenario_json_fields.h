@@ -1,0 +1,188 @@
+// The JSON field list of a Scenario, written once for both directions: the writer and the
+// reader (scenario_json_write.cpp, scenario_json_read.cpp) are visitors walked over these
+// functions, so a field cannot be saved under one name and loaded under another, or saved
+// and never loaded. A field added to a struct of world_types.h belongs here.
+//
+// A visitor V provides, for a key and a reference to the value:
+//   v(key, float|int|uint32_t|uint64_t|bool|std::string, Need)  a scalar
+//   v.Enum(key, value, {{value, "name"}, ..})                      an enum, by name
+//   v.Object(key, sub, Need)        a nested object, its fields by VisitFields(sub)
+//   v.Array(key, vector, Need)      an array of objects, each by VisitFields(element)
+//   v.Points(key, vector<Vec3>, Need)           an array of [x, y, z]
+//   v.PointLists(key, vector<vector<Vec3>>)     an array of arrays of [x, y, z]
+//   v.Column(key, vector<T>, Need)  an agent or vehicle column; empty when absent
+// Need::kOptional fields keep their struct default when the key is absent.
+#pragma once
+
+#include "kernels/scenarios/scenario.h"
+
+namespace throng::scenarios::json_fields {
+
+enum class Need { kOptional, kRequired };
+constexpr Need kOptional = Need::kOptional;
+constexpr Need kRequired = Need::kRequired;
+
+constexpr int kFormatVersion = 1;
+
+template <class V>
+void VisitFields(V& v, Frame& f) {
+  v.Enum("up", f.up, {{UpAxis::kZ, "z"}, {UpAxis::kY, "y"}});
+  v.Enum("handedness", f.handedness, {{Handedness::kRight, "right"}, {Handedness::kLeft, "left"}});
+}
+
+template <class V>
+void VisitFields(V& v, SplineDesc& d) {
+  v("id", d.id, kRequired);
+  v.Points("points", d.points, kRequired);
+  v("closed", d.closed, kOptional);
+  v("speed_limit", d.speed_limit, kOptional);
+}
+
+template <class V>
+void VisitFields(V& v, OrcaParams& p) {
+  v("time_step", p.time_step, kOptional);
+  v("time_horizon", p.time_horizon, kOptional);
+  v("time_horizon_obst", p.time_horizon_obst, kOptional);
+  v("neighbor_dist", p.neighbor_dist, kOptional);
+  v("max_neighbors", p.max_neighbors, kOptional);
+  v("side_bias", p.side_bias, kOptional);
+  v("contact_margin", p.contact_margin, kOptional);
+  v("shorten_horizon", p.shorten_horizon, kOptional);
+  v("overlap_is_hard", p.overlap_is_hard, kOptional);
+  v("revalidate", p.revalidate, kOptional);
+  v("rvo2_fallback", p.rvo2_fallback, kOptional);
+}
+
+template <class V>
+void VisitFields(V& v, FollowerParams& p) {
+  v("look_ahead_base", p.look_ahead_base, kOptional);
+  v("look_ahead_speed_factor", p.look_ahead_speed_factor, kOptional);
+  v("heading_weight", p.heading_weight, kOptional);
+  v("max_yaw_delta", p.max_yaw_delta, kOptional);
+  v("crosstrack_gain", p.crosstrack_gain, kOptional);
+  v("projection_window", p.projection_window, kOptional);
+  v("max_lateral_accel", p.max_lateral_accel, kOptional);
+  v("max_brake_decel", p.max_brake_decel, kOptional);
+  v("speed_gain", p.speed_gain, kOptional);
+  v("adaptive_look_ahead", p.adaptive_look_ahead, kOptional);
+}
+
+template <class V>
+void VisitFields(V& v, AgentDefaults& d) {
+  v("radius", d.radius, kOptional);
+  v("max_speed", d.max_speed, kOptional);
+  v("max_accel", d.max_accel, kOptional);
+  v("slowing_radius", d.slowing_radius, kOptional);
+}
+
+template <class V>
+void VisitFields(V& v, BicycleParams& b) {
+  v("wheelbase", b.wheelbase, kOptional);
+  v("max_steer_angle", b.max_steer_angle, kOptional);
+  v("max_accel", b.max_accel, kOptional);
+  v("max_brake", b.max_brake, kOptional);
+  v("steering_time_constant", b.steering_time_constant, kOptional);
+}
+
+template <class V>
+void VisitFields(V& v, VehicleDefaults& d) {
+  v("length", d.length, kOptional);
+  v("width", d.width, kOptional);
+  v("max_speed", d.max_speed, kOptional);
+  v.Object("bicycle", d.bicycle, kOptional);
+}
+
+template <class V>
+void VisitFields(V& v, DetectionParams& d) {
+  v("oscillation_window", d.oscillation_window, kOptional);
+  v("oscillation_flips", d.oscillation_flips, kOptional);
+  v("oscillation_min_lateral", d.oscillation_min_lateral, kOptional);
+  v("stall_ticks", d.stall_ticks, kOptional);
+  v("stall_min_progress", d.stall_min_progress, kOptional);
+  v("stop_speed", d.stop_speed, kOptional);
+  v("goal_tolerance", d.goal_tolerance, kOptional);
+}
+
+template <class V>
+void VisitFields(V& v, PathCheckParams& p) {
+  v("gap", p.gap, kOptional);
+  v("reaction_time", p.reaction_time, kOptional);
+  v("min_length", p.min_length, kOptional);
+  v("lateral_margin", p.lateral_margin, kOptional);
+}
+
+template <class V>
+void VisitFields(V& v, WorldConfig& c) {
+  v.Object("frame", c.frame, kOptional);
+  v.Array("splines", c.splines, kOptional);
+  v.PointLists("obstacles", c.obstacles, kOptional);
+  v.Object("orca", c.orca, kOptional);
+  v.Object("follower", c.follower, kOptional);
+  v("world_speed_limit", c.world_speed_limit, kOptional);
+  v.Object("agent_defaults", c.agent_defaults, kOptional);
+  v.Object("vehicle_defaults", c.vehicle_defaults, kOptional);
+  v.Object("detection", c.detection, kOptional);
+  v.Object("path_check", c.path_check, kOptional);
+  v("audit_every", c.audit_every, kOptional);
+}
+
+// Columns: the first is the one that counts the agents; every other present column must
+// have as many values.
+template <class V>
+void VisitFields(V& v, AgentSnapshot& a) {
+  v.Column("id", a.id, kRequired);
+  v.Column("x", a.x, kRequired);
+  v.Column("y", a.y, kRequired);
+  v.Column("z", a.z, kOptional);
+  v.Column("vx", a.vx, kOptional);
+  v.Column("vy", a.vy, kOptional);
+  v.Column("vz", a.vz, kOptional);
+  v.Column("radius", a.radius, kOptional);
+  v.Column("max_speed", a.max_speed, kOptional);
+  v.Column("goal_x", a.goal_x, kOptional);
+  v.Column("goal_y", a.goal_y, kOptional);
+  v.Column("goal_z", a.goal_z, kOptional);
+  v.Column("pref_vx", a.pref_vx, kOptional);
+  v.Column("pref_vy", a.pref_vy, kOptional);
+  v.Column("pref_vz", a.pref_vz, kOptional);
+  v.Column("flags", a.flags, kOptional);
+}
+
+template <class V>
+void VisitFields(V& v, VehicleSnapshot& s) {
+  v.Column("id", s.id, kRequired);
+  v.Column("x", s.x, kRequired);
+  v.Column("y", s.y, kRequired);
+  v.Column("z", s.z, kOptional);
+  v.Column("yaw", s.yaw, kRequired);
+  v.Column("speed", s.speed, kRequired);
+  v.Column("spline_id", s.spline_id, kRequired);
+  v.Column("progress_hint", s.progress_hint, kOptional);
+  v.Column("length", s.length, kOptional);
+  v.Column("width", s.width, kOptional);
+  v.Column("max_speed", s.max_speed, kOptional);
+}
+
+// An absent "agents" or "vehicles" object means none.
+template <class V>
+void VisitFields(V& v, Snapshot& s) {
+  v("tick", s.tick, kOptional);
+  v("dt", s.dt, kRequired);
+  v.Object("agents", s.agents, kOptional);
+  v.Object("vehicles", s.vehicles, kOptional);
+}
+
+template <class V>
+void VisitFields(V& v, Scenario& s) {
+  int version = kFormatVersion;
+  v("version", version, kOptional);
+  v.Version(version);
+  v("name", s.name, kRequired);
+  v("size", s.size, kRequired);
+  v("seed", s.seed, kRequired);
+  v("suggested_ticks", s.suggested_ticks, kOptional);
+  v.Object("config", s.config, kOptional);
+  v.Object("initial", s.initial, kRequired);
+}
+
+}  // namespace throng::scenarios::json_fields

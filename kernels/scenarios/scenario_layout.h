@@ -1,0 +1,64 @@
+// Building blocks shared by the named world scenarios (kernels/scenarios/scenario.h), and
+// the generators themselves, one file each. Internal to the scenario library.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "kernels/scenarios/scenario.h"
+#include "kernels/scenarios/scenario_rng.h"
+#include "kernels/vec.cuh"
+#include "kernels/world/world_types.h"
+
+namespace throng::scenarios::layout {
+
+// Pedestrian scenes (corridor, crossing, town): adult walkers at a brisk pace.
+constexpr float kPedestrianRadius = 0.3f;  // m
+constexpr float kPedestrianSpeed = 1.4f;   // m/s
+constexpr float kPedestrianDt = 0.1f;      // s
+// Waiting groups stand on a square lattice with this pitch (0.39 people per m^2, a relaxed
+// crowd: at 1 per m^2 two groups meeting head-on in the corridor jam for good), each person
+// moved by up to kJitter on each axis: neighbours stay >= 1.6 - 2 * 0.3 = 1 m apart, well
+// over the 0.6 m two radii need, so no group starts overlapped.
+constexpr float kLatticeSpacing = 1.6f;  // m
+constexpr float kJitter = 0.3f;          // m
+
+// Z up, right-handed; ORCA tuned for pedestrians (docs/SCENARIOS.md); agent defaults of
+// kPedestrianRadius and kPedestrianSpeed.
+WorldConfig PedestrianConfig();
+
+// Appends an agent with the next id, its position and its goal.
+void AddPedestrian(AgentSnapshot& agents, Vec2 position, Vec2 goal);
+
+// Uniform in [-amount, amount) on each axis.
+Vec2 Jitter(ScenarioRng& rng, float amount);
+
+// Counter-clockwise rectangle (agents live outside), heights 0.
+std::vector<Vec3> Box(Vec2 lo, Vec2 hi);
+// A two-vertex wall, blocking from both sides.
+std::vector<Vec3> Wall(Vec2 a, Vec2 b);
+
+// Ticks for a walk of `distance` at `speed`: twice the free walk (room for the detours
+// and queues that crowds cause) plus 100 ticks.
+int WalkTicks(float distance, float speed, float dt);
+
+// One group of a swap: `count` people on a lattice of `rows` across, filled column by
+// column outward from `near` m along `out` (a unit vector from the scene's centre), so
+// column c stands at distance near + c * spacing. Each goal is on the opposite side at
+// the same lateral place, in column cols - 1 - c: the first to arrive walk deepest and
+// do not park in the way of those behind.
+void AddSwappingGroup(AgentSnapshot& agents, size_t count, Vec2 out, float near, int rows,
+                      int cols, ScenarioRng& rng);
+
+}  // namespace throng::scenarios::layout
+
+namespace throng::scenarios::detail {
+
+Scenario MakeCircle(size_t size, uint32_t seed);    // scenario_crowds.cpp
+Scenario MakeRandom(size_t size, uint32_t seed);    // scenario_crowds.cpp
+Scenario MakeCorridor(size_t size, uint32_t seed);  // scenario_streets.cpp
+Scenario MakeCrossing(size_t size, uint32_t seed);  // scenario_streets.cpp
+Scenario MakeTown(size_t size, uint32_t seed);      // scenario_town.cpp
+
+}  // namespace throng::scenarios::detail

@@ -1,0 +1,281 @@
+// "town": a road loop with two-way traffic, pedestrians crossing it at crosswalks and
+// walking along its sidewalks, buildings inside. Layout and sizes in docs/SCENARIOS.md.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <stdexcept>
+
+#include "kernels/scalar.cuh"
+#include "kernels/scenarios/scenario_layout.h"
+#include "kernels/spline.h"
+
+namespace throng::scenarios::detail {
+namespace {
+
+constexpr float kSpacing = layout::kLatticeSpacing;
+constexpr float kLaneOffset = 1.75f;     // lane centre from the road's centre line, m
+constexpr float kCornerRadius = 20.f;    // of the road's centre line, m
+constexpr float kSpeedLimit = 10.f;      // m/s on both lanes
+constexpr float kLanePerVehicle = 18.f;  // m of lane per vehicle (at least 15 m apart)
+// Nearest lattice line of pedestrians, from the road's centre line: the lane's edge is at
+// 3.5 m, people stay 2 m beyond it, plus 0.5 m for jitter and for the spline's small
+// departures from the designed loop.
+constexpr float kCurb = 6.f;
+constexpr float kMinSide = 60.f;  // m, the short straights of the smallest town
+// Crosswalks: a waiting group stands on the scenes' lattice (layout::kLatticeSpacing),
+// 7 lines across (9.6 m, a 10 m crossing) and at most 12 rows deep (23.9 m from the road's
+// centre line with jitter), so groups at the two ends of a corner (each starts >= 9.9 m
+// from it) never meet. A zone of 30 m around each crossing is kept free of walkers.
+constexpr int kCrosswalkLines = 7;
+constexpr int kMaxCrosserRows = 12;
+constexpr float kCrosswalkZone = 30.f;
+// Walkers: slots 1.25 m apart in a band of 5 lines (6 to 11 m from the centre line) on
+// both sides, away from the ends of the straights; at most half the slots are used, so a
+// walker's neighbours are mostly further off than the lattice pitch. Jitter 0.2 m keeps
+// neighbouring slots >= 0.85 m apart.
+constexpr float kWalkerPitch = 1.25f;
+constexpr float kWalkerJitter = 0.2f;
+constexpr int kWalkerLines = 5;
+constexpr float kSideMargin = 5.f;
+constexpr float kWalkersPerMetre = 0.5f * 2.f * kWalkerLines / kWalkerPitch;
+constexpr float kWalkMin = 10.f, kWalkMax = 35.f;  // m walked along the sidewalk
+// Buildings fill the inside beyond the deepest waiting group, at most this many.
+constexpr float kBuildingSetback =
+    kCurb + layout::kLatticeSpacing * (kMaxCrosserRows - 1) + layout::kJitter + 6.f;
+constexpr int kMaxBuildings = 48;
+
+// The corner argument above, and the buildings' inside rectangle (it needs the setback to
+// pass the corners' centres).
+static_assert(kCurb + kSpacing * (kMaxCrosserRows - 1) + layout::kJitter - kCornerRadius <
+              kSideMargin - kWalkerJitter);
+static_assert(kCurb + kSpacing * (kMaxCrosserRows - 1) + layout::kJitter - kCornerRadius <
+              0.5f * kCrosswalkZone - kSpacing * (kCrosswalkLines / 2) - layout::kJitter);
+static_assert(kBuildingSetback >= kCornerRadius);
+
+// The road's centre line: a rounded rectangle, straights of lx (bottom, top) and ly
+// (right, left) around corner centres (+-lx/2, +-ly/2), run counter-clockwise. Side i has
+// a start, a unit direction and an outward normal (the direction's right).
+struct RoadLoop {
+  float lx, ly;
+  std::array<Vec2, 4> start, dir, out;
+  std::array<float, 4> length;
+
+  RoadLoop(float x, float y) : lx(x), ly(y) {
+    const float hx = 0.5f * lx, hy = 0.5f * ly, r = kCornerRadius;
+    start = {Vec2{-hx, -hy - r}, Vec2{hx + r, -hy}, Vec2{hx, hy + r}, Vec2{-hx - r, hy}};
+    dir = {Vec2{1, 0}, Vec2{0, 1}, Vec2{-1, 0}, Vec2{0, -1}};
+    for (int i = 0; i < 4; ++i) out[i] = RightOf(dir[i]);
+    length = {lx, ly, lx, ly};
+  }
+
+  // `along` m from side i's start, `offset` m outward (negative: inside the loop).
+  Vec2 At(int i, float along, float offset) const {
+    return start[i] + dir[i] * along + out[i] * offset;
+  }
+
+  // The loop moved `offset` m outward, as control points about 5 m apart, counter-clockwise.
+  std::vector<Vec3> Lane(float offset) const {
+    std::vector<Vec3> points;
+    for (int i = 0; i < 4; ++i) {
+      const int steps = static_cast<int>(std::ceil(length[i] / 5.f));
+      for (int k = 0; k < steps; ++k) {
+        const Vec2 p = At(i, length[i] * static_cast<float>(k) / static_cast<float>(steps), offset);
+        points.push_back({p.x, p.y, 0.f});
+      }
+      // The corner after side i, 15 degrees a point, from its end up to the next start.
+      const Vec2 centre = At(i, length[i], -kCornerRadius);
+      const float a0 = std::atan2(out[i].y, out[i].x);
+      for (int k = 0; k < 6; ++k) {
+        const float a = a0 + 0.5f * kPi * static_cast<float>(k) / 6.f;
+        const float rr = kCornerRadius + offset;
+        points.push_back({centre.x + rr * std::cos(a), centre.y + rr * std::sin(a), 0.f});
+      }
+    }
+    return points;
+  }
+};
+
+struct Crosswalk {
+  int side;
+  float along;  // centre, m from the side's start
+};
+
+// Crosswalks per side: the long straights get about twice the short ones' share.
+std::array<int, 4> CrosswalksPerSide(int wanted) {
+  const int per_short = std::max(1, wanted / 6);
+  const int per_long = std::max(1, (wanted - 2 * per_short + 1) / 2);
+  return {per_long, per_short, per_long, per_short};
+}
+
+// The short straight's length: enough lane per vehicle, sidewalk for the walkers, room
+// for the crosswalks, and kMinSide. The long straights are twice as long.
+float ShortSide(size_t vehicles_per_lane, size_t walkers, const std::array<int, 4>& crosswalks) {
+  const int total = crosswalks[0] + crosswalks[1] + crosswalks[2] + crosswalks[3];
+  // The inner lane is the shortest: 6 ly + 2 pi (r - offset).
+  const float inner_corners = kTwoPi * (kCornerRadius - kLaneOffset);
+  const float for_vehicles =
+      (kLanePerVehicle * static_cast<float>(vehicles_per_lane) - inner_corners) / 6.f;
+  const float for_walkers = (static_cast<float>(walkers) / kWalkersPerMetre +
+                             kCrosswalkZone * static_cast<float>(total) + 8.f * kSideMargin) /
+                            6.f;
+  const float for_crosswalks =
+      std::max(kCrosswalkZone * static_cast<float>(crosswalks[1]),
+               0.5f * kCrosswalkZone * static_cast<float>(crosswalks[0])) +
+      2.f * kSideMargin;
+  return std::ceil(std::max({kMinSide, for_vehicles, for_walkers, for_crosswalks}));
+}
+
+void AddLanes(Scenario& s, const RoadLoop& road) {
+  SplineDesc ccw{0, road.Lane(kLaneOffset), true, kSpeedLimit};  // outer: right-hand traffic
+  SplineDesc cw{1, road.Lane(-kLaneOffset), true, kSpeedLimit};
+  std::reverse(cw.points.begin(), cw.points.end());
+  s.config.splines = {ccw, cw};
+}
+
+// `count` vehicles evenly spaced along each lane from a random phase, on the centre line,
+// facing along it, at 2 to 5 m/s.
+void AddVehicles(Scenario& s, const std::array<size_t, 2>& count, ScenarioRng& rng) {
+  const SplineSet set = BuildSplineSet(s.config.splines);
+  VehicleSnapshot& v = s.initial.vehicles;
+  for (uint32_t lane = 0; lane < 2; ++lane) {
+    const float length = set.headers[lane].length;
+    const float spacing = length / static_cast<float>(std::max<size_t>(count[lane], 1));
+    const float phase = rng.Uniform(0.f, spacing);
+    for (size_t k = 0; k < count[lane]; ++k) {
+      const float at = phase + spacing * static_cast<float>(k);
+      Vec3 p, t;
+      FrameAt(set.View(), lane, at, &p, &t);
+      v.id.push_back(static_cast<uint32_t>(v.id.size()));
+      v.x.push_back(p.x);
+      v.y.push_back(p.y);
+      v.yaw.push_back(std::atan2(t.y, t.x));
+      v.speed.push_back(rng.Uniform(2.f, 5.f));
+      v.spline_id.push_back(s.config.splines[lane].id);
+      v.progress_hint.push_back(at);
+    }
+  }
+}
+
+// Half of each crosswalk's crowd waits on each side of the road, rows filled from the curb
+// outward; each goes straight across, to the mirrored row (the first over walk deepest).
+void AddCrossers(AgentSnapshot& agents, const RoadLoop& road, const std::vector<Crosswalk>& walks,
+                 size_t crossers, ScenarioRng& rng) {
+  const size_t groups = 2 * walks.size();
+  for (size_t g = 0; g < groups; ++g) {
+    const Crosswalk& w = walks[g / 2];
+    const float sign = g % 2 == 0 ? 1.f : -1.f;  // outside first, then inside
+    const size_t count = crossers / groups + (g < crossers % groups ? 1 : 0);
+    const int rows = static_cast<int>((count + kCrosswalkLines - 1) / kCrosswalkLines);
+    for (size_t q = 0; q < count; ++q) {
+      const int row = static_cast<int>(q / kCrosswalkLines);
+      const int line = static_cast<int>(q % kCrosswalkLines) - kCrosswalkLines / 2;
+      const float along = w.along + kSpacing * static_cast<float>(line);
+      const Vec2 start = road.At(w.side, along, sign * (kCurb + kSpacing * static_cast<float>(row)));
+      const Vec2 goal =
+          road.At(w.side, along, -sign * (kCurb + kSpacing * static_cast<float>(rows - 1 - row)));
+      const Vec2 start_jitter = layout::Jitter(rng, layout::kJitter);
+      const Vec2 goal_jitter = layout::Jitter(rng, layout::kJitter);
+      layout::AddPedestrian(agents, start + start_jitter, goal + goal_jitter);
+    }
+  }
+}
+
+// Walkers take a random half (at most) of the sidewalk slots outside the crosswalk zones
+// and walk 10 to 35 m along the same sidewalk.
+void AddWalkers(AgentSnapshot& agents, const RoadLoop& road, const std::vector<Crosswalk>& walks,
+                size_t walkers, ScenarioRng& rng) {
+  struct Slot {
+    int side;
+    float along, offset;
+  };
+  std::vector<Slot> slots;
+  for (int i = 0; i < 4; ++i) {
+    for (float along = kSideMargin; along <= road.length[i] - kSideMargin; along += kWalkerPitch) {
+      bool free = true;
+      for (const Crosswalk& w : walks) {
+        free = free && !(w.side == i && std::fabs(along - w.along) < 0.5f * kCrosswalkZone);
+      }
+      if (!free) continue;
+      for (float sign : {1.f, -1.f}) {
+        for (int k = 0; k < kWalkerLines; ++k) {
+          slots.push_back({i, along, sign * (kCurb + kWalkerPitch * static_cast<float>(k))});
+        }
+      }
+    }
+  }
+  if (slots.size() < walkers) throw std::logic_error("town scenario: too few sidewalk slots");
+  rng.ShuffleFront(slots, walkers);
+  for (size_t k = 0; k < walkers; ++k) {
+    const Slot& s = slots[k];
+    const float lo = kSideMargin, hi = road.length[s.side] - kSideMargin;
+    const float step = rng.Uniform(kWalkMin, kWalkMax);
+    float along = s.along + (rng.Coin() ? step : -step);
+    if (along < lo || along > hi) along = 2.f * s.along - along;  // the other way
+    along = Clamp(along, lo, hi);
+    const float depth = rng.Uniform(kCurb, kCurb + kWalkerPitch * (kWalkerLines - 1));
+    const Vec2 goal = road.At(s.side, along, s.offset > 0.f ? depth : -depth);
+    const Vec2 jitter = layout::Jitter(rng, kWalkerJitter);
+    layout::AddPedestrian(agents, road.At(s.side, s.along, s.offset) + jitter, goal);
+  }
+}
+
+// Rectangular buildings on a grid of cells filling the inside beyond kBuildingSetback,
+// one per cell, 40 to 70% of the cell on each axis; the cells grow with the town so that
+// there are at most kMaxBuildings (every agent checks every obstacle edge).
+void AddBuildings(Scenario& s, const RoadLoop& road, ScenarioRng& rng) {
+  const float hx = 0.5f * road.lx + kCornerRadius - kBuildingSetback;
+  const float hy = 0.5f * road.ly + kCornerRadius - kBuildingSetback;
+  if (hx <= 0.f || hy <= 0.f) return;
+  const float pitch = std::max(25.f, std::sqrt(4.f * hx * hy / kMaxBuildings));
+  const int nx = static_cast<int>(2.f * hx / pitch), ny = static_cast<int>(2.f * hy / pitch);
+  for (int iy = 0; iy < ny; ++iy) {
+    for (int ix = 0; ix < nx; ++ix) {
+      const Vec2 cell{-0.5f * nx * pitch + (ix + 0.5f) * pitch, -0.5f * ny * pitch + (iy + 0.5f) * pitch};
+      const float w = pitch * rng.Uniform(0.4f, 0.7f);
+      const float h = pitch * rng.Uniform(0.4f, 0.7f);
+      const Vec2 half{0.5f * w, 0.5f * h};
+      const float jx = rng.Uniform(-0.5f, 0.5f) * (pitch - w) * 0.5f;
+      const float jy = rng.Uniform(-0.5f, 0.5f) * (pitch - h) * 0.5f;
+      const Vec2 centre = cell + Vec2{jx, jy};
+      s.config.obstacles.push_back(layout::Box(centre - half, centre + half));
+    }
+  }
+}
+
+}  // namespace
+
+Scenario MakeTown(size_t size, uint32_t seed) {
+  Scenario s;
+  s.name = "town";
+  s.size = size;
+  s.seed = seed;
+  s.config = layout::PedestrianConfig();
+  s.initial.dt = layout::kPedestrianDt;
+  ScenarioRng rng(seed);
+
+  const size_t vehicles = std::max<size_t>(1, size / 50);
+  const std::array<size_t, 2> per_lane = {(vehicles + 1) / 2, vehicles / 2};
+  const size_t crossers = (size + 1) / 2, walkers = size / 2;
+  const size_t per_group = 2 * kCrosswalkLines * kMaxCrosserRows;  // both sides of a crossing
+  const int wanted = std::max(4, static_cast<int>((crossers + per_group - 1) / per_group));
+  const std::array<int, 4> per_side = CrosswalksPerSide(wanted);
+  const float ly = ShortSide(per_lane[0], walkers, per_side);
+  const RoadLoop road(2.f * ly, ly);
+
+  std::vector<Crosswalk> walks;
+  for (int i = 0; i < 4; ++i) {
+    const float pitch = road.length[i] / static_cast<float>(per_side[i]);
+    for (int k = 0; k < per_side[i]; ++k) walks.push_back({i, pitch * (static_cast<float>(k) + 0.5f)});
+  }
+  AddLanes(s, road);
+  AddVehicles(s, per_lane, rng);
+  AddCrossers(s.initial.agents, road, walks, crossers, rng);
+  AddWalkers(s.initial.agents, road, walks, walkers, rng);
+  AddBuildings(s, road, rng);
+  // The longest walk: a walker's 45 m and its step across the sidewalk.
+  s.suggested_ticks = layout::WalkTicks(std::hypot(kWalkMax, kWalkerPitch * (kWalkerLines - 1)),
+                                        layout::kPedestrianSpeed, s.initial.dt);
+  return s;
+}
+
+}  // namespace throng::scenarios::detail
