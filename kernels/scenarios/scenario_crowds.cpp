@@ -10,9 +10,9 @@
 namespace throng::scenarios::detail {
 namespace {
 
-constexpr float kBenchmarkRadius = 1.5f;    // RVO2 benchmark agent, m
-constexpr float kBenchmarkSpeed = 2.f;      // m/s
-constexpr float kRandomDensity = 0.05f;     // agents per m^2, as crowd.h's Random
+constexpr float kBenchmarkRadius = 1.5f;  // RVO2 benchmark agent, m
+constexpr float kBenchmarkSpeed = 2.f;    // m/s
+constexpr float kRandomDensity = 0.05f;   // agents per m^2, as crowd.h's Random
 
 // RVO2's agents head for their goal at full speed and land on it in the last step. The
 // world's arrive behaviour gives the same preferred velocity when the slowing radius is one
@@ -81,8 +81,8 @@ Scenario MakeCircle(size_t size, uint32_t seed) {
                           crowd.goals[i]);
   }
   const float radius = std::max(200.f, 0.8f * static_cast<float>(size));  // crowd.h's Circle
-  s.suggested_ticks = static_cast<int>(
-      std::ceil(1.125f * 2.f * radius / (kBenchmarkSpeed * s.initial.dt)));
+  s.suggested_ticks =
+      static_cast<int>(std::ceil(1.125f * 2.f * radius / (kBenchmarkSpeed * s.initial.dt)));
   return s;
 }
 
@@ -94,8 +94,8 @@ Scenario MakeRandom(size_t size, uint32_t seed) {
   const std::vector<Vec2> goals = SpreadPoints(size, side, 2.f * kBenchmarkRadius, rng);
   for (size_t i = 0; i < size; ++i) layout::AddPedestrian(s.initial.agents, starts[i], goals[i]);
   // The longest walk is the square's diagonal.
-  s.suggested_ticks = static_cast<int>(
-      std::ceil(1.25f * std::sqrt(2.f) * side / (kBenchmarkSpeed * s.initial.dt)));
+  s.suggested_ticks =
+      static_cast<int>(std::ceil(1.25f * std::sqrt(2.f) * side / (kBenchmarkSpeed * s.initial.dt)));
   return s;
 }
 

@@ -48,7 +48,7 @@ void Read(const Json& j, const std::string& path, std::string& out) {
 }
 
 template <class T>
-  requires std::is_integral_v<T>
+requires std::is_integral_v<T>
 void Read(const Json& j, const std::string& path, T& out) {
   if (!j.is_number_integer()) Fail(path, "expected an integer");
   using Limits = std::numeric_limits<T>;
@@ -60,11 +60,11 @@ void Read(const Json& j, const std::string& path, T& out) {
     fits = std::is_signed_v<T> && j.get<int64_t>() >= static_cast<int64_t>(Limits::min());
   }
   if (!fits) {
-    Fail(path, "out of range " + std::to_string(Limits::min()) + " .. " +
-                   std::to_string(Limits::max()));
+    Fail(path,
+         "out of range " + std::to_string(Limits::min()) + " .. " + std::to_string(Limits::max()));
   }
-  out = j.is_number_unsigned() ? static_cast<T>(j.get<uint64_t>())
-                               : static_cast<T>(j.get<int64_t>());
+  out =
+      j.is_number_unsigned() ? static_cast<T>(j.get<uint64_t>()) : static_cast<T>(j.get<int64_t>());
 }
 
 // [x, y, z], or [x, y] with z = 0 for hand-written ground-plane data.

@@ -48,8 +48,8 @@ class Writer {
         return;
       }
     }
-    throw std::invalid_argument(Child(key) + ": value " +
-                                std::to_string(static_cast<int>(value)) + " has no name");
+    throw std::invalid_argument(Child(key) + ": value " + std::to_string(static_cast<int>(value)) +
+                                " has no name");
   }
 
   void Version(int) {}
@@ -93,7 +93,8 @@ class Writer {
     Json array = Json::array();
     for (size_t i = 0; i < values.size(); ++i) {
       if constexpr (std::is_same_v<T, float>) {
-        array.push_back(Number(values[i], [&] { return Child(key) + "[" + std::to_string(i) + "]"; }));
+        array.push_back(
+            Number(values[i], [&] { return Child(key) + "[" + std::to_string(i) + "]"; }));
       } else {
         array.push_back(values[i]);
       }
@@ -107,7 +108,8 @@ class Writer {
   template <class PathFn>
   static double Number(float f, PathFn path) {
     // JSON has no NaN or infinity (nlohmann would write null): refuse rather than lose it.
-    if (!std::isfinite(f)) throw std::invalid_argument(path() + ": not finite, JSON cannot hold it");
+    if (!std::isfinite(f))
+      throw std::invalid_argument(path() + ": not finite, JSON cannot hold it");
     return ShortestDouble(f);
   }
 
@@ -124,8 +126,8 @@ class Writer {
     Json array = Json::array();
     for (size_t i = 0; i < points.size(); ++i) {
       const auto at = [&] { return path + "[" + std::to_string(i) + "]"; };
-      array.push_back(Json::array(
-          {Number(points[i].x, at), Number(points[i].y, at), Number(points[i].z, at)}));
+      array.push_back(
+          Json::array({Number(points[i].x, at), Number(points[i].y, at), Number(points[i].z, at)}));
     }
     return array;
   }

@@ -45,15 +45,17 @@ int WalkTicks(float distance, float speed, float dt) {
   return static_cast<int>(std::ceil(2.f * distance / (speed * dt))) + 100;
 }
 
-void AddSwappingGroup(AgentSnapshot& agents, size_t count, Vec2 out, float near, int rows,
-                      int cols, ScenarioRng& rng) {
+void AddSwappingGroup(AgentSnapshot& agents, size_t count, Vec2 out, float near, int rows, int cols,
+                      ScenarioRng& rng) {
   const Vec2 lateral{-out.y, out.x};
   const float centre_row = 0.5f * static_cast<float>(rows - 1);
   for (size_t i = 0; i < count; ++i) {
     const int c = static_cast<int>(i / static_cast<size_t>(rows));
-    const float side = (static_cast<float>(i % static_cast<size_t>(rows)) - centre_row) * kLatticeSpacing;
+    const float side =
+        (static_cast<float>(i % static_cast<size_t>(rows)) - centre_row) * kLatticeSpacing;
     const Vec2 start = out * (near + static_cast<float>(c) * kLatticeSpacing) + lateral * side;
-    const Vec2 goal = out * -(near + static_cast<float>(cols - 1 - c) * kLatticeSpacing) + lateral * side;
+    const Vec2 goal =
+        out * -(near + static_cast<float>(cols - 1 - c) * kLatticeSpacing) + lateral * side;
     // Draw in a fixed order (start, then goal) so the scene depends on the seed alone.
     const Vec2 start_jitter = Jitter(rng, kJitter);
     const Vec2 goal_jitter = Jitter(rng, kJitter);

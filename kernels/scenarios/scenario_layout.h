@@ -48,8 +48,8 @@ int WalkTicks(float distance, float speed, float dt);
 // column c stands at distance near + c * spacing. Each goal is on the opposite side at
 // the same lateral place, in column cols - 1 - c: the first to arrive walk deepest and
 // do not park in the way of those behind.
-void AddSwappingGroup(AgentSnapshot& agents, size_t count, Vec2 out, float near, int rows,
-                      int cols, ScenarioRng& rng);
+void AddSwappingGroup(AgentSnapshot& agents, size_t count, Vec2 out, float near, int rows, int cols,
+                      ScenarioRng& rng);
 
 }  // namespace throng::scenarios::layout
 

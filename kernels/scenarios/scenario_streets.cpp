@@ -35,7 +35,8 @@ int RowsAcross(float width) {
 }
 
 int ColumnsFor(size_t count, int rows) {
-  return std::max(1, static_cast<int>((count + static_cast<size_t>(rows) - 1) / static_cast<size_t>(rows)));
+  return std::max(
+      1, static_cast<int>((count + static_cast<size_t>(rows) - 1) / static_cast<size_t>(rows)));
 }
 
 }  // namespace

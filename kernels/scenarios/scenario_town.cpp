@@ -118,10 +118,9 @@ float ShortSide(size_t vehicles_per_lane, size_t walkers, const std::array<int, 
   const float for_walkers = (static_cast<float>(walkers) / kWalkersPerMetre +
                              kCrosswalkZone * static_cast<float>(total) + 8.f * kSideMargin) /
                             6.f;
-  const float for_crosswalks =
-      std::max(kCrosswalkZone * static_cast<float>(crosswalks[1]),
-               0.5f * kCrosswalkZone * static_cast<float>(crosswalks[0])) +
-      2.f * kSideMargin;
+  const float for_crosswalks = std::max(kCrosswalkZone * static_cast<float>(crosswalks[1]),
+                                        0.5f * kCrosswalkZone * static_cast<float>(crosswalks[0])) +
+                               2.f * kSideMargin;
   return std::ceil(std::max({kMinSide, for_vehicles, for_walkers, for_crosswalks}));
 }
 
@@ -170,7 +169,8 @@ void AddCrossers(AgentSnapshot& agents, const RoadLoop& road, const std::vector<
       const int row = static_cast<int>(q / kCrosswalkLines);
       const int line = static_cast<int>(q % kCrosswalkLines) - kCrosswalkLines / 2;
       const float along = w.along + kSpacing * static_cast<float>(line);
-      const Vec2 start = road.At(w.side, along, sign * (kCurb + kSpacing * static_cast<float>(row)));
+      const Vec2 start =
+          road.At(w.side, along, sign * (kCurb + kSpacing * static_cast<float>(row)));
       const Vec2 goal =
           road.At(w.side, along, -sign * (kCurb + kSpacing * static_cast<float>(rows - 1 - row)));
       const Vec2 start_jitter = layout::Jitter(rng, layout::kJitter);
@@ -230,7 +230,8 @@ void AddBuildings(Scenario& s, const RoadLoop& road, ScenarioRng& rng) {
   const int nx = static_cast<int>(2.f * hx / pitch), ny = static_cast<int>(2.f * hy / pitch);
   for (int iy = 0; iy < ny; ++iy) {
     for (int ix = 0; ix < nx; ++ix) {
-      const Vec2 cell{-0.5f * nx * pitch + (ix + 0.5f) * pitch, -0.5f * ny * pitch + (iy + 0.5f) * pitch};
+      const Vec2 cell{-0.5f * nx * pitch + (ix + 0.5f) * pitch,
+                      -0.5f * ny * pitch + (iy + 0.5f) * pitch};
       const float w = pitch * rng.Uniform(0.4f, 0.7f);
       const float h = pitch * rng.Uniform(0.4f, 0.7f);
       const Vec2 half{0.5f * w, 0.5f * h};
@@ -265,7 +266,8 @@ Scenario MakeTown(size_t size, uint32_t seed) {
   std::vector<Crosswalk> walks;
   for (int i = 0; i < 4; ++i) {
     const float pitch = road.length[i] / static_cast<float>(per_side[i]);
-    for (int k = 0; k < per_side[i]; ++k) walks.push_back({i, pitch * (static_cast<float>(k) + 0.5f)});
+    for (int k = 0; k < per_side[i]; ++k)
+      walks.push_back({i, pitch * (static_cast<float>(k) + 0.5f)});
   }
   AddLanes(s, road);
   AddVehicles(s, per_lane, rng);
