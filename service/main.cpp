@@ -33,7 +33,9 @@ int Run(const Options& options, const sigset_t& signals) {
   throng::CreateBackend(backend);
 
   ServiceMetrics metrics(options.metrics, options.max_worlds);
-  WorldRegistry registry(options.max_worlds);
+  WorldRegistry registry(
+      options.max_worlds, [&](int64_t worlds) { metrics.SetWorlds(worlds); },
+      [&](int64_t agents, int64_t vehicles) { metrics.SetPopulation(agents, vehicles); });
   ServiceLimits limits;
   limits.max_agents_per_world = options.max_agents_per_world;
   TokenAuth auth(options.token);

@@ -16,12 +16,17 @@ void WorldRegistry::Release() {
   --reserved_;
 }
 
+std::string WorldRegistry::NewId() {
+  std::lock_guard lock(mu_);
+  return "w-" + std::to_string(next_id_++);
+}
+
 std::shared_ptr<WorldEntry> WorldRegistry::Insert(std::unique_ptr<WorldEntry> entry) {
   std::shared_ptr<WorldEntry> shared(std::move(entry));
   std::lock_guard lock(mu_);
-  shared->id = "w-" + std::to_string(next_id_++);
   worlds_.emplace(shared->id, shared);
   order_.push_back(shared->id);
+  if (worlds_gauge_) worlds_gauge_(static_cast<int64_t>(worlds_.size()));
   return shared;
 }
 
@@ -39,6 +44,7 @@ std::shared_ptr<WorldEntry> WorldRegistry::Remove(const std::string& id) {
   worlds_.erase(it);
   order_.erase(std::find(order_.begin(), order_.end(), id));
   --reserved_;
+  if (worlds_gauge_) worlds_gauge_(static_cast<int64_t>(worlds_.size()));
   return entry;
 }
 
@@ -56,8 +62,11 @@ int64_t WorldRegistry::size() const {
 }
 
 void WorldRegistry::UpdatePopulation(int64_t agents_delta, int64_t vehicles_delta) {
+  if (agents_delta == 0 && vehicles_delta == 0) return;
+  std::lock_guard lock(population_mu_);
   agents_ += agents_delta;
   vehicles_ += vehicles_delta;
+  if (population_gauge_) population_gauge_(agents_, vehicles_);
 }
 
 }  // namespace throng::service

@@ -3,8 +3,8 @@
 // never stepped by two calls at once while different worlds run in parallel.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -36,13 +36,22 @@ struct WorldEntry {
 
 class WorldRegistry {
  public:
-  explicit WorldRegistry(int max_worlds) : max_worlds_(max_worlds) {}
+  // Gauges: called with the new totals whenever they change, in the order they change.
+  using WorldsGauge = std::function<void(int64_t worlds)>;
+  using PopulationGauge = std::function<void(int64_t agents, int64_t vehicles)>;
+
+  WorldRegistry(int max_worlds, WorldsGauge worlds_gauge, PopulationGauge population_gauge)
+      : max_worlds_(max_worlds),
+        worlds_gauge_(std::move(worlds_gauge)),
+        population_gauge_(std::move(population_gauge)) {}
 
   // Takes one of --max-worlds places before a world is built (false: none left). Give it
   // back with Release, or fill it with Insert.
   bool Reserve();
   void Release();
-  // Gives `entry` a fresh id ("w-1", "w-2", ..) and publishes it.
+  // A fresh world id: "w-1", "w-2", .., never reused.
+  std::string NewId();
+  // Publishes `entry` under its id, in a place taken by Reserve.
   std::shared_ptr<WorldEntry> Insert(std::unique_ptr<WorldEntry> entry);
 
   // Null when unknown.
@@ -53,19 +62,20 @@ class WorldRegistry {
   std::vector<std::shared_ptr<WorldEntry>> List() const;
   int64_t size() const;
 
-  // Population over every world: call with a world's counts before and after a change.
+  // Population over every world: a world's change in agents and vehicles.
   void UpdatePopulation(int64_t agents_delta, int64_t vehicles_delta);
-  int64_t agents() const { return agents_.load(); }
-  int64_t vehicles() const { return vehicles_.load(); }
 
  private:
   const int max_worlds_;
+  const WorldsGauge worlds_gauge_;
+  const PopulationGauge population_gauge_;
   mutable std::mutex mu_;
   int reserved_ = 0;  // places taken, published or being built
   uint64_t next_id_ = 1;
   std::unordered_map<std::string, std::shared_ptr<WorldEntry>> worlds_;
   std::vector<std::string> order_;  // ids in creation order
-  std::atomic<int64_t> agents_{0}, vehicles_{0};
+  std::mutex population_mu_;
+  int64_t agents_ = 0, vehicles_ = 0;  // guarded by population_mu_
 };
 
 }  // namespace throng::service

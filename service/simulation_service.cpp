@@ -164,7 +164,6 @@ void SimulationService::AfterTick(WorldEntry& e) {
                               static_cast<int64_t>(vehicles) - static_cast<int64_t>(e.vehicles));
   e.agents = agents;
   e.vehicles = vehicles;
-  metrics_->SetPopulation(registry_->agents(), registry_->vehicles());
   PublishInfo(e);
 }
 
@@ -191,13 +190,10 @@ Status SimulationService::CreateWorld(grpc::ServerContext* context,
     ConfigToProto(entry->world->config(), &entry->effective_config);
     entry->effective_config.set_name(entry->name);
     entry->effective_config.set_backend(BackendToProto(entry->world->backend()));
+    entry->id = registry_->NewId();
+    PublishInfo(*entry);
+    *response = entry->info;
     auto shared = registry_->Insert(std::move(entry));
-    {
-      std::lock_guard lock(shared->mu);
-      PublishInfo(*shared);
-      *response = shared->info;
-    }
-    metrics_->SetWorlds(registry_->size());
     spdlog::info("CreateWorld: {} \"{}\" on {}", shared->id, shared->name, shared->backend);
     return Status::OK;
   });
@@ -337,12 +333,10 @@ Status SimulationService::DeleteWorld(grpc::ServerContext* context,
     if (!entry) {
       return Status(StatusCode::NOT_FOUND, "world_id: no world \"" + request->world_id() + "\"");
     }
-    metrics_->SetWorlds(registry_->size());
     std::lock_guard lock(entry->mu);  // waits for a running tick
     entry->deleted = true;
     registry_->UpdatePopulation(-static_cast<int64_t>(entry->agents),
                                 -static_cast<int64_t>(entry->vehicles));
-    metrics_->SetPopulation(registry_->agents(), registry_->vehicles());
     entry->world.reset();  // frees the engine's memory now, not when the last waiter leaves
     spdlog::info("DeleteWorld: {}", entry->id);
     return Status::OK;
