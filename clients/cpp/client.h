@@ -48,10 +48,10 @@ const char* CodeName(grpc::StatusCode code);
 
 struct ConnectOptions {
   std::string address = "127.0.0.1:50051";  // host:port
-  std::string tls_root_cert_pem;  // PEM contents (not a path); empty: plain TCP
-  std::string token;              // sent as "authorization: Bearer <token>"; empty: none
-  std::chrono::milliseconds timeout{0};  // per unary call; 0: none
-  int max_message_mb = 256;       // largest response accepted (a 1M-agent tick is ~40 MB)
+  std::string tls_root_cert_pem;            // PEM contents (not a path); empty: plain TCP
+  std::string token;                        // sent as "authorization: Bearer <token>"; empty: none
+  std::chrono::milliseconds timeout{0};     // per unary call; 0: none
+  int max_message_mb = 256;                 // largest response accepted (a 1M-agent tick is ~40 MB)
 };
 
 // Views over the caller's columns (field names as in AgentBatch); an empty span leaves

@@ -65,8 +65,8 @@ std::string ScenarioToProtoJson(const scenarios::Scenario& scenario,
          ", \"size\": " + std::to_string(scenario.size) +
          ", \"seed\": " + std::to_string(scenario.seed) +
          ", \"suggested_ticks\": " + std::to_string(scenario.suggested_ticks) +
-         ",\n\"config\": " + Json(p.config) + ",\n\"initial\": {\"tick\": " +
-         std::to_string(p.tick) + ", \"dt\": " + Float(p.dt) +
+         ",\n\"config\": " + Json(p.config) +
+         ",\n\"initial\": {\"tick\": " + std::to_string(p.tick) + ", \"dt\": " + Float(p.dt) +
          ", \"agents\": " + Json(p.agents) + ",\n\"vehicles\": " + Json(p.vehicles) + "}" +
          EngineJson(engine) + "}\n";
 }

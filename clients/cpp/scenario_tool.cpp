@@ -5,7 +5,6 @@
 //   throng-scenario town --size 500 --seed 1 --proto -o town.json  # throng.v1 proto JSON
 //   throng-scenario --from town.json --proto -o town.v1.json       # convert a saved one
 #include <CLI/CLI.hpp>
-
 #include <cstdio>
 #include <exception>
 #include <fstream>
@@ -48,8 +47,8 @@ int main(int argc, char** argv) {
       std::cerr << "throng-scenario: give a scenario name or --from FILE\n";
       return 2;
     }
-    const sc::Scenario scenario = from.empty() ? sc::MakeScenario(name, size, seed)
-                                               : sc::LoadScenario(from);
+    const sc::Scenario scenario =
+        from.empty() ? sc::MakeScenario(name, size, seed) : sc::LoadScenario(from);
     if (engine_ticks > 0 && !proto) {
       std::cerr << "throng-scenario: --engine-ticks needs --proto\n";
       return 2;

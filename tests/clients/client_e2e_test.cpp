@@ -25,7 +25,7 @@ class Throngd {
  public:
   explicit Throngd(std::vector<std::string> flags) {
     std::vector<std::string> args = {THRONGD_PATH, "--listen", "127.0.0.1:0", "--metrics", "",
-                                     "--backend", "cpu", "--log-level", "warn"};
+                                     "--backend",  "cpu",      "--log-level", "warn"};
     args.insert(args.end(), flags.begin(), flags.end());
     int fds[2];
     if (pipe(fds) != 0) throw std::runtime_error("pipe");

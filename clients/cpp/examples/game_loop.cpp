@@ -5,7 +5,6 @@
 //
 //   game_loop --server 127.0.0.1:50051 --scenario town --size 500 --ticks 100 [--stream]
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -105,8 +104,8 @@ int main(int argc, char** argv) {
 
       const auto start = std::chrono::steady_clock::now();
       v1::StepResponse owned;
-      const v1::StepResponse& response = steps ? steps->Step(request)
-                                               : (owned = client.Step(request));
+      const v1::StepResponse& response =
+          steps ? steps->Step(request) : (owned = client.Step(request));
       latency_ms.push_back(
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
               .count());
@@ -128,15 +127,16 @@ int main(int argc, char** argv) {
 
       const auto& s = response.stats();
       collisions += s.agent_overlaps() + s.vehicle_overlaps() + s.agents_in_obstacles();
-      std::printf("tick %4llu  %7.2f ms (server %6.2f ms)  ok %llu  safe_stop %llu  "
-                  "emergency %llu  overlaps %llu/%llu/%llu\n",
-                  static_cast<unsigned long long>(response.tick()), latency_ms.back(),
-                  1e3 * s.stage_seconds().total(), static_cast<unsigned long long>(s.ok()),
-                  static_cast<unsigned long long>(s.safe_stop()),
-                  static_cast<unsigned long long>(s.emergency()),
-                  static_cast<unsigned long long>(s.agent_overlaps()),
-                  static_cast<unsigned long long>(s.vehicle_overlaps()),
-                  static_cast<unsigned long long>(s.agents_in_obstacles()));
+      std::printf(
+          "tick %4llu  %7.2f ms (server %6.2f ms)  ok %llu  safe_stop %llu  "
+          "emergency %llu  overlaps %llu/%llu/%llu\n",
+          static_cast<unsigned long long>(response.tick()), latency_ms.back(),
+          1e3 * s.stage_seconds().total(), static_cast<unsigned long long>(s.ok()),
+          static_cast<unsigned long long>(s.safe_stop()),
+          static_cast<unsigned long long>(s.emergency()),
+          static_cast<unsigned long long>(s.agent_overlaps()),
+          static_cast<unsigned long long>(s.vehicle_overlaps()),
+          static_cast<unsigned long long>(s.agents_in_obstacles()));
     }
     if (steps) steps->Close();
     client.DeleteWorld(world.world_id());
