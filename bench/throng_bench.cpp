@@ -5,6 +5,7 @@
 //   throng-bench --scenario town --size 10000 --backend cpu --ticks 100 --warmup 5
 //   throng-bench --scenario random,town --sizes 100000,1000000 --compare cpu,cuda --json r.json
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
@@ -83,7 +84,10 @@ int main(int argc, char** argv) {
     std::vector<bench::Skipped> skipped;
     for (const std::string& name : scenario_names) {
       for (size_t size : sizes) {
+        const auto t0 = std::chrono::steady_clock::now();
         const scenarios::Scenario scenario = scenarios::MakeScenario(name, size, seed);
+        std::printf("\n%s %zu: scenario built in %.1f s\n", name.c_str(), size,
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
         std::vector<bench::RunFigures> runs;
         if (compare_opt->count()) {
           runs = bench::RunCompare(scenario, compare, options, &skipped);

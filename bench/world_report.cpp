@@ -88,7 +88,7 @@ void PrintRuns(const std::vector<RunFigures>& runs) {
   if (runs.empty()) return;
   const RunFigures& r0 = runs[0];
   std::printf(
-      "\n%s size %zu seed %u: %zu agents, %zu vehicles, dt %.3g s, %d ticks after %d "
+      "%s size %zu seed %u: %zu agents, %zu vehicles, dt %.3g s, %d ticks after %d "
       "warm-up (%s)\n",
       r0.scenario.c_str(), r0.size, r0.seed, r0.agents, r0.vehicles, r0.dt, r0.ticks, r0.warmup,
       r0.mode.c_str());
