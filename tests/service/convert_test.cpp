@@ -1,0 +1,115 @@
+// The proto <-> engine conversion on its own (no server).
+#include "service/convert.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/service/service_test_util.h"
+
+namespace throng::service::testing {
+namespace {
+
+std::string InvalidArgument(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(ConvertTest, config_round_trips) {
+  WorldConfig config = MakeTestScene(3, 1).config;
+  config.frame.up = UpAxis::kY;
+  config.frame.handedness = Handedness::kLeft;
+  config.follower.heading_weight = 0.4f;
+  config.agent_defaults.radius = 0.4f;
+  config.detection.stall_ticks = 80;
+  config.world_speed_limit = 9.f;
+  v1::WorldConfig proto;
+  ConfigToProto(config, &proto);
+  v1::WorldConfig again;
+  ConfigToProto(ConfigFromProto(proto), &again);
+  EXPECT_TRUE(SameMessage(again, proto));
+  EXPECT_EQ(proto.up_axis(), v1::UP_AXIS_Y);
+  EXPECT_EQ(proto.handedness(), v1::HANDEDNESS_LEFT);
+  EXPECT_EQ(proto.defaults().stall_ticks(), 80u);
+}
+
+TEST(ConvertTest, zero_fields_take_engine_defaults) {
+  const WorldConfig c = ConfigFromProto(v1::WorldConfig());
+  const WorldConfig d;
+  EXPECT_EQ(c.orca.time_horizon, d.orca.time_horizon);
+  EXPECT_EQ(c.orca.max_neighbors, d.orca.max_neighbors);
+  EXPECT_EQ(c.follower.max_yaw_delta, d.follower.max_yaw_delta);
+  EXPECT_EQ(c.agent_defaults.max_speed, d.agent_defaults.max_speed);
+  EXPECT_EQ(c.vehicle_defaults.length, d.vehicle_defaults.length);
+  EXPECT_EQ(c.detection.oscillation_window, d.detection.oscillation_window);
+}
+
+TEST(ConvertTest, snapshot_round_trips_present_columns_only) {
+  const auto scene = MakeTestScene(5, 2);
+  const auto request = StepRequest("w-1", scene.snapshot);
+  EXPECT_EQ(request.agents().radius_size(), 5);
+  EXPECT_EQ(request.agents().vx_size(), 0);  // absent in the scene: absent on the wire
+  Snapshot back;
+  SnapshotFromProto(request.tick(), request.dt(), request.agents(), request.vehicles(), &back);
+  v1::AgentBatch agents;
+  AgentsToProto(back.agents, &agents);
+  EXPECT_TRUE(SameMessage(agents, request.agents()));
+  v1::VehicleBatch vehicles;
+  VehiclesToProto(back.vehicles, &vehicles);
+  EXPECT_TRUE(SameMessage(vehicles, request.vehicles()));
+  EXPECT_EQ(back.tick, scene.snapshot.tick);
+}
+
+TEST(ConvertTest, column_lengths_are_named) {
+  const auto request = StepRequest("w-1", MakeTestScene(5, 2).snapshot);
+  Snapshot out;
+  auto check = [&](const std::function<void(v1::StepRequest&)>& edit) {
+    auto r = request;
+    edit(r);
+    return InvalidArgument(
+        [&] { SnapshotFromProto(r.tick(), r.dt(), r.agents(), r.vehicles(), &out); });
+  };
+  EXPECT_EQ(check([](auto& r) { r.mutable_agents()->mutable_radius()->Truncate(3); }),
+            "agents.radius: 3 values for 5 agents");
+  EXPECT_EQ(check([](auto& r) { r.mutable_agents()->add_y(1.f); }),
+            "agents.y: 6 values for 5 agents");
+  EXPECT_EQ(check([](auto& r) { r.mutable_vehicles()->add_width(1.f); }),
+            "vehicles.width: 1 value for 2 vehicles");
+  EXPECT_EQ(check([](auto& r) { r.mutable_vehicles()->clear_yaw(); }),
+            "vehicles.yaw: 0 values for 2 vehicles");
+  EXPECT_EQ(check([](auto& r) {
+              for (int i = 0; i < 5; ++i) r.mutable_agents()->add_flags(i == 2 ? 260 : 0);
+            }).rfind("agents.flags[2]: 260", 0),
+            0u);
+}
+
+TEST(ConvertTest, config_errors_use_api_names) {
+  EXPECT_EQ(ConfigMessageToProto("params.max_neighbors: 99 is outside [1, 64]"),
+            "orca.max_neighbors: 99 is outside [1, 64]");
+  EXPECT_EQ(ConfigMessageToProto("agent_defaults.radius: must be finite and > 0"),
+            "defaults.agent_radius: must be finite and > 0");
+  EXPECT_EQ(ConfigMessageToProto("vehicle_defaults.width: x"), "defaults.vehicle_width: x");
+  EXPECT_EQ(ConfigMessageToProto("detection.stall_ticks: x"), "defaults.stall_ticks: x");
+  EXPECT_EQ(ConfigMessageToProto("splines[2].points[5]: not finite"),
+            "splines[2].points[5]: not finite");
+  v1::WorldConfig bad;
+  bad.mutable_orca()->set_max_neighbors(4'000'000'000u);
+  EXPECT_EQ(InvalidArgument([&] { ConfigFromProto(bad); }).rfind("orca.max_neighbors", 0), 0u);
+}
+
+TEST(ConvertTest, backends) {
+  EXPECT_EQ(BackendFromProto(v1::BACKEND_UNSPECIFIED, BackendKind::kReference),
+            BackendKind::kReference);
+  EXPECT_EQ(BackendFromProto(v1::BACKEND_CPU, BackendKind::kAuto), BackendKind::kCpu);
+  EXPECT_EQ(InvalidArgument([] { BackendFromProto(9, BackendKind::kAuto); }).rfind("backend", 0),
+            0u);
+  for (auto kind :
+       {BackendKind::kAuto, BackendKind::kCuda, BackendKind::kCpu, BackendKind::kReference}) {
+    EXPECT_EQ(BackendFromProto(BackendToProto(kind), BackendKind::kAuto), kind);
+  }
+}
+
+}  // namespace
+}  // namespace throng::service::testing
