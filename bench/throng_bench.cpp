@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -35,6 +36,12 @@ void WriteJson(const std::string& path, const std::string& json) {
   std::ofstream out(path);
   out << json;
   if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+// The file's contents, or "" when it does not exist yet.
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 }  // namespace
@@ -67,6 +74,8 @@ int main(int argc, char** argv) {
   app.add_option("--budget-s", options.budget_s,
                  "stop timing a run after this many seconds of ticks (at least 3; 0 = none)");
   app.add_option("--json", json_path, "write results as JSON to this file");
+  bool append = false;
+  app.add_flag("--append", append, "add to the results already in the --json file");
   CLI11_PARSE(app, argc, argv);
   if (scenario_names.size() == 1 && scenario_names[0] == "all") {
     scenario_names = scenarios::ScenarioNames();
@@ -75,8 +84,11 @@ int main(int argc, char** argv) {
   try {
     // Unknown names are usage errors, found before hours of runs rather than after.
     for (const auto& name : compare_opt->count() ? compare : backends) ParseBackendKind(name);
+    // Read once, before any run: each write rewrites the file from it.
+    const std::string previous = append ? ReadFile(json_path) : "";
     const bench::MachineInfo machine = bench::DescribeMachine();
     const std::string command = Join(argc, argv);
+    if (!previous.empty()) bench::ToJson(machine, command, {}, {}, previous);  // fails early
     std::printf("throng-bench on %s (%s, %d cores, %d OpenMP threads), %s\n",
                 machine.hostname.c_str(), machine.cpu_model.c_str(), machine.cores,
                 machine.omp_threads, machine.date.c_str());
@@ -100,7 +112,7 @@ int main(int argc, char** argv) {
         }
         bench::PrintRuns(runs);
         all.insert(all.end(), runs.begin(), runs.end());
-        WriteJson(json_path, bench::ToJson(machine, command, all, skipped));
+        WriteJson(json_path, bench::ToJson(machine, command, all, skipped, previous));
       }
     }
   } catch (const std::exception& e) {

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string_view>
 
 namespace throng::bench {
@@ -145,7 +146,22 @@ void PrintRuns(const std::vector<RunFigures>& runs) {
 }
 
 std::string ToJson(const MachineInfo& machine, const std::string& command,
-                   const std::vector<RunFigures>& runs, const std::vector<Skipped>& skipped) {
+                   const std::vector<RunFigures>& runs, const std::vector<Skipped>& skipped,
+                   const std::string& previous) {
+  Json commands = Json::array(), results = Json::array(), skips = Json::array();
+  if (!previous.empty()) {
+    const Json old = Json::parse(previous, nullptr, /*allow_exceptions=*/false);
+    if (!old.is_object() || old.value("benchmark", "") != "world_tick" ||
+        !old.contains("results")) {
+      throw std::invalid_argument("--append: not a throng-bench JSON document");
+    }
+    commands = old.value("commands", Json::array());
+    results = old["results"];
+    skips = old.value("skipped", Json::array());
+  }
+  commands.push_back(command);
+  for (const RunFigures& f : runs) results.push_back(RunJson(f));
+  for (const Skipped& s : skipped) skips.push_back({{"backend", s.backend}, {"reason", s.reason}});
   Json doc = {{"benchmark", "world_tick"},
               {"machine",
                {{"hostname", machine.hostname},
@@ -155,17 +171,13 @@ std::string ToJson(const MachineInfo& machine, const std::string& command,
                 {"date", machine.date},
                 {"cuda_built", machine.cuda_built},
                 {"cuda_device", machine.cuda_device}}},
-              {"command", command},
+              {"commands", commands},
               {"notes",
                "times in ms: tick is wall clock around World::Step (integrating), stages are "
                "TickStats::stage_ms; quality sums every tick run, warm-up included; "
                "peak_host_bytes is VmHWM reset before each run; device_bytes is device memory "
                "held above the CUDA context (null when not on cuda)"}};
-  Json results = Json::array();
-  for (const RunFigures& f : runs) results.push_back(RunJson(f));
   doc["results"] = results;
-  Json skips = Json::array();
-  for (const Skipped& s : skipped) skips.push_back({{"backend", s.backend}, {"reason", s.reason}});
   doc["skipped"] = skips;
   return doc.dump(2) + "\n";
 }
