@@ -74,7 +74,7 @@ step 180 "$bin/throng-bench-vehicles" --backends cuda,cpu --sizes 100000,1000000
 
 if [ -x "$bin/throng-bench-micro" ]; then
   echo "== micro-benchmarks on cuda (Google Benchmark, shared libraries from .gpu/lib)"
-  step 60 env LD_LIBRARY_PATH="$PWD/.gpu/lib" "$bin/throng-bench-micro" \
+  step 90 env LD_LIBRARY_PATH="$PWD/.gpu/lib" "$bin/throng-bench-micro" \
     --benchmark_filter=/cuda/ --benchmark_min_time=0.05 \
     --benchmark_out="$out/micro_gpu.json" --benchmark_out_format=json || status=1
 else

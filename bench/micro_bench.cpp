@@ -112,8 +112,10 @@ void BM_Cast_Fan(benchmark::State& state, BackendKind kind) {
 // One integrated world tick of the random scenario, each stepping the world's own state.
 // Manual time: the snapshot copy before each Step is the caller's side, not the engine's.
 void BM_World_Tick(benchmark::State& state, BackendKind kind) {
-  const scenarios::Scenario scenario =
-      scenarios::MakeScenario("random", static_cast<size_t>(state.range(0)), 1);
+  static std::map<size_t, scenarios::Scenario> cache;
+  const scenarios::Scenario& scenario =
+      Cached(cache, static_cast<size_t>(state.range(0)),
+             [](size_t k) { return scenarios::MakeScenario("random", k, 1); });
   World world(scenario.config, kind);
   TickOptions options;
   options.integrate = true;
