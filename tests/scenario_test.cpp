@@ -424,6 +424,37 @@ TEST(ScenarioTest, optional_fields_take_their_defaults) {
   ExpectSameConfig(s.config, WorldConfig{});
 }
 
+// The example in docs/SCENARIOS.md, verbatim.
+TEST(ScenarioTest, documented_example_loads) {
+  const Scenario s = ScenarioFromJson(R"({
+  "version": 1, "name": "tiny", "size": 2, "seed": 7, "suggested_ticks": 100,
+  "config": {
+    "frame": {"up": "z", "handedness": "right"},
+    "splines": [{"id": 0, "points": [[0, 0, 0], [50, 0, 0], [50, 30, 0]],
+                 "closed": true, "speed_limit": 10}],
+    "obstacles": [[[10, 10, 0], [14, 10, 0], [14, 12, 0], [10, 12, 0]],
+                  [[-5, -5, 0], [-5, 5, 0]]],
+    "orca": {"time_step": 0.1, "time_horizon": 2},
+    "agent_defaults": {"radius": 0.3, "max_speed": 1.4}
+  },
+  "initial": {
+    "tick": 0, "dt": 0.1,
+    "agents": {"id": [0, 1], "x": [1, 3], "y": [0, 0], "goal_x": [20, -20], "goal_y": [0, 0]},
+    "vehicles": {"id": [0], "x": [25], "y": [0], "yaw": [0], "speed": [5],
+                 "spline_id": [0], "progress_hint": [25]}
+  }
+})");
+  EXPECT_EQ(s.name, "tiny");
+  EXPECT_EQ(s.suggested_ticks, 100);
+  ASSERT_EQ(s.config.splines.size(), 1u);
+  EXPECT_TRUE(s.config.splines[0].closed);
+  EXPECT_EQ(s.config.obstacles.size(), 2u);
+  EXPECT_EQ(s.config.orca.time_horizon, 2.f);
+  EXPECT_EQ(s.config.orca.max_neighbors, OrcaParams{}.max_neighbors);
+  EXPECT_EQ(s.initial.agents.goal_x, (std::vector<float>{20.f, -20.f}));
+  EXPECT_EQ(s.initial.vehicles.progress_hint, std::vector<float>{25.f});
+}
+
 TEST(ScenarioTest, save_and_load_a_file) {
   const Scenario s = MakeScenario("crossing", 300, 8);
   const std::string path = testing::TempDir() + "scenario_test_crossing.json";
