@@ -61,6 +61,7 @@ Json RunJson(const RunFigures& f) {
               {"stalled_agent_ticks", q.stalled},
               {"agents_with_goals", q.agents_with_goals},
               {"agents_at_goal", q.agents_at_goal}}}};
+  if (f.repeat_tick_medians.size() > 1) j["repeat_tick_medians_ms"] = f.repeat_tick_medians;
   if (f.mode == "compare") {
     j["against"] = f.against;
     j["speedup_vs_first"] = f.speedup;

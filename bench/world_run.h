@@ -56,6 +56,8 @@ struct RunFigures {
   std::string against;
   double speedup = 1;  // first backend's median tick / this one's
   std::optional<Agreement> agreement;
+  // --repeat: the median tick of every repetition, the kept one included
+  std::vector<double> repeat_tick_medians;
 };
 
 struct RunOptions {
