@@ -26,6 +26,8 @@ std::string ReadToken(const std::string& path) {
 
 std::optional<int> ParseOptions(int argc, char** argv, Options* o) {
   CLI::App app{"throngd: Throng's gRPC service (throng.v1.Simulation)", "throngd"};
+  // A flag given twice takes its last value, so that scripts can append overrides.
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("--listen", o->listen, "gRPC address host:port (port 0: any free port)")
       ->capture_default_str();
   app.add_option("--metrics", o->metrics, "Prometheus /metrics address; \"\" serves none")
