@@ -5,6 +5,7 @@
 //   throng-bench --scenario town --size 10000 --backend cpu --ticks 100 --warmup 5
 //   throng-bench --scenario random,town --sizes 100000,1000000 --compare cpu,cuda --json r.json
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -104,6 +105,10 @@ int main(int argc, char** argv) {
   app.add_option("--json", json_path, "write results as JSON to this file");
   bool append = false;
   int repeats = 1;
+  bool suggested = false;
+  app.add_flag("--suggested-ticks", suggested,
+               "time as many ticks as each scenario suggests (long enough for most agents to "
+               "arrive: quality runs) instead of --ticks");
   app.add_option("--repeat", repeats,
                  "run each configuration this many times and keep the least disturbed run "
                  "(lowest median tick; for shared machines)")
@@ -133,16 +138,18 @@ int main(int argc, char** argv) {
         const scenarios::Scenario scenario = scenarios::MakeScenario(name, size, seed);
         std::printf("\n%s %zu: scenario built in %.1f s\n", name.c_str(), size,
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        bench::RunOptions run_options = options;
+        if (suggested) run_options.ticks = std::max(1, scenario.suggested_ticks);
         std::vector<bench::RunFigures> runs;
         if (compare_opt->count()) {
           runs = BestOf(repeats, skipped, [&](std::vector<bench::Skipped>* skips) {
-            return bench::RunCompare(scenario, compare, options, skips);
+            return bench::RunCompare(scenario, compare, run_options, skips);
           });
         } else {
           for (const std::string& backend : backends) {
             const auto best = BestOf(repeats, skipped, [&](std::vector<bench::Skipped>* skips) {
               std::vector<bench::RunFigures> one;
-              if (auto f = bench::RunSingle(scenario, backend, options, skips)) {
+              if (auto f = bench::RunSingle(scenario, backend, run_options, skips)) {
                 one.push_back(std::move(*f));
               }
               return one;
