@@ -163,7 +163,8 @@ def cmd_run(args):
         scenario.dt = args.dt
     ticks = args.ticks or scenario.suggested_ticks or 100
     log = (lambda msg: print(msg, file=sys.stderr)) if args.verbose else None
-    with Client(args.server, token=args.token, tls_ca=args.tls_ca) as client:
+    with Client(args.server, token=args.token, tls_ca=args.tls_ca,
+                timeout=args.timeout or None) as client:
         client.wait_ready(args.connect_timeout)
         run = run_scenario(client, scenario, ticks, backend=args.backend, log=log)
     os.makedirs(args.out, exist_ok=True)
@@ -220,6 +221,8 @@ def main(argv=None):
     run.add_argument("--frames", type=int, default=60, help="most frames rendered")
     run.add_argument("--scenario-tool", help="path of throng-scenario")
     run.add_argument("--connect-timeout", type=float, default=10.0)
+    run.add_argument("--timeout", type=float, default=300.0,
+                     help="s per call (a stuck server fails the run instead of hanging it); 0: none")
     run.add_argument("--fail-on-collision", action="store_true",
                      help="exit 3 when any collision was detected")
     run.add_argument("-v", "--verbose", action="store_true")
