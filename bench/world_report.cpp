@@ -43,6 +43,7 @@ Json RunJson(const RunFigures& f) {
             {"tick_ms", SummaryJson(f.tick_ms)},
             {"stage_ms", stages},
             {"agents_per_s", f.agents_per_s},
+            {"agents_per_s_at_median", f.agents_per_s_at_median},
             {"peak_host_bytes", f.peak_host_bytes},
             {"device_bytes", f.device_bytes ? Json(*f.device_bytes) : Json(nullptr)},
             {"device_bytes_per_agent",

@@ -136,6 +136,10 @@ RunFigures Figures(const scenarios::Scenario& scenario, const Lane& lane, const 
   for (int s = 0; s < kStageCount; ++s) f.stage_ms[s] = Summarise(lane.stage_ms[s]);
   const double seconds = std::accumulate(lane.tick_ms.begin(), lane.tick_ms.end(), 0.0) / 1e3;
   if (seconds > 0) f.agents_per_s = static_cast<double>(f.agents + f.vehicles) * f.ticks / seconds;
+  if (f.tick_ms.median > 0) {
+    f.agents_per_s_at_median =
+        static_cast<double>(f.agents + f.vehicles) / (f.tick_ms.median / 1e3);
+  }
   f.peak_host_bytes = PeakHostBytes();
   f.device_bytes = lane.device_peak;
   f.quality = MeasureQuality(*lane.world);

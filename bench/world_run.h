@@ -49,6 +49,9 @@ struct RunFigures {
   Summary tick_ms;  // wall clock around World::Step
   std::array<Summary, kStageCount> stage_ms;
   double agents_per_s = 0;  // (agents + vehicles) * ticks / timed seconds
+  // (agents + vehicles) / median tick: what a quiet machine sustains, as one slow tick in
+  // ten from another process on a shared machine weighs on the figure above
+  double agents_per_s_at_median = 0;
   uint64_t peak_host_bytes = 0;
   std::optional<uint64_t> device_bytes;  // cuda only: held above the context's baseline
   Quality quality;
