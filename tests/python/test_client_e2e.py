@@ -178,3 +178,20 @@ def test_run_scenario_records_every_tick(client, town_with_engine):
     np.testing.assert_array_equal(run["agent_x"][-1], columns.decode(engine[-1].agents)["x"])
     assert str(run["backend"]) == "cpu" and run["latency_s"].shape == (TICKS,)
     assert all(w.name != "town-150" for w in client.list_worlds())  # deleted after the run
+
+
+def test_tls_with_a_root_certificate(throngd_path, tmp_path):
+    from conftest import Server
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    server = Server(throngd_path, "--tls-cert", str(cert), "--tls-key", str(key))
+    try:
+        with throng.Client(server.address, tls_ca=str(cert), timeout=30) as c:
+            assert c.list_worlds() == []
+        with throng.Client(server.address, timeout=5) as c:  # plaintext to a TLS port
+            with pytest.raises(throng.ThrongError):
+                c.list_worlds()
+    finally:
+        server.stop()
