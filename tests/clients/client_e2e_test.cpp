@@ -7,8 +7,12 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -248,6 +252,28 @@ TEST(ClientEndToEnd, TokenIsSentAndChecked) {
     EXPECT_EQ(e.code(), grpc::StatusCode::UNAUTHENTICATED) << e.what();
   }
   EXPECT_NO_THROW(Connect(guarded.address(), "s3cret").ListWorlds());
+}
+
+TEST(ClientEndToEnd, TlsWithARootCertificate) {
+  char dir_template[] = "/tmp/throng_client_tls_XXXXXX";
+  const std::string dir = mkdtemp(dir_template);
+  const std::string key = dir + "/key.pem", cert = dir + "/cert.pem";
+  const std::string openssl =
+      "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost "
+      "-addext subjectAltName=IP:127.0.0.1 -keyout " +
+      key + " -out " + cert + " 2>/dev/null";
+  ASSERT_EQ(std::system(openssl.c_str()), 0);
+  Throngd tls({"--tls-cert", cert, "--tls-key", key});
+  std::ifstream in(cert);
+  std::stringstream pem;
+  pem << in.rdbuf();
+  ConnectOptions options;
+  options.address = tls.address();
+  options.tls_root_cert_pem = pem.str();
+  options.timeout = std::chrono::seconds(30);
+  Client client(options);
+  EXPECT_TRUE(client.ListWorlds().empty());
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
