@@ -21,18 +21,26 @@ BACKEND_STYLE = {"cuda": ("-", "s"), "cpu": ("-", "o"), "reference": (":", "^")}
 def load(paths):
     """{(kind, backend, scenario, variant): [(agents, ms)]} over every result file."""
     series = {}
+    world = {}  # (key, agents) -> (is single-backend run, ms)
     for path in paths:
         with open(path) as f:
             doc = json.load(f)
         kind = doc.get("benchmark", "orca_steps")
         for r in doc["results"]:
             if kind == "world_tick":
+                # A size run both alone and in a --compare keeps the run alone: it had the
+                # cores to itself.
                 key = (kind, r["backend"], r["scenario"], "")
-                point = (r["agents"] + r["vehicles"], r["tick_ms"]["median"])
+                x = r["agents"] + r["vehicles"]
+                single = r.get("mode") != "compare"
+                if world.get((key, x), (False, 0))[0] and not single:
+                    continue
+                world[(key, x)] = (single, r["tick_ms"]["median"])
             else:
                 key = (kind, r["backend"], r["scenario"], r["variant"])
-                point = (r["agents"], r["median_ms"]["tick"])
-            series.setdefault(key, []).append(point)
+                series.setdefault(key, []).append((r["agents"], r["median_ms"]["tick"]))
+    for (key, x), (_, ms) in world.items():
+        series.setdefault(key, []).append((x, ms))
     return series
 
 
