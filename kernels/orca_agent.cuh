@@ -49,14 +49,18 @@ struct alignas(16) QueryPoint {
 };
 
 struct NeighborSlot {
+  uint32_t tier;  // 0: non-cooperative (kept first), 1: cooperative
   float dist_sq;
   uint32_t id;
   uint32_t index;  // sorted index
 };
 
-// (dist_sq, id) order: deterministic whatever order the cells are visited in.
-THRONG_HD inline bool Closer(float d_a, uint32_t id_a, float d_b, uint32_t id_b) {
-  return d_a < d_b || (d_a == d_b && id_a < id_b);
+// (tier, dist_sq, id) order: deterministic whatever order the cells are visited in.
+// Non-cooperative neighbours (vehicles, players) come first: they will not give way, so
+// a crowd pressing close must never push one out of the max_neighbors cut.
+THRONG_HD inline bool Closer(const NeighborSlot& a, const NeighborSlot& b) {
+  if (a.tier != b.tier) return a.tier < b.tier;
+  return a.dist_sq < b.dist_sq || (a.dist_sq == b.dist_sq && a.id < b.id);
 }
 
 // Per-pair conservative filter of docs/ORCA.md (boundary included).
@@ -109,16 +113,15 @@ struct NeighborQueryFunctor {
       const float dist_sq = LengthSq(d);
       if (!IsCandidate(dist_sq, r, q.radius, s, q.max_speed, params)) return;
       ++candidates;
-      const uint32_t other = agents.id[j];
-      if (count == k_max && !Closer(dist_sq, other, kept[count - 1].dist_sq, kept[count - 1].id)) {
-        return;
-      }
+      const NeighborSlot slot{(agents.flags[j] & kAgentNonCooperative) ? 0u : 1u, dist_sq,
+                              agents.id[j], j};
+      if (count == k_max && !Closer(slot, kept[count - 1])) return;
       int pos = count < k_max ? count++ : k_max - 1;
-      while (pos > 0 && Closer(dist_sq, other, kept[pos - 1].dist_sq, kept[pos - 1].id)) {
+      while (pos > 0 && Closer(slot, kept[pos - 1])) {
         kept[pos] = kept[pos - 1];
         --pos;
       }
-      kept[pos] = {dist_sq, other, j};
+      kept[pos] = slot;
     };
 
     // Every cell the agent's largest query disc touches, each once (the table is wider

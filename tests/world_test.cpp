@@ -301,6 +301,47 @@ TEST_P(WorldTest, PedestriansGiveWayToAMovingVehicle) {
   EXPECT_NEAR(world.state().agents.y[0], 6.f, 0.3f);
 }
 
+TEST_P(WorldTest, ACrowdAroundAnAgentNeverHidesAPlayerRunningAtIt) {
+  // Ten standing pedestrians fill agent 0's ten neighbour slots, all closer than a player
+  // (non-cooperative) running straight at it. The player must still be avoided.
+  Snapshot s = Walkers({{0, 0}}, {{0, 0}});
+  for (int k = 0; k < 10; ++k) {
+    const float angle = 0.5f + 0.23f * static_cast<float>(k);  // an arc on the far side
+    s.agents.id.push_back(static_cast<uint32_t>(k + 1));
+    s.agents.x.push_back(1.6f * std::cos(angle) * -1.f);
+    s.agents.y.push_back(1.6f * std::sin(angle) * (k % 2 ? 1.f : -1.f));
+    s.agents.goal_x.push_back(s.agents.x.back());
+    s.agents.goal_y.push_back(s.agents.y.back());
+  }
+  s.agents.id.push_back(99);
+  s.agents.x.push_back(4.f);
+  s.agents.y.push_back(0.f);
+  s.agents.goal_x.push_back(-10.f);
+  s.agents.goal_y.push_back(0.f);
+  s.agents.vx.assign(s.agents.id.size(), 0.f);
+  s.agents.vy.assign(s.agents.id.size(), 0.f);
+  s.agents.vx.back() = -3.f;
+  s.agents.flags.assign(s.agents.id.size(), 0);
+  s.agents.flags.back() = kSnapshotNonCooperative;
+  World world(WorldConfig{}, GetParam());
+  TickResult r;
+  float closest = 1e9f;
+  for (int t = 1; t <= 25; ++t) {
+    s.tick = static_cast<uint64_t>(t);
+    world.Step(s, {}, &r);
+    for (size_t i = 0; i + 1 < s.agents.size(); ++i) {
+      s.agents.x[i] += r.agents.vx[i] * s.dt;
+      s.agents.y[i] += r.agents.vy[i] * s.dt;
+      s.agents.vx[i] = r.agents.vx[i];
+      s.agents.vy[i] = r.agents.vy[i];
+    }
+    s.agents.x.back() += s.agents.vx.back() * s.dt;  // the player keeps running
+    closest = std::min(closest, std::hypot(s.agents.x[0] - s.agents.x.back(),
+                                           s.agents.y[0] - s.agents.y.back()));
+  }
+  EXPECT_GE(closest, 0.6f - 1e-3f) << "the player ran into agent 0";
+}
+
 TEST_P(WorldTest, AdvanceNeedsAState) {
   World world(WorldConfig{}, GetParam());
   TickResult r;

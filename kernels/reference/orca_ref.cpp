@@ -472,7 +472,8 @@ AgentSetup SetUpAgent(const OrcaScene& scene, const std::vector<ObstacleVertex>&
   // Conservative candidates: no contact within tau is possible beyond this radius.
   const double tau = params.time_horizon;
   const double cap = params.neighbor_dist;
-  std::vector<std::tuple<double, uint32_t, size_t>> candidates;  // (dist_sq, id, index)
+  // (tier, dist_sq, id, index); tier 0: non-cooperative neighbours are kept first.
+  std::vector<std::tuple<int, double, uint32_t, size_t>> candidates;
   for (size_t j = 0; j < agents.size(); ++j) {
     if (j == agent) continue;
     const double dx = static_cast<double>(agents.px[j]) - self.position.x;
@@ -482,12 +483,13 @@ AgentSetup SetUpAgent(const OrcaScene& scene, const std::vector<ObstacleVertex>&
                          (self.max_speed + static_cast<double>(agents.max_speed[j])) * tau;
     if (dist_sq > reach * reach) continue;
     if (cap > 0.0 && dist_sq > cap * cap) continue;
-    candidates.emplace_back(dist_sq, agents.id[j], j);
+    const int tier = (agents.flags[j] & kAgentNonCooperative) ? 0 : 1;
+    candidates.emplace_back(tier, dist_sq, agents.id[j], j);
   }
   setup.candidate_count = candidates.size();
   std::sort(candidates.begin(), candidates.end());  // closest first, ties by id
   const size_t keep = std::min(candidates.size(), static_cast<size_t>(params.max_neighbors));
-  for (size_t k = 0; k < keep; ++k) setup.neighbors.push_back(std::get<2>(candidates[k]));
+  for (size_t k = 0; k < keep; ++k) setup.neighbors.push_back(std::get<3>(candidates[k]));
   return setup;
 }
 

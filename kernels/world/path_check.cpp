@@ -41,6 +41,10 @@ void CheckPaths(const PathCheckParams& params, float max_brake_decel, const Spli
   y.assign(scene.agent_y, scene.agent_y + scene.agents);
   r.assign(scene.agent_radius, scene.agent_radius + scene.agents);
   owner.assign(scene.agents, -1);
+  float walk_max = 0.f;  // fastest pedestrian, m/s
+  for (size_t k = 0; k < scene.agents; ++k) {
+    walk_max = std::max(walk_max, Length(Vec2{scene.agent_vx[k], scene.agent_vy[k]}));
+  }
   for (size_t v = 0; v < n; ++v) {
     const VehicleBody& body = scene.bodies[v];
     for (int j = 0; j < body.DiscCount(); ++j) {
@@ -67,17 +71,30 @@ void CheckPaths(const PathCheckParams& params, float max_brake_decel, const Spli
     float best = kInf;
     // From half a body behind the bumper (catches anything touching it) to the end.
     for (float ahead = -0.5f * body.length; ahead <= length; ahead += kSampleStep) {
-      if (ahead - half_width - r_max > best) break;  // nothing further can be nearer
+      if (ahead - kSampleStep - r_max > best) break;  // nothing further can be nearer
       Vec3 p3, t3;
       FrameAt(view, scene.spline[v], s_front + ahead, &p3, &t3);
       const Vec2 p{p3.x, p3.y};
       const Vec2 t = Normalize(Vec2{t3.x, t3.y});
-      grid.ForEachNear(p.x, p.y, half_width + r_max, [&](uint32_t k) {
+      const Vec2 right = RightOf(t);
+      // How long until the bumper is here; pedestrians are followed that far ahead.
+      const float horizon =
+          std::min(kPredictionHorizon, std::max(ahead, 0.f) / std::max(speed, 0.5f));
+      const float reach = half_width + r_max + walk_max * horizon;
+      grid.ForEachNear(p.x, p.y, reach, [&](uint32_t k) {
         if (owner[k] == static_cast<int>(v)) return;
         const Vec2 d = Vec2{x[k], y[k]} - p;
-        const float lateral = std::fabs(Dot(d, RightOf(t)));
         const float along = Dot(d, t);
-        if (lateral >= half_width + r[k] || std::fabs(along) > kSampleStep) return;
+        if (std::fabs(along) > kSampleStep) return;
+        const float lateral_now = Dot(d, right);
+        const float drift =
+            owner[k] < 0 ? Dot(Vec2{scene.agent_vx[k], scene.agent_vy[k]}, right) * horizon : 0.f;
+        const float lateral_then = lateral_now + drift;
+        const float band = half_width + r[k];
+        if (std::min(lateral_now, lateral_then) >= band ||
+            std::max(lateral_now, lateral_then) <= -band) {
+          return;  // stays beside the corridor until the vehicle has passed
+        }
         const float distance = std::max(0.f, ahead + along - r[k]);
         if (ahead + along + r[k] > 0.f) best = std::min(best, distance);
       });

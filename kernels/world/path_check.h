@@ -17,6 +17,8 @@ struct PathScene {
   const float* agent_x = nullptr;  // pedestrians, internal frame
   const float* agent_y = nullptr;
   const float* agent_radius = nullptr;
+  const float* agent_vx = nullptr;  // current velocity: where a pedestrian is heading
+  const float* agent_vy = nullptr;
   size_t agents = 0;
   std::vector<VehicleBody> bodies;      // every vehicle
   std::vector<uint32_t> spline;         // each vehicle's lane (index in the set)
@@ -24,6 +26,11 @@ struct PathScene {
   std::vector<float> speed;             // m/s
   std::vector<Vec2> edges;              // obstacle edges, two points each
 };
+
+// A pedestrian counts as in the path when it is in the corridor now or will step into it
+// before the vehicle gets there at its current speed (looking at most kPredictionHorizon
+// ahead): drivers yield to people walking toward the road, not only to people on it.
+constexpr float kPredictionHorizon = 3.f;  // s
 
 // clear[i]: metres free ahead of vehicle i's front bumper within its checked length
 // (max(min_length, braking distance + reaction distance + gap)); +inf when nothing is

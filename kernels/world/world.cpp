@@ -214,6 +214,8 @@ void World::Step(const Snapshot& s, const TickOptions& options, TickResult* out)
     scene.agent_x = oa.px.data();
     scene.agent_y = oa.py.data();
     scene.agent_radius = oa.radius.data();
+    scene.agent_vx = oa.vx.data();
+    scene.agent_vy = oa.vy.data();
     scene.agents = n;
     scene.bodies = w.bodies;
     scene.spline.resize(m);
