@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <sstream>
@@ -41,6 +42,8 @@ MachineInfo DescribeMachine() {
   m.cpu_model = ProcField("/proc/cpuinfo", "model name");
   m.cores = static_cast<int>(std::thread::hardware_concurrency());
   m.omp_threads = omp_get_max_threads();
+  const char* policy = std::getenv("OMP_WAIT_POLICY");
+  m.omp_wait_policy = policy ? policy : "default";
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm utc{};
   gmtime_r(&now, &utc);

@@ -13,7 +13,10 @@ struct MachineInfo {
   std::string cpu_model;  // first "model name" of /proc/cpuinfo
   int cores = 0;          // logical CPUs online
   int omp_threads = 0;    // OpenMP threads the cpu backend will use
-  std::string date;       // UTC, ISO 8601
+  // $OMP_WAIT_POLICY or "default": on a shared machine, spinning workers (ACTIVE) wait
+  // out whole time slices of descheduled threads and can make ticks several times slower
+  std::string omp_wait_policy;
+  std::string date;  // UTC, ISO 8601
   bool cuda_built = false;
   bool cuda_device = false;
 };

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <string>
@@ -154,6 +155,8 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::AddCustomContext("note", "times are wall clock; counters are ms per iteration");
+  const char* policy = std::getenv("OMP_WAIT_POLICY");
+  benchmark::AddCustomContext("OMP_WAIT_POLICY", policy ? policy : "default");
   RegisterFor(BackendKind::kReference, {1000});
   RegisterFor(BackendKind::kCpu, {1000, 10000, 100000});
   if (CudaDeviceAvailable()) {

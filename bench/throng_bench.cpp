@@ -127,9 +127,9 @@ int main(int argc, char** argv) {
     const bench::MachineInfo machine = bench::DescribeMachine();
     const std::string command = Join(argc, argv);
     if (!previous.empty()) bench::ToJson(machine, command, {}, {}, previous);  // fails early
-    std::printf("throng-bench on %s (%s, %d cores, %d OpenMP threads), %s\n",
+    std::printf("throng-bench on %s (%s, %d cores, %d OpenMP threads, wait policy %s), %s\n",
                 machine.hostname.c_str(), machine.cpu_model.c_str(), machine.cores,
-                machine.omp_threads, machine.date.c_str());
+                machine.omp_threads, machine.omp_wait_policy.c_str(), machine.date.c_str());
     std::vector<bench::RunFigures> all;
     std::vector<bench::Skipped> skipped;
     for (const std::string& name : scenario_names) {
