@@ -62,10 +62,10 @@ struct DetectionParams {
 
 // How far ahead a vehicle checks its lane for anything to brake for.
 struct PathCheckParams {
-  float gap = 2.f;             // m kept to whatever is ahead when stopped
+  float gap = 3.f;             // m kept to whatever is ahead when stopped
   float reaction_time = 1.f;   // s of travel added to the braking distance
   float min_length = 6.f;      // m checked even when standing
-  float lateral_margin = 0.3f;  // m added to the half width of the checked corridor
+  float lateral_margin = 0.5f;  // m added to the half width of the checked corridor
 };
 
 struct WorldConfig {
