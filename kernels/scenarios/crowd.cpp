@@ -1,4 +1,5 @@
 #include "kernels/scenarios/crowd.h"
+#include "kernels/scenarios/spread_points.h"
 
 #include <algorithm>
 #include <cmath>
@@ -24,34 +25,10 @@ void AddAgent(AgentColumns& a, uint32_t id, Vec2 p) {
   a.flags.push_back(0);
 }
 
-int64_t CellKey(int64_t cx, int64_t cy) { return (cx << 32) ^ (cy & 0xffffffff); }
-
-// Uniform points in a square, at least min_dist apart (dart throwing over a grid).
+// Uniform points in a square, at least min_dist apart.
 std::vector<Vec2> SpreadPoints(size_t n, float side, float min_dist, std::mt19937& rng) {
   std::uniform_real_distribution<float> coord(0.f, side);
-  std::unordered_map<int64_t, std::vector<size_t>> cells;
-  std::vector<Vec2> pts;
-  pts.reserve(n);
-  const float cell = min_dist;
-  size_t attempts = 0;
-  while (pts.size() < n && attempts < n * 1000) {
-    ++attempts;
-    const Vec2 p{coord(rng), coord(rng)};
-    const int64_t cx = static_cast<int64_t>(std::floor(p.x / cell));
-    const int64_t cy = static_cast<int64_t>(std::floor(p.y / cell));
-    bool free = true;
-    for (int64_t dy = -1; dy <= 1 && free; ++dy) {
-      for (int64_t dx = -1; dx <= 1 && free; ++dx) {
-        auto it = cells.find(CellKey(cx + dx, cy + dy));
-        if (it == cells.end()) continue;
-        for (size_t k : it->second) free = free && LengthSq(pts[k] - p) >= min_dist * min_dist;
-      }
-    }
-    if (!free) continue;
-    cells[CellKey(cx, cy)].push_back(pts.size());
-    pts.push_back(p);
-  }
-  return pts;
+  return scenarios::SpreadPoints(n, min_dist, [&] { return coord(rng); });
 }
 
 }  // namespace

@@ -3,17 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kernels/cast_fan.cuh"
 #include "kernels/world/host_grid.h"
 
 namespace throng {
 namespace {
-
-float SegmentDistance(Vec2 p, Vec2 a, Vec2 b) {
-  const Vec2 ab = b - a;
-  const float len_sq = LengthSq(ab);
-  const float t = len_sq > 0.f ? std::clamp(Dot(p - a, ab) / len_sq, 0.f, 1.f) : 0.f;
-  return Length(p - (a + ab * t));
-}
 
 // Even-odd rule; polygons with fewer than 3 vertices have no inside.
 bool Inside(Vec2 p, const std::vector<Vec2>& poly) {
@@ -73,8 +67,9 @@ CollisionCounts CountCollisions(const float* x, const float* y, const float* rad
       bool hit = Inside(p, poly);
       const size_t edges = poly.size() == 2 ? 1 : poly.size();
       for (size_t e = 0; e < edges && !hit; ++e) {
-        hit = SegmentDistance(p, poly[e], poly[(e + 1) % poly.size()]) <
-              radius[i] - kCollisionTolerance;
+        const float reach = radius[i] - kCollisionTolerance;
+        hit = reach > 0.f &&
+              PointSegmentDistanceSq(p, poly[e], poly[(e + 1) % poly.size()]) < reach * reach;
       }
       if (hit) {
         ++in_obstacles;

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "kernels/spline.cuh"
+#include "kernels/cast_fan.cuh"
 #include "kernels/world/host_grid.h"
 
 namespace throng {
@@ -12,13 +13,6 @@ namespace {
 
 constexpr float kSampleStep = 1.f;  // m between corridor samples along the lane
 constexpr float kInf = std::numeric_limits<float>::infinity();
-
-float SegmentDistance(Vec2 p, Vec2 a, Vec2 b) {
-  const Vec2 ab = b - a;
-  const float len_sq = LengthSq(ab);
-  const float t = len_sq > 0.f ? std::clamp(Dot(p - a, ab) / len_sq, 0.f, 1.f) : 0.f;
-  return Length(p - (a + ab * t));
-}
 
 }  // namespace
 
@@ -99,7 +93,7 @@ void CheckPaths(const PathCheckParams& params, float max_brake_decel, const Spli
         if (ahead + along + r[k] > 0.f) best = std::min(best, distance);
       });
       for (size_t e = 0; e + 1 < scene.edges.size(); e += 2) {
-        if (SegmentDistance(p, scene.edges[e], scene.edges[e + 1]) < half_width) {
+        if (PointSegmentDistanceSq(p, scene.edges[e], scene.edges[e + 1]) < half_width * half_width) {
           best = std::min(best, std::max(0.f, ahead));
         }
       }
