@@ -27,7 +27,7 @@ bench: build
 
 # The README's first command: throngd on a free loopback port, the town scenario through
 # the Python client (10,000 pedestrians, 200 vehicles, 300 ticks; SIZE=small: 500
-# pedestrians, 10 vehicles, 100 ticks), the summary on stdout, out/demo.gif and the plots
+# pedestrians, 20 vehicles, 100 ticks), the summary on stdout, out/demo.gif and the plots
 # under out/. Builds only what it runs (scripts/demo); no GPU needed.
 demo: configure
 	scripts/demo --build-dir $(BUILD) $(if $(filter small,$(SIZE)),--small)

@@ -232,7 +232,7 @@ TEST(ScenarioTest, every_scenario_has_the_asked_size_and_columns) {
       EXPECT_EQ(a.goal_x.size(), size);
       EXPECT_EQ(a.goal_y.size(), size);
       const VehicleSnapshot& v = s.initial.vehicles;
-      const size_t vehicles = name == "town" ? std::max<size_t>(1, size / 50) : 0;
+      const size_t vehicles = name == "town" ? TownVehicles(size) : 0;
       ASSERT_EQ(v.size(), vehicles);
       for (size_t i = 0; i < vehicles; ++i) ASSERT_EQ(v.id[i], i);
       for (const auto* column : {&v.x, &v.y, &v.yaw, &v.speed, &v.progress_hint}) {
@@ -505,7 +505,7 @@ TEST(ScenarioTest, town_vehicles_sit_on_their_lanes_and_apart) {
     ASSERT_EQ(s.config.splines.size(), 2u);
     const SplineSet set = BuildSplineSet(s.config.splines);
     const VehicleSnapshot& v = s.initial.vehicles;
-    ASSERT_EQ(v.size(), std::max<size_t>(1, size / 50));
+    ASSERT_EQ(v.size(), TownVehicles(size));
     std::vector<float> progress[2];
     for (size_t i = 0; i < v.size(); ++i) {
       const uint32_t lane = v.spline_id[i];

@@ -14,7 +14,7 @@ namespace throng::scenarios {
 
 struct Scenario {
   std::string name;   // one of ScenarioNames()
-  size_t size = 0;    // pedestrians asked for (the town adds size / 50 vehicles)
+  size_t size = 0;    // pedestrians asked for (the town adds TownVehicles(size) vehicles)
   uint32_t seed = 0;
   WorldConfig config;
   Snapshot initial;   // tick 0, dt the scenario's time step
@@ -23,6 +23,13 @@ struct Scenario {
 
 // "circle", "random", "corridor", "crossing", "town".
 std::vector<std::string> ScenarioNames();
+
+// Vehicles in a town of `size` pedestrians: one per 50 people (200 at 10,000), and at
+// least 20 where there are that many people, so a small town still has traffic.
+inline size_t TownVehicles(size_t size) {
+  const size_t floor = size < 20 ? size : 20;
+  return size / 50 > floor ? size / 50 : floor;
+}
 
 // Throws std::invalid_argument for an unknown name or a size of 0.
 Scenario MakeScenario(std::string_view name, size_t size, uint32_t seed);

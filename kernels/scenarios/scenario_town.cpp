@@ -254,7 +254,7 @@ Scenario MakeTown(size_t size, uint32_t seed) {
   s.initial.dt = layout::kPedestrianDt;
   ScenarioRng rng(seed);
 
-  const size_t vehicles = std::max<size_t>(1, size / 50);
+  const size_t vehicles = TownVehicles(size);
   const std::array<size_t, 2> per_lane = {(vehicles + 1) / 2, vehicles / 2};
   const size_t crossers = (size + 1) / 2, walkers = size / 2;
   const size_t per_group = 2 * kCrosswalkLines * kMaxCrosserRows;  // both sides of a crossing

@@ -209,7 +209,7 @@ def main(argv=None):
     run.add_argument("--scenario", default="town",
                      help="a scenario name (circle, random, corridor, crossing, town) or a "
                           "scenario JSON file")
-    run.add_argument("--size", type=int, default=500, help="pedestrians (town: +size/50 vehicles)")
+    run.add_argument("--size", type=int, default=500, help="pedestrians (town: + max(size/50, min(size, 20)) vehicles)")
     run.add_argument("--seed", type=int, default=1)
     run.add_argument("--ticks", type=int, default=0, help="0: the scenario's suggestion")
     run.add_argument("--dt", type=float, default=0.0, help="s; 0: the scenario's")
