@@ -12,8 +12,10 @@ all: build
 setup:
 	scripts/setup
 
+# The service is on: scripts/setup installs gRPC, and an older build folder may have it
+# cached off.
 configure: setup
-	cmake -S . -B $(BUILD) -G Ninja -DTHRONG_CUDA=$(CUDA) $(CMAKE_ARGS)
+	cmake -S . -B $(BUILD) -G Ninja -DTHRONG_CUDA=$(CUDA) -DTHRONG_BUILD_SERVICE=ON $(CMAKE_ARGS)
 
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
