@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <stdexcept>
 
 namespace throng {
@@ -29,6 +30,11 @@ void RequireFiniteColumns(const char* table, std::initializer_list<FloatColumn> 
 }
 
 void RequireUniqueIds(const char* table, const std::vector<uint32_t>& id) {
+  // Callers usually number their agents in order: strictly increasing ids are unique
+  // without the sort (8 ms per 100k-agent tick, twice: the world and its backend check).
+  if (std::adjacent_find(id.begin(), id.end(), std::greater_equal<uint32_t>()) == id.end()) {
+    return;
+  }
   std::vector<std::pair<uint32_t, uint32_t>> sorted(id.size());
   for (size_t i = 0; i < id.size(); ++i) sorted[i] = {id[i], static_cast<uint32_t>(i)};
   std::sort(sorted.begin(), sorted.end());
