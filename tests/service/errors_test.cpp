@@ -16,16 +16,11 @@ namespace {
 
 using grpc::StatusCode;
 
-class ErrorsTest : public ::testing::Test {
+class ErrorsTest : public SharedServerTest {
  protected:
-  static void SetUpTestSuite() { server_ = new ThrongdProcess(); }
-  static void TearDownTestSuite() {
-    delete server_;
-    server_ = nullptr;
-  }
   void SetUp() override {
-    ASSERT_NE(server_->port(), 0);
-    stub_ = server_->Stub();
+    SharedServerTest::SetUp();
+    if (HasFatalFailure()) return;
     scene_ = MakeTestScene(6, 2);
     id_ = CreateWorld(*stub_, scene_.config);
     scene_.snapshot.tick = 5;
@@ -66,13 +61,10 @@ class ErrorsTest : public ::testing::Test {
     EXPECT_TRUE(SameMessage(State(), before_));
   }
 
-  static ThrongdProcess* server_;
-  std::unique_ptr<v1::Simulation::Stub> stub_;
   TestScene scene_;
   std::string id_;
   v1::GetWorldResponse before_;
 };
-ThrongdProcess* ErrorsTest::server_ = nullptr;
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 

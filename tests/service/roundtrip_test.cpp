@@ -10,17 +10,8 @@
 namespace throng::service::testing {
 namespace {
 
-class RoundTripTest : public ::testing::Test {
+class RoundTripTest : public SharedServerTest {
  protected:
-  static void SetUpTestSuite() { server_ = new ThrongdProcess(); }
-  static void TearDownTestSuite() {
-    delete server_;
-    server_ = nullptr;
-  }
-  void SetUp() override {
-    ASSERT_NE(server_->port(), 0);
-    stub_ = server_->Stub();
-  }
   void TearDown() override {
     // Leave no world behind for the next test.
     v1::ListWorldsResponse list;
@@ -32,11 +23,7 @@ class RoundTripTest : public ::testing::Test {
       EXPECT_TRUE(stub_->DeleteWorld(Context().get(), del, &out).ok());
     }
   }
-
-  static ThrongdProcess* server_;
-  std::unique_ptr<v1::Simulation::Stub> stub_;
 };
-ThrongdProcess* RoundTripTest::server_ = nullptr;
 
 TEST_F(RoundTripTest, create_reports_the_world) {
   const auto scene = MakeTestScene(10, 2);

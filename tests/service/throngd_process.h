@@ -3,6 +3,7 @@
 #pragma once
 
 #include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
 #include <sys/types.h>
 
 #include <memory>
@@ -37,6 +38,24 @@ class ThrongdProcess {
   pid_t pid_ = -1;
   int port_ = 0;
   bool exited_ = false;
+};
+
+// A suite that shares one throngd, started before its first test and stopped after its
+// last; each test gets a fresh stub.
+class SharedServerTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { server_ = new ThrongdProcess(); }
+  static void TearDownTestSuite() {
+    delete server_;
+    server_ = nullptr;
+  }
+  void SetUp() override {
+    ASSERT_NE(server_->port(), 0);
+    stub_ = server_->Stub();
+  }
+
+  static inline ThrongdProcess* server_ = nullptr;
+  std::unique_ptr<::throng::v1::Simulation::Stub> stub_;
 };
 
 }  // namespace throng::service::testing
