@@ -23,7 +23,7 @@ def test_run_then_render(server, scenario_tool, tmp_path):
                  "collisions"):
         assert word in p.stdout, p.stdout
     summary = json.loads((out / "demo.summary.json").read_text())
-    assert summary["ticks"] == 20 and summary["agents"] == 100 and summary["vehicles"] == 2
+    assert summary["ticks"] == 20 and summary["agents"] == 100 and summary["vehicles"] == 20
     assert (p.returncode == 3) == (summary["collisions"] > 0)
 
     p = _throng("render", str(out / "demo.npz"), "--out", str(out), "--frames", "5",
