@@ -76,10 +76,11 @@ TEST_P(ScenarioWorldTest, CpuMatchesTheReferenceTickByTick) {
     snapshot.tick += 1;
   }
   const double rate = static_cast<double>(velocity_mismatches) / std::max<uint64_t>(compared, 1);
-  std::printf("[ %-8s ] %llu agent-ticks, velocity mismatches %.3f%%, status mismatches %llu, "
-              "worst steering difference %.2e\n",
-              GetParam().c_str(), static_cast<unsigned long long>(compared), 100 * rate,
-              static_cast<unsigned long long>(status_mismatches), worst_steering);
+  std::printf(
+      "[ %-8s ] %llu agent-ticks, velocity mismatches %.3f%%, status mismatches %llu, "
+      "worst steering difference %.2e\n",
+      GetParam().c_str(), static_cast<unsigned long long>(compared), 100 * rate,
+      static_cast<unsigned long long>(status_mismatches), worst_steering);
   EXPECT_LE(rate, 0.01);
   EXPECT_LE(status_mismatches, compared / 200);
   EXPECT_LT(worst_steering, 1e-3f);
@@ -126,14 +127,15 @@ TEST(TownTest, TwoThousandTicksOfTrafficAndPedestrians) {
   }
   const WorldTotals& totals = world.totals();
   const auto stopped_and_resumed = std::count(resumed.begin(), resumed.end(), 2);
-  std::printf("[ town     ] 2000 ticks: %zu vehicles, %lld stopped and resumed, worst |cte| "
-              "%.3f m, vehicle-ticks braking %llu, pedestrian overlaps %llu, in obstacles "
-              "%llu, emergencies %llu\n",
-              m, static_cast<long long>(stopped_and_resumed), worst_cte,
-              static_cast<unsigned long long>(braking_ticks),
-              static_cast<unsigned long long>(totals.agent_overlaps),
-              static_cast<unsigned long long>(totals.agents_in_obstacles),
-              static_cast<unsigned long long>(totals.status_count[2]));
+  std::printf(
+      "[ town     ] 2000 ticks: %zu vehicles, %lld stopped and resumed, worst |cte| "
+      "%.3f m, vehicle-ticks braking %llu, pedestrian overlaps %llu, in obstacles "
+      "%llu, emergencies %llu\n",
+      m, static_cast<long long>(stopped_and_resumed), worst_cte,
+      static_cast<unsigned long long>(braking_ticks),
+      static_cast<unsigned long long>(totals.agent_overlaps),
+      static_cast<unsigned long long>(totals.agents_in_obstacles),
+      static_cast<unsigned long long>(totals.status_count[2]));
   EXPECT_EQ(totals.vehicle_overlaps, 0u) << "a vehicle touched a pedestrian";
   EXPECT_LT(worst_cte, 0.5f) << "a vehicle left its lane";
   EXPECT_GT(braking_ticks, 0u) << "no vehicle ever braked for anything";
@@ -159,8 +161,7 @@ TEST(CorridorTest, GroupsGetThroughOrAreFlaggedNeverSilentlyStuck) {
     }
   }
   std::printf("[ corridor ] %zu of %zu home after %d ticks, %llu stalled, %zu silent\n", home,
-              a.size(), ticks, static_cast<unsigned long long>(r.stats.stalled),
-              silent);
+              a.size(), ticks, static_cast<unsigned long long>(r.stats.stalled), silent);
   // Counter-flow through a bottleneck can jam (ALGORITHMS.md §5, "Deadlock"): then every
   // agent that is not home must carry the stall flag, the caller's signal to re-plan.
   EXPECT_EQ(silent, 0u);

@@ -1,11 +1,12 @@
 // The world tick on hand-made scenes: behaviours, frames, per-id state, detection, vehicle
 // braking, and a rejected snapshot leaving the world exactly as it was.
+#include "kernels/world/world.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
 
-#include "kernels/world/world.h"
 #include "tests/backend_param.h"
 
 namespace throng {
@@ -336,8 +337,8 @@ TEST_P(WorldTest, ACrowdAroundAnAgentNeverHidesAPlayerRunningAtIt) {
       s.agents.vy[i] = r.agents.vy[i];
     }
     s.agents.x.back() += s.agents.vx.back() * s.dt;  // the player keeps running
-    closest = std::min(closest, std::hypot(s.agents.x[0] - s.agents.x.back(),
-                                           s.agents.y[0] - s.agents.y.back()));
+    closest = std::min(
+        closest, std::hypot(s.agents.x[0] - s.agents.x.back(), s.agents.y[0] - s.agents.y.back()));
   }
   EXPECT_GE(closest, 0.6f - 1e-3f) << "the player ran into agent 0";
 }

@@ -12,8 +12,8 @@
 namespace throng {
 
 struct CollisionCounts {
-  uint64_t agent_pairs = 0;       // centre distance < r_a + r_b - tolerance
-  uint64_t agent_vehicle = 0;     // distance to a body < r - tolerance
+  uint64_t agent_pairs = 0;          // centre distance < r_a + r_b - tolerance
+  uint64_t agent_vehicle = 0;        // distance to a body < r - tolerance
   uint64_t agents_in_obstacles = 0;  // distance to an edge < r - tolerance, or inside
 };
 

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <limits>
 
-#include "kernels/spline.cuh"
 #include "kernels/cast_fan.cuh"
+#include "kernels/spline.cuh"
 #include "kernels/world/host_grid.h"
 
 namespace throng {
@@ -93,7 +93,8 @@ void CheckPaths(const PathCheckParams& params, float max_brake_decel, const Spli
         if (ahead + along + r[k] > 0.f) best = std::min(best, distance);
       });
       for (size_t e = 0; e + 1 < scene.edges.size(); e += 2) {
-        if (PointSegmentDistanceSq(p, scene.edges[e], scene.edges[e + 1]) < half_width * half_width) {
+        if (PointSegmentDistanceSq(p, scene.edges[e], scene.edges[e + 1]) <
+            half_width * half_width) {
           best = std::min(best, std::max(0.f, ahead));
         }
       }

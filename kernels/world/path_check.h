@@ -20,11 +20,11 @@ struct PathScene {
   const float* agent_vx = nullptr;  // current velocity: where a pedestrian is heading
   const float* agent_vy = nullptr;
   size_t agents = 0;
-  std::vector<VehicleBody> bodies;      // every vehicle
-  std::vector<uint32_t> spline;         // each vehicle's lane (index in the set)
-  std::vector<float> progress;          // m, the rear axle's place on the lane
-  std::vector<float> speed;             // m/s
-  std::vector<Vec2> edges;              // obstacle edges, two points each
+  std::vector<VehicleBody> bodies;  // every vehicle
+  std::vector<uint32_t> spline;     // each vehicle's lane (index in the set)
+  std::vector<float> progress;      // m, the rear axle's place on the lane
+  std::vector<float> speed;         // m/s
+  std::vector<Vec2> edges;          // obstacle edges, two points each
 };
 
 // A pedestrian counts as in the path when it is in the corridor now or will step into it

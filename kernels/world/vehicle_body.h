@@ -17,7 +17,7 @@ struct VehicleBody {
   Vec2 heading;  // unit
   float length, width;
 
-  float rear() const { return kRearOverhangFraction * length; }   // m behind the axle
+  float rear() const { return kRearOverhangFraction * length; }           // m behind the axle
   float front() const { return (1.f - kRearOverhangFraction) * length; }  // m ahead
   Vec2 centre() const { return axle + heading * (0.5f * (front() - rear())); }
 

@@ -19,6 +19,7 @@ class WorldStateError : public std::runtime_error {
 // Not thread-safe: one caller at a time per world; different worlds run in parallel.
 class World {
  public:
+  struct Internals;  // backend, per-id memory, internal-frame lanes, reused buffers
   // Validates the configuration (std::invalid_argument naming the field, e.g.
   // "splines[2].points[5].x: not finite") and creates the backend (BackendUnavailable).
   World(WorldConfig config, BackendKind backend);
@@ -48,7 +49,6 @@ class World {
   const TickStats& last_stats() const { return last_stats_; }
 
  private:
-  struct Internals;  // backend, per-id memory, internal-frame lanes, reused buffers
   WorldConfig config_;
   std::unique_ptr<Internals> in_;
   Snapshot state_;

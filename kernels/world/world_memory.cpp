@@ -37,16 +37,14 @@ int SideOf(Vec2 pref, Vec2 chosen, float min_lateral) {
 
 }  // namespace
 
-uint8_t DetectConditions(AgentMemory& m, const DetectionParams& d, const AgentMotion& a,
-                         float dt) {
+uint8_t DetectConditions(AgentMemory& m, const DetectionParams& d, const AgentMotion& a, float dt) {
   uint8_t conditions = 0;
 
   const int side = SideOf(a.pref, a.chosen, d.oscillation_min_lateral);
   const bool flip = side != 0 && m.last_side != 0 && side != m.last_side;
   if (side != 0) m.last_side = static_cast<int8_t>(side);
   m.flip_history = (m.flip_history << 1) | (flip ? 1u : 0u);
-  const uint32_t window =
-      d.oscillation_window >= 32 ? ~0u : (1u << d.oscillation_window) - 1u;
+  const uint32_t window = d.oscillation_window >= 32 ? ~0u : (1u << d.oscillation_window) - 1u;
   if (std::popcount(m.flip_history & window) >= d.oscillation_flips) {
     conditions |= kAgentOscillating;
   }

@@ -4,8 +4,8 @@ namespace throng {
 
 std::string_view StageName(Stage stage) {
   static constexpr std::string_view kNames[kStageCount] = {
-      "validate", "upload", "grid",      "preferred", "candidates",
-      "orca",     "vehicles", "integrate", "stats",   "download"};
+      "validate", "upload",   "grid",      "preferred", "candidates",
+      "orca",     "vehicles", "integrate", "stats",     "download"};
   const auto i = static_cast<size_t>(stage);
   return i < kStageCount ? kNames[i] : std::string_view("unknown");
 }

@@ -51,20 +51,20 @@ struct VehicleDefaults {
 
 // Oscillation and stall detection (ALGORITHMS.md §5, "Deadlock and oscillation").
 struct DetectionParams {
-  int oscillation_window = 20;          // ticks, 1 .. 32
-  int oscillation_flips = 4;            // side flips within the window that flag an agent
+  int oscillation_window = 20;           // ticks, 1 .. 32
+  int oscillation_flips = 4;             // side flips within the window that flag an agent
   float oscillation_min_lateral = 0.1f;  // m/s of lateral deviation that counts as a side
-  int stall_ticks = 50;                 // ticks without progress that flag an agent stalled
-  float stall_min_progress = 0.25f;     // m closer to the goal that counts as progress
-  float stop_speed = 0.05f;             // m/s: slower than this counts as stopped
-  float goal_tolerance = 0.1f;          // m: an agent this close to its goal is home
+  int stall_ticks = 50;                  // ticks without progress that flag an agent stalled
+  float stall_min_progress = 0.25f;      // m closer to the goal that counts as progress
+  float stop_speed = 0.05f;              // m/s: slower than this counts as stopped
+  float goal_tolerance = 0.1f;           // m: an agent this close to its goal is home
 };
 
 // How far ahead a vehicle checks its lane for anything to brake for.
 struct PathCheckParams {
-  float gap = 3.f;             // m kept to whatever is ahead when stopped
-  float reaction_time = 1.f;   // s of travel added to the braking distance
-  float min_length = 6.f;      // m checked even when standing
+  float gap = 3.f;              // m kept to whatever is ahead when stopped
+  float reaction_time = 1.f;    // s of travel added to the braking distance
+  float min_length = 6.f;       // m checked even when standing
   float lateral_margin = 0.5f;  // m added to the half width of the checked corridor
 };
 
@@ -87,14 +87,14 @@ struct WorldConfig {
 // Agents, one value per agent in every present column. Optional columns are empty when
 // absent and then take the world's defaults.
 struct AgentSnapshot {
-  std::vector<uint32_t> id;              // unique within the snapshot
-  std::vector<float> x, y, z;            // position, m (z optional: 0)
-  std::vector<float> vx, vy, vz;         // current velocity, m/s (optional: 0)
-  std::vector<float> radius;             // m, > 0 (optional)
-  std::vector<float> max_speed;          // m/s, > 0 (optional)
+  std::vector<uint32_t> id;                      // unique within the snapshot
+  std::vector<float> x, y, z;                    // position, m (z optional: 0)
+  std::vector<float> vx, vy, vz;                 // current velocity, m/s (optional: 0)
+  std::vector<float> radius;                     // m, > 0 (optional)
+  std::vector<float> max_speed;                  // m/s, > 0 (optional)
   std::vector<float> goal_x, goal_y, goal_z;     // arrive target (optional, all or none)
   std::vector<float> pref_vx, pref_vy, pref_vz;  // preferred velocity (optional)
-  std::vector<uint8_t> flags;            // SnapshotAgentFlag bits (optional: 0)
+  std::vector<uint8_t> flags;                    // SnapshotAgentFlag bits (optional: 0)
 
   size_t size() const { return id.size(); }
   bool has_goals() const { return !goal_x.empty(); }
@@ -129,8 +129,16 @@ struct TickOptions {
 
 // Stages of one tick, each timed separately.
 enum class Stage : uint8_t {
-  kValidate, kUpload, kGrid, kPreferred, kCandidates, kOrca, kVehicles, kIntegrate,
-  kStats, kDownload,
+  kValidate,
+  kUpload,
+  kGrid,
+  kPreferred,
+  kCandidates,
+  kOrca,
+  kVehicles,
+  kIntegrate,
+  kStats,
+  kDownload,
 };
 constexpr int kStageCount = 10;
 // "validate", "upload", "grid", "preferred", "candidates", "orca", "vehicles",
@@ -143,39 +151,39 @@ struct TickStats {
   uint64_t agents = 0, vehicles = 0;
   uint64_t status_count[kSolveStatusCount] = {0, 0, 0};  // by SolveStatus
   uint64_t oscillating = 0, stalled = 0;
-  uint64_t stopped = 0;            // agents wanting to move but given no speed
-  double time_stopped_s = 0;       // stopped * dt
-  double constraints_mean = 0;     // half-planes per solved agent
+  uint64_t stopped = 0;         // agents wanting to move but given no speed
+  double time_stopped_s = 0;    // stopped * dt
+  double constraints_mean = 0;  // half-planes per solved agent
   uint32_t constraints_max = 0;
-  double deviation_mean = 0;       // |v - v_pref| over solved agents, m/s
+  double deviation_mean = 0;  // |v - v_pref| over solved agents, m/s
   double deviation_max = 0;
   uint64_t candidates = 0, neighbors = 0;  // summed over agents
   uint64_t audited_agents = 0, audited_false_negatives = 0;
   // Measured at the positions the tick ends with (after integration when it integrates).
-  uint64_t agent_overlaps = 0;     // pedestrian pairs closer than their radii sum
-  uint64_t vehicle_overlaps = 0;   // pedestrian-vehicle pairs touching
+  uint64_t agent_overlaps = 0;    // pedestrian pairs closer than their radii sum
+  uint64_t vehicle_overlaps = 0;  // pedestrian-vehicle pairs touching
   uint64_t agents_in_obstacles = 0;
-  uint64_t vehicles_braking = 0;   // vehicles whose speed is capped by something ahead
+  uint64_t vehicles_braking = 0;               // vehicles whose speed is capped by something ahead
   std::array<double, kStageCount> stage_ms{};  // wall-clock milliseconds per Stage
 
   double total_ms() const;
 };
 
 struct AgentResults {
-  std::vector<float> vx, vy, vz;           // chosen velocity (vz: the snapshot's, unchanged)
-  std::vector<uint8_t> status;             // SolveStatus
-  std::vector<uint8_t> flags;              // AgentCondition bits
+  std::vector<float> vx, vy, vz;                 // chosen velocity (vz: the snapshot's, unchanged)
+  std::vector<uint8_t> status;                   // SolveStatus
+  std::vector<uint8_t> flags;                    // AgentCondition bits
   std::vector<float> pref_vx, pref_vy, pref_vz;  // the preferred velocity the solve used
-  std::vector<uint16_t> constraints;       // half-planes in the solve
+  std::vector<uint16_t> constraints;             // half-planes in the solve
 };
 
 struct VehicleResults {
-  std::vector<float> steering;      // [-1, 1], +1 full right
+  std::vector<float> steering;         // [-1, 1], +1 full right
   std::vector<float> throttle, brake;  // [0, 1]
-  std::vector<float> target_speed;  // m/s after the path check
-  std::vector<float> cte;           // m, > 0 right of the lane's centre line
-  std::vector<float> progress;      // m along the lane
-  std::vector<float> clear_distance;  // m free ahead along the lane (+inf: nothing seen)
+  std::vector<float> target_speed;     // m/s after the path check
+  std::vector<float> cte;              // m, > 0 right of the lane's centre line
+  std::vector<float> progress;         // m along the lane
+  std::vector<float> clear_distance;   // m free ahead along the lane (+inf: nothing seen)
   std::vector<float> target_x, target_y, target_z;  // look-ahead point (debug only)
 };
 

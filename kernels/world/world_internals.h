@@ -1,0 +1,54 @@
+// The world tick's private parts: the buffers a World keeps between ticks and the stages
+// World::Step runs them through (kernels/world/world_stages.cpp). Not for callers.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "kernels/backend.h"
+#include "kernels/world/vehicle_body.h"
+#include "kernels/world/world.h"
+#include "kernels/world/world_memory.h"
+
+namespace throng {
+
+struct World::Internals {
+  std::unique_ptr<Backend> backend;
+  WorldMemory memory;
+  SplineSet lanes;  // internal frame, for path checks and projections
+  std::vector<Polygon> obstacles;
+  std::vector<Vec2> edges;
+
+  // Buffers reused from tick to tick.
+  std::vector<AgentMemory> agent_memory;
+  std::vector<VehicleMemory> vehicle_memory;
+  AgentColumns orca_agents;
+  OrcaResult orca;
+  VehicleColumns vehicles;
+  FollowerResults follower;
+  std::vector<VehicleBody> bodies;
+  std::vector<float> clear;
+  std::vector<Vec2> goal;
+  std::vector<uint8_t> has_goal;
+  std::vector<float> z, vz;  // internal height and vertical speed of each pedestrian
+};
+
+// Stages of World::Step, in order. Each reads the snapshot and the world's buffers and
+// writes buffers only: nothing here changes what the world keeps until Step commits.
+
+// Pedestrians in the internal frame, with their preferred velocities (behaviours).
+void PreparePedestrians(const WorldConfig& config, const Snapshot& s, World::Internals& w);
+// Vehicles: spline following, then the path check caps their speed. Returns how many
+// vehicles the path check slowed.
+uint64_t DriveVehicles(const WorldConfig& config, const Snapshot& s, World::Internals& w);
+// The vehicles' bodies as non-cooperative discs after the pedestrians, for ORCA.
+void AddVehicleDiscs(World::Internals& w);
+// Results in the caller's frame, and the detectors' flags (per-id memory in the buffers).
+void FillResults(const WorldConfig& config, const Snapshot& s, const TickOptions& options,
+                 World::Internals& w, TickResult* out);
+// Pedestrians move by their new velocity, vehicles by the bicycle model.
+void Integrate(const WorldConfig& config, const Snapshot& s, World::Internals& w,
+               const TickResult& result, Snapshot* next);
+
+}  // namespace throng

@@ -1,0 +1,310 @@
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "kernels/spline.cuh"
+#include "kernels/steering.cuh"
+#include "kernels/world/path_check.h"
+#include "kernels/world/world_internals.h"
+
+namespace throng {
+namespace {
+
+// Optional column value or the default.
+float Or(const std::vector<float>& column, size_t i, float fallback) {
+  return column.empty() ? fallback : column[i];
+}
+
+// Arc length of the lane point nearest to p, searched along the whole lane (for vehicles
+// seen for the first time without a hint; the follower refines it locally).
+float ProjectOnWholeLane(const SplineSet& lanes, uint32_t spline, Vec3 p) {
+  const SplineSetView view = lanes.View();
+  const float length = view.headers[spline].length;
+  constexpr float kStep = 1.f;
+  float best_s = 0.f, best_d = std::numeric_limits<float>::infinity();
+  for (float s = 0.f; s <= length; s += kStep) {
+    const float d = LengthSq(LocationAt(view, spline, s) - p);
+    if (d < best_d) {
+      best_d = d;
+      best_s = s;
+    }
+  }
+  return best_s;
+}
+
+size_t IndexOfLane(const std::vector<uint32_t>& lane_ids, uint32_t id) {
+  return static_cast<size_t>(std::find(lane_ids.begin(), lane_ids.end(), id) - lane_ids.begin());
+}
+
+}  // namespace
+
+// Pedestrians in the internal frame, with their preferred velocities (behaviours).
+void PreparePedestrians(const WorldConfig& config, const Snapshot& s, World::Internals& w) {
+  const Frame frame = config.frame;
+  const AgentSnapshot& a = s.agents;
+  const size_t n = a.size();
+  const float dt = s.dt;
+  const AgentDefaults& ad = config.agent_defaults;
+  AgentColumns& oa = w.orca_agents;
+  oa.Resize(n);
+  w.goal.assign(n, Vec2{});
+  w.has_goal.assign(n, 0);
+  w.z.resize(n);
+  w.vz.resize(n);
+#pragma omp parallel for schedule(static)
+  for (size_t i = 0; i < n; ++i) {
+    const Vec3 p = frame.ToInternal({a.x[i], a.y[i], Or(a.z, i, 0.f)});
+    const Vec3 v = frame.ToInternal({Or(a.vx, i, 0.f), Or(a.vy, i, 0.f), Or(a.vz, i, 0.f)});
+    const uint8_t flags = a.flags.empty() ? 0 : a.flags[i];
+    oa.id[i] = static_cast<uint32_t>(i);  // ids order ties; snapshot order is deterministic
+    oa.px[i] = p.x;
+    oa.py[i] = p.y;
+    oa.vx[i] = v.x;
+    oa.vy[i] = v.y;
+    oa.radius[i] = Or(a.radius, i, ad.radius);
+    oa.max_speed[i] = Or(a.max_speed, i, ad.max_speed);
+    oa.flags[i] = (flags & kSnapshotNonCooperative) ? kAgentNonCooperative : 0;
+    w.z[i] = p.z;
+    w.vz[i] = v.z;
+    Vec2 pref{};
+    if (flags & kSnapshotNonCooperative) {
+      pref = {v.x, v.y};
+    } else if (a.has_goals() && !(flags & kSnapshotUsesPreferredVelocity)) {
+      const Vec3 g = frame.ToInternal({a.goal_x[i], a.goal_y[i], Or(a.goal_z, i, 0.f)});
+      w.goal[i] = {g.x, g.y};
+      w.has_goal[i] = 1;
+      const ArriveParams arrive{oa.max_speed[i], ad.max_accel, 1.f, ad.slowing_radius};
+      pref = ArriveStep({p.x, p.y}, {v.x, v.y}, w.goal[i], arrive, dt);
+    } else if (!a.pref_vx.empty()) {
+      const Vec3 q = frame.ToInternal({a.pref_vx[i], a.pref_vy[i], Or(a.pref_vz, i, 0.f)});
+      pref = {q.x, q.y};
+    }
+    oa.pref_vx[i] = pref.x;
+    oa.pref_vy[i] = pref.y;
+  }
+}
+
+// Vehicles: spline following, then the path check caps their speed. Returns how many
+// vehicles the path check slowed.
+uint64_t DriveVehicles(const WorldConfig& config, const Snapshot& s, World::Internals& w) {
+  const Frame frame = config.frame;
+  const VehicleSnapshot& vs = s.vehicles;
+  const size_t n = s.agents.size(), m = vs.size();
+  const AgentColumns& oa = w.orca_agents;
+  const VehicleDefaults& vd = config.vehicle_defaults;
+  VehicleColumns& vc = w.vehicles;
+  vc.Resize(m);
+  vc.profile.clear();
+  vc.profiles.clear();
+  w.bodies.resize(m);
+  for (size_t i = 0; i < m; ++i) {
+    const Vec3 p = frame.ToInternal({vs.x[i], vs.y[i], Or(vs.z, i, 0.f)});
+    const float yaw = frame.YawToInternal(vs.yaw[i]);
+    vc.id[i] = vs.id[i];
+    vc.spline_id[i] = vs.spline_id[i];
+    vc.px[i] = p.x;
+    vc.py[i] = p.y;
+    vc.pz[i] = p.z;
+    vc.yaw[i] = yaw;
+    vc.speed[i] = vs.speed[i];
+    vc.max_speed[i] = Or(vs.max_speed, i, vd.max_speed);
+    if (!vs.progress_hint.empty()) {
+      vc.progress_hint[i] = vs.progress_hint[i];
+    } else if (w.vehicle_memory[i].progress >= 0.f) {
+      vc.progress_hint[i] = w.vehicle_memory[i].progress;
+    } else {
+      vc.progress_hint[i] = ProjectOnWholeLane(
+          w.lanes, static_cast<uint32_t>(IndexOfLane(w.lanes.ids, vs.spline_id[i])), p);
+    }
+    w.bodies[i] = {
+        {p.x, p.y}, HeadingOf(yaw), Or(vs.length, i, vd.length), Or(vs.width, i, vd.width)};
+  }
+  FollowerResults& fr = w.follower;
+  if (m > 0) w.backend->FollowSplines(config.follower, config.world_speed_limit, vc, &fr);
+  {
+    PathScene scene;
+    scene.agent_x = oa.px.data();
+    scene.agent_y = oa.py.data();
+    scene.agent_radius = oa.radius.data();
+    scene.agent_vx = oa.vx.data();
+    scene.agent_vy = oa.vy.data();
+    scene.agents = n;
+    scene.bodies = w.bodies;
+    scene.spline.resize(m);
+    scene.progress.resize(m);
+    for (size_t i = 0; i < m; ++i) {
+      scene.spline[i] = static_cast<uint32_t>(IndexOfLane(w.lanes.ids, vs.spline_id[i]));
+      scene.progress[i] = fr.progress[i];
+    }
+    scene.speed = vc.speed;
+    scene.edges = w.edges;
+    CheckPaths(config.path_check, config.follower.max_brake_decel, w.lanes, scene, &w.clear);
+  }
+  uint64_t braking = 0;
+  for (size_t i = 0; i < m; ++i) {
+    const float decel = config.follower.max_brake_decel;
+    const float cap = SpeedToStopWithin(w.clear[i], config.path_check.gap, decel);
+    if (cap >= fr.target_speed[i]) continue;
+    ++braking;
+    fr.target_speed[i] = cap;
+    const float speed = vc.speed[i], gain = config.follower.speed_gain;
+    fr.throttle[i] = std::clamp((cap - speed) * gain, 0.f, 1.f);
+    // At least the deceleration that stops short of the gap, not only the gain's share.
+    const float room = std::max(w.clear[i] - config.path_check.gap, 1e-3f);
+    const float needed = speed > cap ? speed * speed / (2.f * room) / decel : 0.f;
+    fr.brake[i] = std::clamp(std::max((speed - cap) * gain, needed), 0.f, 1.f);
+  }
+  return braking;
+}
+
+// The vehicles' bodies as discs after the pedestrians, non-cooperative: pedestrians take
+// full responsibility for avoiding them.
+void AddVehicleDiscs(World::Internals& w) {
+  AgentColumns& oa = w.orca_agents;
+  const VehicleColumns& vc = w.vehicles;
+  const size_t m = vc.size();
+  for (size_t i = 0; i < m; ++i) {
+    const VehicleBody& body = w.bodies[i];
+    const Vec2 v = body.heading * vc.speed[i];
+    for (int j = 0; j < body.DiscCount(); ++j) {
+      const Vec2 c = body.Disc(j);
+      oa.id.push_back(static_cast<uint32_t>(oa.id.size()));
+      oa.px.push_back(c.x);
+      oa.py.push_back(c.y);
+      oa.vx.push_back(v.x);
+      oa.vy.push_back(v.y);
+      oa.radius.push_back(body.DiscRadius());
+      oa.max_speed.push_back(std::max(vc.speed[i], 0.01f));
+      oa.pref_vx.push_back(v.x);
+      oa.pref_vy.push_back(v.y);
+      oa.flags.push_back(kAgentNonCooperative);
+    }
+  }
+}
+
+// Results in the caller's frame, and what the detectors make of them (per-id memory is
+// updated in the world's buffers, kept only when Step commits).
+void FillResults(const WorldConfig& config, const Snapshot& s, const TickOptions& options,
+                 World::Internals& w, TickResult* out) {
+  const Frame frame = config.frame;
+  const size_t n = s.agents.size(), m = s.vehicles.size();
+  const float dt = s.dt;
+  const AgentColumns& oa = w.orca_agents;
+  const FollowerResults& fr = w.follower;
+  const OrcaResult& orca = w.orca;
+  AgentResults& ar = out->agents;
+  ar.vx.resize(n);
+  ar.vy.resize(n);
+  ar.vz.resize(n);
+  ar.status.resize(n);
+  ar.flags.resize(n);
+  ar.pref_vx.resize(n);
+  ar.pref_vy.resize(n);
+  ar.pref_vz.resize(n);
+  ar.constraints.resize(n);
+#pragma omp parallel for schedule(static)
+  for (size_t i = 0; i < n; ++i) {
+    const Vec3 v = frame.ToExternal({orca.vx[i], orca.vy[i], w.vz[i]});
+    const Vec3 pref = frame.ToExternal({oa.pref_vx[i], oa.pref_vy[i], 0.f});
+    ar.vx[i] = v.x;
+    ar.vy[i] = v.y;
+    ar.vz[i] = v.z;
+    ar.pref_vx[i] = pref.x;
+    ar.pref_vy[i] = pref.y;
+    ar.pref_vz[i] = pref.z;
+    ar.status[i] = orca.status[i];
+    ar.constraints[i] = orca.constraints[i];
+    ar.flags[i] = 0;
+    if (oa.flags[i] & kAgentNonCooperative) {
+      w.agent_memory[i] = AgentMemory{};
+      continue;
+    }
+    AgentMotion motion;
+    motion.pref = {oa.pref_vx[i], oa.pref_vy[i]};
+    motion.chosen = {orca.vx[i], orca.vy[i]};
+    motion.has_goal = w.has_goal[i] != 0;
+    motion.goal = w.goal[i];
+    motion.goal_distance = Length(w.goal[i] - Vec2{oa.px[i], oa.py[i]});
+    ar.flags[i] = DetectConditions(w.agent_memory[i], config.detection, motion, dt);
+  }
+
+  VehicleResults& vr = out->vehicles;
+  vr.steering = fr.steering;
+  vr.throttle = fr.throttle;
+  vr.brake = fr.brake;
+  vr.target_speed = fr.target_speed;
+  vr.cte = fr.cte;
+  vr.progress = fr.progress;
+  vr.clear_distance = w.clear;
+  vr.target_x.clear();
+  vr.target_y.clear();
+  vr.target_z.clear();
+  if (options.debug) {
+    vr.target_x.resize(m);
+    vr.target_y.resize(m);
+    vr.target_z.resize(m);
+    for (size_t i = 0; i < m; ++i) {
+      const Vec3 t = frame.ToExternal({fr.target_x[i], fr.target_y[i], fr.target_z[i]});
+      vr.target_x[i] = t.x;
+      vr.target_y[i] = t.y;
+      vr.target_z[i] = t.z;
+    }
+  }
+  for (size_t i = 0; i < m; ++i) w.vehicle_memory[i].progress = fr.progress[i];
+}
+
+// Pedestrians move by their new velocity, vehicles by the bicycle model: `next` and the
+// world's buffers (positions for the collision count, wheel angles) hold the result.
+void Integrate(const WorldConfig& config, const Snapshot& s, World::Internals& w,
+               const TickResult& result, Snapshot* next) {
+  const Frame frame = config.frame;
+  const size_t n = s.agents.size(), m = s.vehicles.size();
+  const float dt = s.dt;
+  AgentColumns& oa = w.orca_agents;
+  const OrcaResult& orca = w.orca;
+  const VehicleColumns& vc = w.vehicles;
+  const FollowerResults& fr = w.follower;
+  const AgentResults& ar = result.agents;
+  AgentSnapshot& na = next->agents;
+  na.z.resize(n);
+  na.vx.resize(n);
+  na.vy.resize(n);
+  na.vz.resize(n);
+#pragma omp parallel for schedule(static)
+  for (size_t i = 0; i < n; ++i) {
+    oa.px[i] += orca.vx[i] * dt;
+    oa.py[i] += orca.vy[i] * dt;
+    w.z[i] += w.vz[i] * dt;
+    const Vec3 p = frame.ToExternal({oa.px[i], oa.py[i], w.z[i]});
+    na.x[i] = p.x;
+    na.y[i] = p.y;
+    na.z[i] = p.z;
+    na.vx[i] = ar.vx[i];
+    na.vy[i] = ar.vy[i];
+    na.vz[i] = ar.vz[i];
+  }
+  VehicleSnapshot& nv = next->vehicles;
+  nv.z.resize(m);
+  nv.progress_hint.resize(m);
+  for (size_t i = 0; i < m; ++i) {
+    VehicleState st{};
+    st.position = {vc.px[i], vc.py[i], vc.pz[i]};
+    st.yaw = vc.yaw[i];
+    st.speed = vc.speed[i];
+    st.wheel_angle = w.vehicle_memory[i].wheel_angle;
+    StepBicycle(st, fr.steering[i], fr.throttle[i], fr.brake[i], config.vehicle_defaults.bicycle,
+                dt);
+    w.vehicle_memory[i].wheel_angle = st.wheel_angle;
+    const Vec3 p = frame.ToExternal(st.position);
+    nv.x[i] = p.x;
+    nv.y[i] = p.y;
+    nv.z[i] = p.z;
+    nv.yaw[i] = frame.YawToExternal(st.yaw);
+    nv.speed[i] = st.speed;
+    nv.progress_hint[i] = fr.progress[i];
+    w.bodies[i].axle = {st.position.x, st.position.y};
+    w.bodies[i].heading = HeadingOf(st.yaw);
+  }
+}
+
+}  // namespace throng
