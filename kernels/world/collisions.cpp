@@ -48,8 +48,10 @@ CollisionCounts CountCollisions(const float* x, const float* y, const float* rad
   }
 
   uint64_t pairs = 0, in_obstacles = 0;
+  const std::vector<uint32_t>& order = grid.order();
 #pragma omp parallel for reduction(+ : pairs, in_obstacles) schedule(static)
-  for (size_t i = 0; i < n; ++i) {
+  for (size_t slot = 0; slot < n; ++slot) {
+    const uint32_t i = order[slot];
     grid.ForEachNear(x[i], y[i], radius[i] + r_max, [&](uint32_t j) {
       if (j <= i) return;
       const float dx = x[j] - x[i], dy = y[j] - y[i];
