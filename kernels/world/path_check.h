@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <vector>
 
 #include "kernels/spline.h"
@@ -20,11 +21,12 @@ struct PathScene {
   const float* agent_vx = nullptr;  // current velocity: where a pedestrian is heading
   const float* agent_vy = nullptr;
   size_t agents = 0;
-  std::vector<VehicleBody> bodies;  // every vehicle
-  std::vector<uint32_t> spline;     // each vehicle's lane (index in the set)
-  std::vector<float> progress;      // m, the rear axle's place on the lane
-  std::vector<float> speed;         // m/s
-  std::vector<Vec2> edges;          // obstacle edges, two points each
+  // Views of the caller's columns, one entry per vehicle (edges: two points each).
+  std::span<const VehicleBody> bodies;
+  std::span<const uint32_t> spline;  // each vehicle's lane (index in the set)
+  std::span<const float> progress;   // m, the rear axle's place on the lane
+  std::span<const float> speed;      // m/s
+  std::span<const Vec2> edges;       // obstacle edges
 };
 
 // A pedestrian counts as in the path when it is in the corridor now or will step into it

@@ -97,7 +97,9 @@ uint64_t DriveVehicles(const WorldConfig& config, const Snapshot& s, World::Inte
   vc.profile.clear();
   vc.profiles.clear();
   w.bodies.resize(m);
+  w.lane.resize(m);
   for (size_t i = 0; i < m; ++i) {
+    w.lane[i] = static_cast<uint32_t>(IndexOfLane(w.lanes.ids, vs.spline_id[i]));
     const Vec3 p = frame.ToInternal({vs.x[i], vs.y[i], Or(vs.z, i, 0.f)});
     const float yaw = frame.YawToInternal(vs.yaw[i]);
     vc.id[i] = vs.id[i];
@@ -113,8 +115,7 @@ uint64_t DriveVehicles(const WorldConfig& config, const Snapshot& s, World::Inte
     } else if (w.vehicle_memory[i].progress >= 0.f) {
       vc.progress_hint[i] = w.vehicle_memory[i].progress;
     } else {
-      vc.progress_hint[i] = ProjectOnWholeLane(
-          w.lanes, static_cast<uint32_t>(IndexOfLane(w.lanes.ids, vs.spline_id[i])), p);
+      vc.progress_hint[i] = ProjectOnWholeLane(w.lanes, w.lane[i], p);
     }
     w.bodies[i] = {
         {p.x, p.y}, HeadingOf(yaw), Or(vs.length, i, vd.length), Or(vs.width, i, vd.width)};
@@ -130,12 +131,8 @@ uint64_t DriveVehicles(const WorldConfig& config, const Snapshot& s, World::Inte
     scene.agent_vy = oa.vy.data();
     scene.agents = n;
     scene.bodies = w.bodies;
-    scene.spline.resize(m);
-    scene.progress.resize(m);
-    for (size_t i = 0; i < m; ++i) {
-      scene.spline[i] = static_cast<uint32_t>(IndexOfLane(w.lanes.ids, vs.spline_id[i]));
-      scene.progress[i] = fr.progress[i];
-    }
+    scene.spline = w.lane;
+    scene.progress = fr.progress;
     scene.speed = vc.speed;
     scene.edges = w.edges;
     CheckPaths(config.path_check, config.follower.max_brake_decel, w.lanes, scene, &w.clear);
