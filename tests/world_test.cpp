@@ -286,6 +286,27 @@ TEST_P(WorldTest, VehicleStopsForAPedestrianOnItsLaneAndResumes) {
   EXPECT_TRUE(std::isinf(r.vehicles.clear_distance[0]));
 }
 
+TEST_P(WorldTest, VehiclesLeavingTheSnapshotLeaveNoResultsBehind) {
+  World world(Lane(), GetParam());
+  Snapshot s = Walkers({{0, 5}}, {{5, 5}});
+  s.vehicles.id = {1};
+  s.vehicles.x = {10};
+  s.vehicles.y = {0};
+  s.vehicles.yaw = {0};
+  s.vehicles.speed = {5};
+  s.vehicles.spline_id = {3};
+  TickResult r;
+  world.Step(s, {}, &r);
+  ASSERT_EQ(r.vehicles.steering.size(), 1u);
+  s.tick = 2;
+  s.vehicles = VehicleSnapshot{};
+  world.Step(s, {}, &r);
+  EXPECT_TRUE(r.vehicles.steering.empty());
+  EXPECT_TRUE(r.vehicles.throttle.empty());
+  EXPECT_TRUE(r.vehicles.progress.empty());
+  EXPECT_TRUE(r.vehicles.clear_distance.empty());
+}
+
 TEST_P(WorldTest, PedestriansGiveWayToAMovingVehicle) {
   // A walker whose path crosses a lane where a car drives at 8 m/s: ORCA treats the car
   // as non-cooperative discs, so the walker takes full responsibility and never touches it.

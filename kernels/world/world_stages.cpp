@@ -121,7 +121,11 @@ uint64_t DriveVehicles(const WorldConfig& config, const Snapshot& s, World::Inte
         {p.x, p.y}, HeadingOf(yaw), Or(vs.length, i, vd.length), Or(vs.width, i, vd.width)};
   }
   FollowerResults& fr = w.follower;
-  if (m > 0) w.backend->FollowSplines(config.follower, config.world_speed_limit, vc, &fr);
+  if (m > 0) {
+    w.backend->FollowSplines(config.follower, config.world_speed_limit, vc, &fr);
+  } else {
+    fr.Resize(0);  // no stale answers from a tick that had vehicles
+  }
   {
     PathScene scene;
     scene.agent_x = oa.px.data();
