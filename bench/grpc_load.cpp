@@ -20,6 +20,7 @@
 #include "bench/grpc_load_run.h"
 #include "bench/machine.h"
 #include "bench/throngd_child.h"
+#include "clients/cpp/process_memory.h"
 
 namespace {
 
@@ -80,20 +81,22 @@ std::string Cell(Pct p) {
 }
 
 void PrintHeader() {
-  std::printf("\nms per tick, p50/p99 over every world's ticks; non-engine = build + encode + "
-              "transport + decode\n");
+  std::printf(
+      "\nms per tick, p50/p99 over every world's ticks; non-engine = build + encode + "
+      "transport + decode\n");
   std::printf("%-7s %7s %6s %-6s %2s %5s %6s %6s | %-11s %-11s %-11s %-11s %-11s | %-13s %-13s\n",
               "scene", "agents", "vehic", "mode", "w", "ticks", "req MB", "res MB", "build",
               "encode", "decode", "transport", "non-engine", "engine", "round trip");
 }
 
 void PrintRow(const Row& r) {
-  std::printf("%-7s %7zu %6zu %-6s %2d %5d %6.2f %6.2f | %-11s %-11s %-11s %-11s %-11s | %-13s %-13s\n",
-              r.scenario.c_str(), r.agents, r.vehicles, r.mode.c_str(), r.worlds, r.ticks,
-              static_cast<double>(r.run.request_bytes) / 1e6,
-              static_cast<double>(r.run.response_bytes) / 1e6, Cell(r.build).c_str(),
-              Cell(r.encode).c_str(), Cell(r.decode).c_str(), Cell(r.transport).c_str(),
-              Cell(r.non_engine).c_str(), Cell(r.engine).c_str(), Cell(r.rtt).c_str());
+  std::printf(
+      "%-7s %7zu %6zu %-6s %2d %5d %6.2f %6.2f | %-11s %-11s %-11s %-11s %-11s | %-13s %-13s\n",
+      r.scenario.c_str(), r.agents, r.vehicles, r.mode.c_str(), r.worlds, r.ticks,
+      static_cast<double>(r.run.request_bytes) / 1e6,
+      static_cast<double>(r.run.response_bytes) / 1e6, Cell(r.build).c_str(),
+      Cell(r.encode).c_str(), Cell(r.decode).c_str(), Cell(r.transport).c_str(),
+      Cell(r.non_engine).c_str(), Cell(r.engine).c_str(), Cell(r.rtt).c_str());
 }
 
 Json PctJson(Pct p) { return {{"p50", p.p50}, {"p99", p.p99}}; }
@@ -108,13 +111,14 @@ Json RowJson(const Row& r) {
           {"wall_s", r.run.wall_s},
           {"request_bytes", r.run.request_bytes},
           {"response_bytes", r.run.response_bytes},
-          {"ms", {{"build", PctJson(r.build)},
-                  {"encode", PctJson(r.encode)},
-                  {"decode", PctJson(r.decode)},
-                  {"transport", PctJson(r.transport)},
-                  {"non_engine", PctJson(r.non_engine)},
-                  {"engine", PctJson(r.engine)},
-                  {"round_trip", PctJson(r.rtt)}}}};
+          {"ms",
+           {{"build", PctJson(r.build)},
+            {"encode", PctJson(r.encode)},
+            {"decode", PctJson(r.decode)},
+            {"transport", PctJson(r.transport)},
+            {"non_engine", PctJson(r.non_engine)},
+            {"engine", PctJson(r.engine)},
+            {"round_trip", PctJson(r.rtt)}}}};
 }
 
 Json SplitJson(const std::string& scenario, const bench::ServerSplit& s) {
@@ -141,6 +145,8 @@ std::vector<std::string> Split(const std::string& list) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // As a game server would: otherwise every response is decoded into fresh pages.
+  throng::client::KeepFreedMemory();
   CLI::App app{"Step and StreamSteps through throngd over gRPC: serialisation, transport, engine"};
   std::string server, spawn, scenario_list = "random,town", mode_list = "unary,stream";
   std::string world_list = "1", json_path;
@@ -151,18 +157,23 @@ int main(int argc, char** argv) {
   bool no_integrate = false;
   auto* group = app.add_option_group("server");
   group->add_option("--server", server, "throngd address host:port");
-  group->add_option("--spawn", spawn, "throngd binary to start on a free loopback port (--backend cpu)");
+  group->add_option("--spawn", spawn,
+                    "throngd binary to start on a free loopback port (--backend cpu)");
   group->require_option(1);
-  app.add_option("--scenario", scenario_list, "comma-separated scenario names")->capture_default_str();
+  app.add_option("--scenario", scenario_list, "comma-separated scenario names")
+      ->capture_default_str();
   app.add_option("--size", size, "pedestrians per world")->capture_default_str();
   app.add_option("--seed", seed)->capture_default_str();
   app.add_option("--modes", mode_list, "unary,stream")->capture_default_str();
-  app.add_option("--worlds", world_list, "comma-separated world counts, each a run")->capture_default_str();
+  app.add_option("--worlds", world_list, "comma-separated world counts, each a run")
+      ->capture_default_str();
   app.add_option("--ticks", options.ticks, "recorded ticks per world")->capture_default_str();
-  app.add_option("--warmup", options.warmup, "unrecorded ticks per world first")->capture_default_str();
+  app.add_option("--warmup", options.warmup, "unrecorded ticks per world first")
+      ->capture_default_str();
   app.add_option("--split-repeats", split_repeats, "repeats of the in-process server split")
       ->capture_default_str();
-  app.add_flag("--no-integrate", no_integrate, "client-side integration: responses carry no positions");
+  app.add_flag("--no-integrate", no_integrate,
+               "client-side integration: responses carry no positions");
   app.add_option("--json", json_path, "write results as JSON to this file");
   CLI11_PARSE(app, argc, argv);
   options.integrate = !no_integrate;
@@ -187,11 +198,12 @@ int main(int argc, char** argv) {
       if (json_path.empty()) return;
       Json doc = {{"benchmark", "throng-bench-grpc"},
                   {"command", command},
-                  {"machine", {{"hostname", machine.hostname},
-                               {"cpu_model", machine.cpu_model},
-                               {"cores", machine.cores},
-                               {"omp_wait_policy", machine.omp_wait_policy},
-                               {"date", machine.date}}},
+                  {"machine",
+                   {{"hostname", machine.hostname},
+                    {"cpu_model", machine.cpu_model},
+                    {"cores", machine.cores},
+                    {"omp_wait_policy", machine.omp_wait_policy},
+                    {"date", machine.date}}},
                   {"server", child ? "spawned throngd --backend cpu" : server},
                   {"integrate", options.integrate},
                   {"warmup", options.warmup},
@@ -210,7 +222,8 @@ int main(int argc, char** argv) {
           if (mode != "unary" && mode != "stream") throw std::invalid_argument("--modes: " + mode);
           options.stream = mode == "stream";
           options.worlds = std::stoi(worlds);
-          Row row = Summarise(name, mode, scenario, options.worlds, bench::RunLoad(scenario, options));
+          Row row =
+              Summarise(name, mode, scenario, options.worlds, bench::RunLoad(scenario, options));
           PrintRow(row);
           runs.push_back(RowJson(row));
           write();
@@ -219,11 +232,12 @@ int main(int argc, char** argv) {
       }
       const bench::ServerSplit s =
           bench::MeasureServerSplit(last.last_request, last.last_response, split_repeats);
-      std::printf("server's non-engine work redone in process (median of %d), ms: parse %.2f, "
-                  "convert in %.2f, convert out %.2f (reused response %.2f), encode %.2f; "
-                  "total %.2f\n",
-                  split_repeats, s.parse, s.convert_in, s.convert_out, s.convert_out_reused,
-                  s.encode, s.total());
+      std::printf(
+          "server's non-engine work redone in process (median of %d), ms: parse %.2f, "
+          "convert in %.2f, convert out %.2f (reused response %.2f), encode %.2f; "
+          "total %.2f\n",
+          split_repeats, s.parse, s.convert_in, s.convert_out, s.convert_out_reused, s.encode,
+          s.total());
       splits.push_back(SplitJson(name, s));
       write();
     }

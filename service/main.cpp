@@ -2,7 +2,6 @@
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
-#include <malloc.h>
 #include <signal.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -14,6 +13,7 @@
 #include <string>
 #include <thread>
 
+#include "clients/cpp/process_memory.h"
 #include "kernels/backend.h"
 #include "service/auth.h"
 #include "service/metrics.h"
@@ -93,12 +93,7 @@ int Run(const Options& options, const sigset_t& signals) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Keep freed memory in the process. A 100k-agent request or response has columns of
-  // megabytes; by default glibc maps such blocks fresh and unmaps them on free, and the
-  // page faults of writing them again cost 20 ms per tick on a small VM, more than the
-  // parsing itself (docs/PERFORMANCE.md, "Service over gRPC"). 32 MB is mallopt's limit.
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+  throng::client::KeepFreedMemory();  // 100k-agent messages: no page faults per tick
   // Before any thread starts (gRPC's, the metrics exposer's), so that all inherit the mask.
   sigset_t signals;
   sigemptyset(&signals);

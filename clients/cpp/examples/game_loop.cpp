@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "clients/cpp/client.h"
+#include "clients/cpp/process_memory.h"
 #include "clients/cpp/scenario_proto.h"
 #include "kernels/bicycle.cuh"
 #include "kernels/scenarios/scenario.h"
@@ -57,6 +58,7 @@ void MoveVehicles(const throng::Frame& frame, const throng::BicycleParams& bicyc
 }  // namespace
 
 int main(int argc, char** argv) {
+  throng::client::KeepFreedMemory();  // big answers every tick: reuse their pages
   CLI::App app{"Runs a Throng scenario as a game loop: the client integrates"};
   std::string server = "127.0.0.1:50051", token, tls_ca, name = "town";
   size_t size = 500;
