@@ -35,13 +35,29 @@ struct Figures {
   size_t at_goal = 0;
 };
 
+// Overrides of the throng variant's OrcaParams, for measuring one rule at a time.
+struct ParamOverrides {
+  float contact_margin = -1.f;  // < 0: the default
+  int revalidate_passes = 0;    // 0: the default
+  bool no_revalidate_fallback = false;
+  void Apply(OrcaParams* p) const {
+    if (contact_margin >= 0.f) p->contact_margin = contact_margin;
+    if (revalidate_passes > 0) p->revalidate_passes = revalidate_passes;
+    if (no_revalidate_fallback) p->revalidate_fallback = false;
+  }
+};
+
 Figures Run(Backend& backend, scenarios::CrowdScenario s, int warmup, int ticks, bool baseline,
-            bool measure_overlaps) {
+            bool measure_overlaps, const ParamOverrides& overrides) {
   using Clock = std::chrono::steady_clock;
   Figures f;
   f.agents = s.scene.agents.size();
   f.ticks = ticks;
-  if (baseline) s.scene.params = PlainRvo2Params(s.scene.params);
+  if (baseline) {
+    s.scene.params = PlainRvo2Params(s.scene.params);
+  } else {
+    overrides.Apply(&s.scene.params);
+  }
   backend.SetObstacles(s.scene.obstacles);
   std::vector<double> grid, neighbors, solve, revalidate, transfer, apply, total;
   OrcaResult r;
@@ -91,6 +107,7 @@ int main(int argc, char** argv) {
   uint32_t seed = 1;
   bool baseline = false, overlaps = true;
   std::string json_path;
+  ParamOverrides overrides;
   app.add_option("--backends", backends, "reference, cpu, cuda")->delimiter(',');
   app.add_option("--scenarios", scenario_names, "circle, random")->delimiter(',');
   app.add_option("--sizes", sizes, "agent counts")->delimiter(',');
@@ -100,6 +117,11 @@ int main(int argc, char** argv) {
   app.add_flag("--baseline", baseline, "also run the plain-RVO2 baseline on the same inputs");
   app.add_flag("!--no-overlaps", overlaps, "skip the per-tick overlap count");
   app.add_option("--json", json_path, "write results as JSON to this file");
+  app.add_option("--contact-margin", overrides.contact_margin, "throng variant: contact_margin, m");
+  app.add_option("--revalidate-passes", overrides.revalidate_passes,
+                 "throng variant: revalidate_passes");
+  app.add_flag("--no-revalidate-fallback", overrides.no_revalidate_fallback,
+               "throng variant: revalidate_fallback = false");
   CLI11_PARSE(app, argc, argv);
 
   std::vector<Figures> all;
@@ -115,7 +137,7 @@ int main(int argc, char** argv) {
         for (int variant = 0; variant < (baseline ? 2 : 1); ++variant) {
           scenarios::CrowdScenario s =
               scene == "circle" ? scenarios::Circle(n) : scenarios::Random(n, seed);
-          Figures f = Run(*backend, std::move(s), warmup, ticks, variant == 1, overlaps);
+          Figures f = Run(*backend, std::move(s), warmup, ticks, variant == 1, overlaps, overrides);
           f.backend = backend_name;
           f.scenario = scene;
           f.variant = variant == 1 ? "rvo2" : "throng";

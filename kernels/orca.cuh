@@ -299,7 +299,8 @@ THRONG_HD inline bool Overlapping(const AgentState& a, const NeighborState& b,
 // (hard, tau_obst), one line per neighbour (tau), LP2 toward v_pref or, when v_pref
 // breaks an agent line, toward v_pref turned right by side_bias -> ok; else the same at
 // shorter horizons -> ok (flagged); else v = 0 if it meets the hard lines -> safe_stop;
-// else LP3 -> emergency. feasible_only stops after the LP2 attempts (the second pass).
+// else LP3 -> emergency. feasible_only stops after the LP2 attempts (repair passes
+// without revalidate_fallback).
 // neighbor_count above kMaxNeighborsLimit is cut there.
 THRONG_HD inline SolveOutput SolveAgent(const AgentState& agent, const NeighborState* neighbors,
                                         int neighbor_count, const ObstacleView& obstacles,

@@ -153,13 +153,17 @@ struct NeighborQueryFunctor {
   }
 };
 
-// Pass 1 of the solve, in grid order: results stay in grid order for pass 2 to read.
-struct PassOneView {
+// One pass's results in grid order: pass 1 writes them, each repair pass reads the
+// previous pass's and writes its own (two-phase), the last one goes to the output.
+struct PassStateView {
   float* __restrict__ vx;
   float* __restrict__ vy;
   uint8_t* __restrict__ status;
   uint8_t* __restrict__ flags;
   uint16_t* __restrict__ constraints;
+  // 1 iff the agent is not ok in this pass's results and was ok in the pass before (pass 1:
+  // iff not ok): its cooperative neighbours relied on it taking its half.
+  uint8_t* __restrict__ turned;
 };
 
 THRONG_HD inline orca::AgentState AgentStateOf(const SortedAgentsView& a, uint32_t i) {
@@ -181,7 +185,7 @@ struct OrcaPassOneFunctor {
   const uint16_t* __restrict__ kept_count;
   orca::ObstacleView obstacles;
   OrcaParams params;
-  PassOneView out;
+  PassStateView out;
 
   THRONG_HD void operator()(uint32_t i) const {
     if (agents.flags[i] & kAgentNonCooperative) {
@@ -191,6 +195,7 @@ struct OrcaPassOneFunctor {
       out.status[i] = static_cast<uint8_t>(SolveStatus::kOk);
       out.flags[i] = 0;
       out.constraints[i] = 0;
+      out.turned[i] = 0;
       return;
     }
     const int count = kept_count[i];
@@ -205,63 +210,91 @@ struct OrcaPassOneFunctor {
     out.status[i] = static_cast<uint8_t>(solved.status);
     out.flags[i] = solved.flags;
     out.constraints[i] = static_cast<uint16_t>(solved.constraints);
+    out.turned[i] = solved.status != SolveStatus::kOk;
   }
 };
 
-// Pass 2 (docs/ORCA.md): an agent solved ok whose neighbour did not take its half
-// (stopped or in emergency) re-solves against that neighbour's pass-1 velocity with full
-// responsibility, and keeps the new velocity only if it is feasible. Reads pass-1 results
-// only, writes final results at input indices.
-struct OrcaPassTwoFunctor {
+// A repair pass (docs/ORCA.md, "Repair passes"): a cooperative agent still ok whose kept
+// neighbour turned non-ok in the previous pass (it stopped or took an emergency velocity,
+// so it does not take its half) re-solves with every non-ok neighbour treated as
+// non-cooperative at its previous-pass velocity. A feasible velocity is adopted; otherwise,
+// with revalidate_fallback, the agent falls back (safe stop, else emergency) and turns
+// non-ok itself, else it keeps its velocity. Reads `prev` only, writes `next`.
+struct OrcaRepairPassFunctor {
   SortedAgentsView agents;
   const uint32_t* __restrict__ lists;
   const uint16_t* __restrict__ kept_count;
-  const uint16_t* __restrict__ candidate_count;
-  const uint16_t* __restrict__ audit_missed;
-  PassOneView first;
+  PassStateView prev;
   orca::ObstacleView obstacles;
   OrcaParams params;
-  OrcaOutputView out;
+  PassStateView next;
 
   THRONG_HD void operator()(uint32_t i) const {
-    const uint32_t dst = agents.input_index[i];
-    Vec2 v{first.vx[i], first.vy[i]};
-    uint8_t flags = first.flags[i];
+    constexpr uint8_t kOk = static_cast<uint8_t>(SolveStatus::kOk);
+    Vec2 v{prev.vx[i], prev.vy[i]};
+    uint8_t status = prev.status[i];
+    uint8_t flags = prev.flags[i];
+    uint8_t turned = 0;
     const int count = kept_count[i];
     const uint32_t* list =
         lists + static_cast<size_t>(i) * static_cast<size_t>(params.max_neighbors);
     const bool cooperative = (agents.flags[i] & kAgentNonCooperative) == 0;
-    if (params.revalidate && cooperative &&
-        first.status[i] == static_cast<uint8_t>(SolveStatus::kOk)) {
-      bool deviating = false;
-      for (int k = 0; k < count && !deviating; ++k) {
-        deviating = first.status[list[k]] != static_cast<uint8_t>(SolveStatus::kOk);
-      }
+    bool triggered = false;
+    if (cooperative && status == kOk) {
+      for (int k = 0; k < count && !triggered; ++k) triggered = prev.turned[list[k]] != 0;
+    }
+    if (triggered) {
       orca::NeighborState neighbors[kMaxNeighborsLimit];
-      for (int k = 0; deviating && k < count; ++k) {
+      for (int k = 0; k < count; ++k) {
         const uint32_t j = list[k];
         neighbors[k] = NeighborStateOf(agents, j);
-        if (first.status[j] != static_cast<uint8_t>(SolveStatus::kOk)) {
-          neighbors[k].v = {first.vx[j], first.vy[j]};
+        if (prev.status[j] != kOk) {
+          neighbors[k].v = {prev.vx[j], prev.vy[j]};
           neighbors[k].non_cooperative = true;
         }
       }
-      if (deviating) {
-        flags |= kSolveRevalidated;
-        const orca::SolveOutput again = orca::SolveAgent(AgentStateOf(agents, i), neighbors, count,
-                                                         obstacles, params, /*feasible_only=*/true);
-        if (again.feasible) {
-          v = again.velocity;
-          flags =
-              static_cast<uint8_t>((flags & ~kSolveShortenedHorizon) | again.flags | kSolveAdopted);
-        }
+      flags |= kSolveRevalidated;
+      const orca::SolveOutput again =
+          orca::SolveAgent(AgentStateOf(agents, i), neighbors, count, obstacles, params,
+                           /*feasible_only=*/!params.revalidate_fallback);
+      if (again.feasible) {
+        v = again.velocity;
+        flags =
+            static_cast<uint8_t>((flags & ~kSolveShortenedHorizon) | again.flags | kSolveAdopted);
+      } else if (params.revalidate_fallback) {
+        v = again.velocity;
+        status = static_cast<uint8_t>(again.status);
+        flags =
+            static_cast<uint8_t>((flags & ~(kSolveShortenedHorizon | kSolveAdopted)) | again.flags);
+        turned = status != kOk;
       }
     }
-    out.vx[dst] = v.x;
-    out.vy[dst] = v.y;
-    out.status[dst] = first.status[i];
-    out.solve_flags[dst] = flags;
-    out.constraints[dst] = first.constraints[i];
+    next.vx[i] = v.x;
+    next.vy[i] = v.y;
+    next.status[i] = status;
+    next.flags[i] = flags;
+    next.constraints[i] = prev.constraints[i];
+    next.turned[i] = turned;
+  }
+};
+
+// The last pass's results and the neighbour counts, written at input indices (one writer
+// each, no atomics).
+struct OrcaWriteResultsFunctor {
+  SortedAgentsView agents;
+  const uint16_t* __restrict__ kept_count;
+  const uint16_t* __restrict__ candidate_count;
+  const uint16_t* __restrict__ audit_missed;
+  PassStateView last;
+  OrcaOutputView out;
+
+  THRONG_HD void operator()(uint32_t i) const {
+    const uint32_t dst = agents.input_index[i];
+    out.vx[dst] = last.vx[i];
+    out.vy[dst] = last.vy[i];
+    out.status[dst] = last.status[i];
+    out.solve_flags[dst] = last.flags[i];
+    out.constraints[dst] = last.constraints[i];
     out.candidates[dst] = candidate_count[i];
     out.neighbors[dst] = kept_count[i];
     out.audit_missed[dst] = audit_missed[i];

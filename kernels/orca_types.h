@@ -21,8 +21,8 @@ constexpr int kSolveStatusCount = 3;
 // How an agent's solve went, beyond its status (bits of OrcaResult::solve_flags).
 enum SolveFlag : uint8_t {
   kSolveShortenedHorizon = 1u << 0,  // feasible only at a horizon shorter than tau
-  kSolveRevalidated = 1u << 1,       // re-solved in the second pass
-  kSolveAdopted = 1u << 2,           // the second pass's velocity was taken
+  kSolveRevalidated = 1u << 1,       // re-solved in a repair pass
+  kSolveAdopted = 1u << 2,           // a repair pass's feasible velocity was taken
 };
 
 // Per-agent flag bits.
@@ -36,6 +36,8 @@ enum AgentFlag : uint8_t {
 constexpr int kMaxNeighborsLimit = 64;
 // Largest number of obstacle edges one agent may be constrained by in one solve.
 constexpr int kMaxObstacleLinesLimit = 64;
+// Largest OrcaParams::revalidate_passes accepted.
+constexpr int kMaxRevalidatePasses = 16;
 
 struct OrcaParams {
   float time_step = 0.25f;         // s, used for collision (overlap) resolution
@@ -45,13 +47,21 @@ struct OrcaParams {
   int max_neighbors = 10;          // 1 .. kMaxNeighborsLimit
 
   // Throng's handling of conflicts and infeasibility (docs/ORCA.md, "Solve"). With
-  // side_bias = 0, contact_margin = 0 and the three flags false, the solve is exactly
+  // side_bias = 0, contact_margin = 0 and the four flags false, the solve is exactly
   // ALGORITHMS.md §5's plain order (LP2; safe stop if v = 0 meets the hard lines; LP3).
   float side_bias = 0.3f;        // rad: when v_pref breaks an agent line, aim this far right
   float contact_margin = 1e-3f;  // m added to every combined radius in agent lines
   bool shorten_horizon = true;   // retry with tau/2, tau/4, .. down to time_step first
   bool overlap_is_hard = true;   // an overlapping neighbour's line is hard for the safe stop
-  bool revalidate = true;        // second pass against neighbours that did not take their half
+  bool revalidate = true;        // repair passes against neighbours that did not take their half
+  // Re-validation repeated to a fixed point (docs/ORCA.md, "Repair passes"): at most this
+  // many passes after pass 1, each re-solving agents next to one that turned non-ok in the
+  // pass before. 1: the single second pass.
+  int revalidate_passes = 4;
+  // A failed re-solve falls back as pass 1 does (safe stop, else emergency) instead of
+  // keeping a velocity that relied on the neighbour taking its half; the agent then counts
+  // as turned non-ok for the next pass.
+  bool revalidate_fallback = true;
   // Comparison baseline only: RVO2 2.0's silent fallback (infeasible -> LP3, reported ok).
   // Use PlainRvo2Params() to get the whole baseline.
   bool rvo2_fallback = false;
@@ -65,6 +75,8 @@ inline OrcaParams PlainRvo2Params(OrcaParams p) {
   p.shorten_horizon = false;
   p.overlap_is_hard = false;
   p.revalidate = false;
+  p.revalidate_passes = 1;
+  p.revalidate_fallback = false;
   p.rvo2_fallback = true;
   return p;
 }
@@ -120,8 +132,8 @@ struct OrcaResult {
 
   uint64_t status_count[kSolveStatusCount] = {0, 0, 0};
   uint64_t shortened_horizon = 0;     // agents solved only at a horizon shorter than tau
-  uint64_t revalidated = 0;           // agents re-solved in the second pass
-  uint64_t revalidation_adopted = 0;  // of those, agents that took pass 2's feasible velocity
+  uint64_t revalidated = 0;           // agents re-solved in a repair pass
+  uint64_t revalidation_adopted = 0;  // of those, agents that took a feasible repair velocity
   uint64_t audited_agents = 0;        // agents checked against brute force (audit mode)
   uint64_t audited_false_negatives = 0;
   OrcaStageTimes times;

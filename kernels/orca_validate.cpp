@@ -45,6 +45,10 @@ void ValidateOrcaParams(const OrcaParams& params) {
     Reject("params.max_neighbors: " + std::to_string(params.max_neighbors) + " is outside [1, " +
            std::to_string(kMaxNeighborsLimit) + "]");
   }
+  if (params.revalidate_passes < 1 || params.revalidate_passes > kMaxRevalidatePasses) {
+    Reject("params.revalidate_passes: " + std::to_string(params.revalidate_passes) +
+           " is outside [1, " + std::to_string(kMaxRevalidatePasses) + "]");
+  }
 }
 
 void ValidateAgents(const AgentColumns& a) {

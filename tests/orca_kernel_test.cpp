@@ -51,6 +51,8 @@ OrcaParams PlainParams(OrcaParams p = OrcaParams{}) {
   p.shorten_horizon = false;
   p.overlap_is_hard = false;
   p.revalidate = false;
+  p.revalidate_passes = 1;
+  p.revalidate_fallback = false;
   p.rvo2_fallback = false;
   return p;
 }
@@ -712,7 +714,8 @@ TEST(OrcaKernelTest, FeasibleOnlyMatchesNormalSolveWhenFeasible) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Pass 2 (OrcaPassTwoFunctor) on hand-built sorted agents and pass-1 results.
+// Repair passes (OrcaRepairPassFunctor, then OrcaWriteResultsFunctor) on hand-built sorted
+// agents and pass-1 results, sequenced as kernels/backends/orca_pipeline.cuh does.
 
 struct PassTwoHarness {
   int max_neighbors;
@@ -786,16 +789,36 @@ struct PassTwoHarness {
                                   vy.data(),      radius.data(),      max_speed.data(),
                                   pref_vx.data(), pref_vy.data(),     id.data(),
                                   flags.data(),   input_index.data(), static_cast<uint32_t>(n)};
-    const PassOneView first{p1_vx.data(), p1_vy.data(), p1_status.data(), p1_flags.data(),
-                            p1_constraints.data()};
+    // Two states, as the pipeline keeps them; state 0 starts as pass 1's results.
+    std::vector<float> s_vx[2] = {p1_vx, p1_vx}, s_vy[2] = {p1_vy, p1_vy};
+    std::vector<uint8_t> s_status[2] = {p1_status, p1_status}, s_flags[2] = {p1_flags, p1_flags};
+    std::vector<uint8_t> s_turned[2] = {std::vector<uint8_t>(n), std::vector<uint8_t>(n)};
+    std::vector<uint16_t> constraints = p1_constraints;
+    for (size_t i = 0; i < n; ++i) {
+      s_turned[0][i] = p1_status[i] != static_cast<uint8_t>(SolveStatus::kOk);
+    }
+    auto view = [&](int k) {
+      return PassStateView{s_vx[k].data(),    s_vy[k].data(),     s_status[k].data(),
+                           s_flags[k].data(), constraints.data(), s_turned[k].data()};
+    };
+    int last = 0;
+    passes_run = 0;
+    for (int pass = 0; pass < (p.revalidate ? p.revalidate_passes : 0); ++pass) {
+      if (std::count(s_turned[last].begin(), s_turned[last].end(), 1) == 0) break;
+      const OrcaRepairPassFunctor repair{
+          agents, lists.data(), kept.data(), view(last), kNoObstacles, p, view(1 - last)};
+      for (uint32_t i = 0; i < n; ++i) repair(i);
+      last = 1 - last;
+      ++passes_run;
+    }
     const OrcaOutputView out{o_vx.data(),         o_vy.data(),        o_status.data(),
                              o_candidates.data(), o_neighbors.data(), o_constraints.data(),
                              o_flags.data(),      o_audit.data()};
-    const OrcaPassTwoFunctor pass_two{agents,       lists.data(), kept.data(),  candidates.data(),
-                                      audit.data(), first,        kNoObstacles, p,
-                                      out};
-    for (uint32_t i = 0; i < n; ++i) pass_two(i);
+    const OrcaWriteResultsFunctor write{agents,       kept.data(), candidates.data(),
+                                        audit.data(), view(last),  out};
+    for (uint32_t i = 0; i < n; ++i) write(i);
   }
+  int passes_run = 0;
 };
 
 // A (sorted 0, input 2) walks +x at 1 m/s; B (sorted 1, input 0), 3 m ahead, crosses out
@@ -899,25 +922,113 @@ TEST(OrcaPassTwoTest, RevalidateOffCopiesPassOne) {
 
 // A overlaps B by 0.1 m (+ margin). Taking half, leaving within one 0.25 s step needs
 // ~0.2 m/s, which A's 0.3 m/s allows (pass 1 ok); with B in emergency and standing still,
-// A alone needs ~0.4 m/s at every horizon: no LP2 succeeds, the pass-1 velocity stays.
-TEST(OrcaPassTwoTest, InfeasibleReSolveKeepsPassOneVelocity) {
-  const OrcaParams params = OrcaParams{};
-  const AgentState a = Agent({0.f, 0.f}, {0.f, 0.f}, {-1.f, 0.f}, 0.5f, 0.3f, 1);
-  const AgentState b = Agent({0.9f, 0.f}, {0.f, 0.f}, {1.f, 0.f}, 0.5f, 0.3f, 2);
-  const NeighborState b_seen = Neighbor(b.p, b.v, b.radius, b.id);
-  const SolveOutput a1 = SolveAgent(a, &b_seen, 1, kNoObstacles, params);
-  ASSERT_EQ(a1.status, SolveStatus::kOk);
+// A alone needs ~0.4 m/s at every horizon: no LP2 succeeds.
+struct InfeasibleReSolve {
+  OrcaParams params = OrcaParams{};
+  AgentState a = Agent({0.f, 0.f}, {0.f, 0.f}, {-1.f, 0.f}, 0.5f, 0.3f, 1);
+  AgentState b = Agent({0.9f, 0.f}, {0.f, 0.f}, {1.f, 0.f}, 0.5f, 0.3f, 2);
+  SolveOutput a1;
+  PassTwoHarness h{1};
+  void Run() {
+    const NeighborState b_seen = Neighbor(b.p, b.v, b.radius, b.id);
+    a1 = SolveAgent(a, &b_seen, 1, kNoObstacles, params);
+    ASSERT_EQ(a1.status, SolveStatus::kOk);
+    h.Add(a, 1, {1}, a1.velocity, a1.status, a1.flags);
+    h.Add(b, 0, {0}, {0.f, 0.f}, SolveStatus::kEmergency);
+    h.Run(params);
+    EXPECT_EQ(h.o_status[0], static_cast<uint8_t>(SolveStatus::kEmergency));
+    EXPECT_EQ(h.o_flags[0], 0);
+  }
+};
 
-  PassTwoHarness h(1);
-  h.Add(a, 1, {1}, a1.velocity, a1.status, a1.flags);
-  h.Add(b, 0, {0}, {0.f, 0.f}, SolveStatus::kEmergency);
-  h.Run(params);
-  EXPECT_EQ(h.o_status[1], static_cast<uint8_t>(SolveStatus::kOk));
-  EXPECT_EQ(h.o_flags[1], a1.flags | kSolveRevalidated);
-  EXPECT_EQ(h.o_vx[1], a1.velocity.x);
-  EXPECT_EQ(h.o_vy[1], a1.velocity.y);
-  EXPECT_EQ(h.o_status[0], static_cast<uint8_t>(SolveStatus::kEmergency));
-  EXPECT_EQ(h.o_flags[0], 0);
+// Without revalidate_fallback (the single second pass before it): the pass-1 velocity,
+// which relied on B taking half, stays.
+TEST(OrcaPassTwoTest, InfeasibleReSolveKeepsPassOneVelocityWithoutFallback) {
+  InfeasibleReSolve s;
+  s.params.revalidate_fallback = false;
+  s.Run();
+  EXPECT_EQ(s.h.o_status[1], static_cast<uint8_t>(SolveStatus::kOk));
+  EXPECT_EQ(s.h.o_flags[1], s.a1.flags | kSolveRevalidated);
+  EXPECT_EQ(s.h.o_vx[1], s.a1.velocity.x);
+  EXPECT_EQ(s.h.o_vy[1], s.a1.velocity.y);
+}
+
+// With revalidate_fallback (default): A falls back as pass 1 would against B standing
+// still with full responsibility. Overlapping B, stopping is unsafe: emergency, exactly
+// the full solve's velocity, and reported as such (its neighbours no longer count on it).
+TEST(OrcaPassTwoTest, InfeasibleReSolveFallsBackToEmergency) {
+  InfeasibleReSolve s;
+  s.Run();
+  const NeighborState b_stopped = Neighbor(s.b.p, {0.f, 0.f}, s.b.radius, s.b.id, true);
+  const SolveOutput expected = SolveAgent(s.a, &b_stopped, 1, kNoObstacles, s.params);
+  ASSERT_EQ(expected.status, SolveStatus::kEmergency);
+  EXPECT_EQ(s.h.o_status[1], static_cast<uint8_t>(SolveStatus::kEmergency));
+  EXPECT_EQ(s.h.o_flags[1], kSolveRevalidated);
+  EXPECT_EQ(s.h.o_vx[1], expected.velocity.x);
+  EXPECT_EQ(s.h.o_vy[1], expected.velocity.y);
+}
+
+// A chain (radius 1.5, the random scene's agents): C (sorted 2) stopped in pass 1, 0.05 m
+// in front of B (sorted 0); D (sorted 3) closes on B from behind at 2 m/s, 0.05 m away. B
+// was ok in pass 1 (C taking half); against C standing still it cannot leave D room at any
+// horizon, so B safe-stops in the first repair pass (v = 0 meets its hard lines: C, not
+// overlapping). A (sorted 1) walks at B and sees only B: its pass-1 velocity relied on B
+// taking half. Only a second repair pass lets A learn that B stopped.
+struct ChainScene {
+  OrcaParams params = OrcaParams{};
+  AgentState b = Agent({0.f, 0.f}, {0.f, 0.f}, {1.f, 0.f}, 1.5f, 2.f, 20);
+  AgentState a = Agent({0.f, 3.2f}, {0.f, -1.f}, {0.f, -1.f}, 1.5f, 2.f, 21);
+  AgentState c = Agent({3.05f, 0.f}, {0.f, 0.f}, {-1.f, 0.f}, 1.5f, 2.f, 22);
+  AgentState d = Agent({-3.05f, 0.f}, {2.f, 0.f}, {2.f, 0.f}, 1.5f, 2.f, 23);
+  SolveOutput a1;
+  PassTwoHarness h{2};
+  void Run() {
+    const NeighborState b_seen = Neighbor(b.p, b.v, b.radius, b.id);
+    a1 = SolveAgent(a, &b_seen, 1, kNoObstacles, params);
+    ASSERT_EQ(a1.status, SolveStatus::kOk);
+    h.Add(b, 0, {2, 3}, {0.5f, 0.f}, SolveStatus::kOk);
+    h.Add(a, 1, {0}, a1.velocity, a1.status, a1.flags);
+    h.Add(c, 2, {0}, {0.f, 0.f}, SolveStatus::kSafeStop);
+    h.Add(d, 3, {0}, {2.f, 0.f}, SolveStatus::kOk);
+    h.Run(params);
+  }
+};
+
+TEST(OrcaPassTwoTest, FailedReSolveStopsAndItsNeighbourReSolvesInTheNextPass) {
+  ChainScene s;
+  s.Run();
+  EXPECT_EQ(s.h.passes_run, 2);  // after pass 1 C had turned, after the first repair B
+  EXPECT_EQ(s.h.o_status[0], static_cast<uint8_t>(SolveStatus::kSafeStop));
+  EXPECT_EQ(s.h.o_flags[0], kSolveRevalidated);
+  EXPECT_EQ(s.h.o_vx[0], 0.f);
+  EXPECT_EQ(s.h.o_vy[0], 0.f);
+  // A re-solved in the second repair pass, against B standing still, full responsibility.
+  const NeighborState b_stopped = Neighbor(s.b.p, {0.f, 0.f}, s.b.radius, s.b.id, true);
+  const SolveOutput expected = SolveAgent(s.a, &b_stopped, 1, kNoObstacles, s.params, true);
+  ASSERT_TRUE(expected.feasible);
+  EXPECT_EQ(s.h.o_status[1], static_cast<uint8_t>(SolveStatus::kOk));
+  EXPECT_EQ(s.h.o_flags[1] & (kSolveRevalidated | kSolveAdopted),
+            kSolveRevalidated | kSolveAdopted);
+  EXPECT_EQ(s.h.o_vx[1], expected.velocity.x);
+  EXPECT_EQ(s.h.o_vy[1], expected.velocity.y);
+  const float r = s.a.radius + s.b.radius;
+  EXPECT_GE(MinDistance(s.a.p, {s.h.o_vx[1], s.h.o_vy[1]}, s.b.p, {0.f, 0.f}, s.params.time_step),
+            r);
+}
+
+// With a single repair pass, A never hears that B stopped and keeps its pass-1 velocity,
+// which walks into B standing still within the step.
+TEST(OrcaPassTwoTest, OneRepairPassLeavesTheSecondLinkOfTheChain) {
+  ChainScene s;
+  s.params.revalidate_passes = 1;
+  s.Run();
+  EXPECT_EQ(s.h.passes_run, 1);
+  EXPECT_EQ(s.h.o_status[0], static_cast<uint8_t>(SolveStatus::kSafeStop));
+  EXPECT_EQ(s.h.o_flags[1], s.a1.flags);
+  EXPECT_EQ(s.h.o_vx[1], s.a1.velocity.x);
+  EXPECT_EQ(s.h.o_vy[1], s.a1.velocity.y);
+  const float r = s.a.radius + s.b.radius;
+  EXPECT_LT(MinDistance(s.a.p, s.a1.velocity, s.b.p, {0.f, 0.f}, s.params.time_horizon), r);
 }
 
 // ---------------------------------------------------------------------------------------

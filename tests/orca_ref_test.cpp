@@ -60,6 +60,8 @@ void MakePlain(OrcaScene* scene) {
   p.shorten_horizon = false;
   p.overlap_is_hard = false;
   p.revalidate = false;
+  p.revalidate_passes = 1;
+  p.revalidate_fallback = false;
 }
 
 constexpr uint8_t Status(SolveStatus s) { return static_cast<uint8_t>(s); }
@@ -658,6 +660,99 @@ TEST(OrcaRulesTest, RevalidationKeepsPassOneWhenInfeasible) {
   EXPECT_EQ(p1.vx[0], r.vx[0]);
   EXPECT_EQ(p1.vy[0], r.vy[0]);
   EXPECT_EQ(p1.solve_flags[0], 0);
+}
+
+// Repair passes, revalidate_fallback: B's re-solve against A standing still fails (it would
+// need 3 m/s); overlapping A, B cannot stop safely either, so it reports an emergency with
+// LP3's velocity (as far from A as its 1 m/s allows) instead of keeping its half (-0.5).
+TEST(OrcaRulesTest, FailedRevalidationFallsBackToEmergency) {
+  OrcaScene scene = OverlapWithStopper(1.f);
+  scene.params.revalidate_fallback = true;
+  const OrcaResult r = SolveOrca(scene);
+  EXPECT_EQ(r.status[1], Status(SolveStatus::kSafeStop));
+  EXPECT_EQ(r.status[0], Status(SolveStatus::kEmergency));
+  EXPECT_EQ(r.solve_flags[0], kSolveRevalidated);  // re-solved, not adopted
+  EXPECT_NEAR(r.vx[0], -1.f, 1e-6f);
+  EXPECT_NEAR(r.vy[0], 0.f, 1e-6f);
+  EXPECT_EQ(r.revalidated, 1u);
+  EXPECT_EQ(r.revalidation_adopted, 0u);
+  ExpectCountsConsistent(r);
+}
+
+// A queue in a corridor (walls 0.1 m from everyone's side: no way round), plain order plus
+// the repair rules, tau 2, two neighbours each. Agent 0 at the origin is closed on at 1 m/s
+// from both sides with 0.2 m gaps (agents 4 and 1) and stops (pass 1); so does agent 1,
+// caught between 0 and agent 2 walking behind it. Agent 2 counted on 1 taking half;
+// against 1 standing still it must stop, while agent 3 right behind needs it to keep
+// going: it fails and stops (first repair). Agent 3 sees 2 and 1 only: it learns of 1 in
+// the first repair and of 2 in the second.
+OrcaScene Queue(int passes) {
+  OrcaScene scene;
+  MakePlain(&scene);
+  scene.params.time_horizon = 2.f;
+  scene.params.max_neighbors = 2;
+  scene.params.revalidate = true;
+  scene.params.revalidate_fallback = true;
+  scene.params.revalidate_passes = passes;
+  AddAgent(&scene, {.id = 0, .pref_vx = 1.f});
+  for (uint32_t k = 1; k <= 3; ++k) {
+    AddAgent(&scene, {.id = k, .px = 1.2f * k, .vx = -1.f, .pref_vx = -1.f});
+  }
+  AddAgent(&scene, {.id = 4, .px = -1.2f, .vx = 1.f, .pref_vx = 1.f});
+  scene.obstacles.push_back({{{-20.f, 0.6f}, {20.f, 0.6f}}});
+  scene.obstacles.push_back({{{20.f, -0.6f}, {-20.f, -0.6f}}});
+  return scene;
+}
+
+// Smallest centre distance over all pairs after one step.
+double ClosestPairAfterStep(OrcaScene scene, OrcaResult* r) {
+  *r = StepScene(scene);
+  double closest = 1e9;
+  const AgentColumns& a = scene.agents;
+  for (size_t i = 0; i < a.size(); ++i) {
+    for (size_t j = i + 1; j < a.size(); ++j) {
+      closest = std::min(closest, std::hypot(static_cast<double>(a.px[i]) - a.px[j],
+                                             static_cast<double>(a.py[i]) - a.py[j]));
+    }
+  }
+  return closest;
+}
+
+TEST(OrcaRulesTest, RepairPassesFollowAChainOfStops) {
+  const OrcaScene scene = Queue(4);
+  OrcaResult r;
+  EXPECT_GE(ClosestPairAfterStep(scene, &r), 1.0);
+  for (size_t i : {0, 1}) {
+    EXPECT_EQ(r.status[i], Status(SolveStatus::kSafeStop)) << i;
+    EXPECT_EQ(r.solve_flags[i], 0) << i;
+  }
+  EXPECT_EQ(r.status[2], Status(SolveStatus::kSafeStop));
+  EXPECT_EQ(r.solve_flags[2], kSolveRevalidated);
+  EXPECT_EQ(r.vx[2], 0.f);
+  EXPECT_EQ(r.status[3], Status(SolveStatus::kOk));
+  EXPECT_EQ(r.solve_flags[3], kSolveRevalidated | kSolveAdopted);
+  // Clear of 2 standing still over the whole horizon, on its own.
+  const Vec2d rel = Position(scene, 3) - Position(scene, 2);
+  EXPECT_GE(MinDistance(rel, Velocity(r, 3), 2.0), 1.0 - 1e-6);
+  ExpectCountsConsistent(r);
+
+  // One repair pass: 3 never hears that 2 stopped and keeps a velocity that relies on 2
+  // taking half.
+  OrcaResult one;
+  ClosestPairAfterStep(Queue(1), &one);
+  EXPECT_EQ(one.status[2], Status(SolveStatus::kSafeStop));
+  EXPECT_EQ(one.solve_flags[3], kSolveRevalidated | kSolveAdopted);
+  EXPECT_LT(MinDistance(rel, Velocity(one, 3), 2.0), 1.0 - 0.1);
+
+  // Without the fallback (the single second pass before it): 2 keeps its pass-1 velocity
+  // and walks into 1 standing still within the step.
+  OrcaScene keep = Queue(4);
+  keep.params.revalidate_fallback = false;
+  OrcaResult kept;
+  EXPECT_LT(ClosestPairAfterStep(keep, &kept), 1.0);
+  EXPECT_EQ(kept.status[2], Status(SolveStatus::kOk));
+  EXPECT_EQ(kept.solve_flags[2], kSolveRevalidated);
+  EXPECT_EQ(kept.vx[2], -1.f);
 }
 
 // Pass 2 runs steps 0-2: its success may come from a shorter horizon, and then the

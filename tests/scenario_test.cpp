@@ -146,6 +146,8 @@ void ExpectSameConfig(const WorldConfig& a, const WorldConfig& b) {
   EXPECT_EQ(o.shorten_horizon, p.shorten_horizon);
   EXPECT_EQ(o.overlap_is_hard, p.overlap_is_hard);
   EXPECT_EQ(o.revalidate, p.revalidate);
+  EXPECT_EQ(o.revalidate_passes, p.revalidate_passes);
+  EXPECT_EQ(o.revalidate_fallback, p.revalidate_fallback);
   EXPECT_EQ(o.rvo2_fallback, p.rvo2_fallback);
   const FollowerParams &f = a.follower, &g = b.follower;
   EXPECT_SAME_FLOAT(f.look_ahead_base, g.look_ahead_base);
@@ -350,7 +352,7 @@ TEST(ScenarioTest, floats_are_written_short) {
 // (kernels/scenarios/scenario_json_fields.h) and ExpectSameConfig need the new field.
 TEST(ScenarioTest, config_structs_have_the_fields_the_json_knows) {
   EXPECT_EQ(sizeof(Frame), 2u);
-  EXPECT_EQ(sizeof(OrcaParams), 32u);
+  EXPECT_EQ(sizeof(OrcaParams), 40u);
   EXPECT_EQ(sizeof(FollowerParams), 40u);
   EXPECT_EQ(sizeof(AgentDefaults), 16u);
   EXPECT_EQ(sizeof(BicycleParams), 20u);

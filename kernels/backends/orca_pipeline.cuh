@@ -1,10 +1,11 @@
 // The ORCA tick on a parallel backend, written once with Thrust execution policies and
 // compiled twice: by nvcc (cuda_backend.cu, device vectors) and by the host compiler
 // (cpu_backend.cpp, std::vector, OpenMP). Stages: grid (keys, sort, gather, cell
-// ranges), neighbour query, solve (pass 1), re-validation (pass 2). Buffers only grow, so
+// ranges), neighbour query, solve (pass 1), repair passes (re-validation). Buffers only grow, so
 // steady-state ticks allocate nothing.
 #pragma once
 
+#include <thrust/count.h>
 #include <thrust/fill.h>
 #include <thrust/for_each.h>
 #include <thrust/functional.h>
@@ -186,22 +187,32 @@ class OrcaPipeline {
     times->neighbors_ms += ms_since(t0);
 
     t0 = Clock::now();
-    for (auto* v : {&p1_vx_, &p1_vy_}) Grow(*v, n);
-    Grow(p1_status_, n);
-    Grow(p1_flags_, n);
-    Grow(p1_constraints_, n);
-    const PassOneView pass_one{Raw(p1_vx_), Raw(p1_vy_), Raw(p1_status_), Raw(p1_flags_),
-                               Raw(p1_constraints_)};
+    for (State& st : state_) st.Grow(n);
+    Grow(constraints_, n);
+    const PassStateView pass_one = View(0);
     thrust::for_each_n(
         policy, first, n,
         OrcaPassOneFunctor{sorted, Raw(lists_), Raw(kept_), obstacles, params, pass_one});
     sync();
     times->solve_ms += ms_since(t0);
 
+    // Repair passes, ping-ponging between the two states; a pass after which no agent
+    // turned non-ok leaves nothing for the next one to do, so the loop stops there.
     t0 = Clock::now();
+    int last = 0;
+    const int passes = params.revalidate ? params.revalidate_passes : 0;
+    for (int pass = 0; pass < passes; ++pass) {
+      const PassStateView prev = View(last);
+      if (thrust::count(policy, prev.turned, prev.turned + n, uint8_t{1}) == 0) break;
+      const PassStateView next = View(1 - last);
+      thrust::for_each_n(
+          policy, first, n,
+          OrcaRepairPassFunctor{sorted, Raw(lists_), Raw(kept_), prev, obstacles, params, next});
+      last = 1 - last;
+    }
     thrust::for_each_n(policy, first, n,
-                       OrcaPassTwoFunctor{sorted, Raw(lists_), Raw(kept_), Raw(candidates_),
-                                          Raw(missed_), pass_one, obstacles, params, out});
+                       OrcaWriteResultsFunctor{sorted, Raw(kept_), Raw(candidates_), Raw(missed_),
+                                               View(last), out});
     sync();
     times->revalidate_ms += ms_since(t0);
   }
@@ -214,9 +225,22 @@ class OrcaPipeline {
   Vector<QueryPoint> points_;
   Vector<uint32_t> offsets_, lists_;
   Vector<uint16_t> kept_, candidates_, missed_;
-  Vector<float> p1_vx_, p1_vy_;
-  Vector<uint8_t> p1_status_, p1_flags_;
-  Vector<uint16_t> p1_constraints_;
+  // One pass's per-agent results (grid order); constraints_ is shared (repairs keep it).
+  struct State {
+    Vector<float> vx, vy;
+    Vector<uint8_t> status, flags, turned;
+    void Grow(size_t n) {
+      for (auto* v : {&vx, &vy}) throng::Grow(*v, n);
+      for (auto* v : {&status, &flags, &turned}) throng::Grow(*v, n);
+    }
+  };
+  PassStateView View(int k) {
+    State& st = state_[k];
+    return {Raw(st.vx),    Raw(st.vy),        Raw(st.status),
+            Raw(st.flags), Raw(constraints_), Raw(st.turned)};
+  }
+  State state_[2];
+  Vector<uint16_t> constraints_;
 };
 
 }  // namespace throng

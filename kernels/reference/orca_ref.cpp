@@ -430,6 +430,8 @@ struct SolveRules {
   bool shorten_horizon = false;
   bool overlap_is_hard = false;
   bool revalidate = false;
+  int revalidate_passes = 1;
+  bool revalidate_fallback = false;
 };
 
 SolveRules RulesFor(const OrcaParams& params, const OrcaOptions& options) {
@@ -443,6 +445,8 @@ SolveRules RulesFor(const OrcaParams& params, const OrcaOptions& options) {
   rules.shorten_horizon = params.shorten_horizon;
   rules.overlap_is_hard = params.overlap_is_hard;
   rules.revalidate = params.revalidate;
+  rules.revalidate_passes = params.revalidate_passes;
+  rules.revalidate_fallback = params.revalidate_fallback;
   return rules;
 }
 
@@ -494,10 +498,10 @@ AgentSetup SetUpAgent(const OrcaScene& scene, const std::vector<ObstacleVertex>&
 }
 
 // The lines of one solve: obstacle lines, then one agent line per kept neighbour at
-// horizon agent_tau. pass_one (pass 2 only): a neighbour whose pass-1 status is not ok is
-// treated as non-cooperative, moving at its pass-1 velocity.
+// horizon agent_tau. previous (repair passes only): a neighbour whose status there is not
+// ok is treated as non-cooperative, moving at its velocity there.
 AgentProblem MakeProblem(const OrcaScene& scene, const AgentSetup& setup, double agent_tau,
-                         double margin, const OrcaResult* pass_one) {
+                         double margin, const OrcaResult* previous) {
   AgentProblem problem;
   if (setup.self.non_cooperative) return problem;
   problem.lines = setup.obstacle_lines;
@@ -509,9 +513,9 @@ AgentProblem MakeProblem(const OrcaScene& scene, const AgentSetup& setup, double
   const double time_step = scene.params.time_step;
   for (size_t j : setup.neighbors) {
     AgentState other = ReadAgent(scene.agents, j);
-    if (pass_one != nullptr && pass_one->status[j] != static_cast<uint8_t>(SolveStatus::kOk)) {
+    if (previous != nullptr && previous->status[j] != static_cast<uint8_t>(SolveStatus::kOk)) {
       other.non_cooperative = true;
-      other.velocity = {pass_one->vx[j], pass_one->vy[j]};
+      other.velocity = {previous->vx[j], previous->vy[j]};
     }
     bool overlapping = false;
     problem.lines.push_back(
@@ -551,18 +555,18 @@ struct AgentSolution {
   bool target_biased = false;
 };
 
-// One agent's solve, docs/ORCA.md "Solve and infeasibility": pass 1 (steps 0-4) when
-// pass_one is null, else pass 2 (steps 0-2 against pass_one's non-ok neighbours; the
-// caller keeps the pass-1 result when no LP2 succeeds).
+// One agent's solve, docs/ORCA.md "Solve and infeasibility": pass 1 when previous is
+// null, else a repair pass against previous's non-ok neighbours. feasible_only stops after
+// steps 0-2 (the caller keeps its earlier result when no LP2 succeeds).
 AgentSolution SolveAgent(const OrcaScene& scene, const AgentSetup& setup, const SolveRules& rules,
-                         const OrcaResult* pass_one, SolveDiagnostics* diag) {
+                         const OrcaResult* previous, bool feasible_only, SolveDiagnostics* diag) {
   const OrcaParams& params = scene.params;
   const AgentState& self = setup.self;
   const double tau = params.time_horizon;
   const double time_step = params.time_step;
   AgentSolution out;
   out.horizon = tau;
-  const AgentProblem problem = MakeProblem(scene, setup, tau, rules.contact_margin, pass_one);
+  const AgentProblem problem = MakeProblem(scene, setup, tau, rules.contact_margin, previous);
 
   // Step 0: the target. v_pref, turned clockwise by side_bias only when it breaks at
   // least one agent line of the full-tau problem (obstacle lines do not count).
@@ -585,7 +589,7 @@ AgentSolution SolveAgent(const OrcaScene& scene, const AgentSetup& setup, const 
   // Step 1: LP2 at tau.
   if (diag != nullptr) {
     ++diag->lp2_solves;
-    if (pass_one != nullptr) ++diag->pass_two_lp2_solves;
+    if (previous != nullptr) ++diag->pass_two_lp2_solves;
   }
   size_t failed = lp::LinearProgram2(problem.lines, self.max_speed, target, false, &out.velocity);
   if (failed == problem.lines.size()) return out;  // ok
@@ -598,10 +602,10 @@ AgentSolution SolveAgent(const OrcaScene& scene, const AgentSetup& setup, const 
     double tau_k = tau;
     while (tau_k > time_step) {
       tau_k = std::max(0.5 * tau_k, time_step);
-      shortened = MakeProblem(scene, setup, tau_k, rules.contact_margin, pass_one);
+      shortened = MakeProblem(scene, setup, tau_k, rules.contact_margin, previous);
       if (diag != nullptr) {
         ++diag->shortened_lp2_solves;
-        if (pass_one != nullptr) ++diag->pass_two_lp2_solves;
+        if (previous != nullptr) ++diag->pass_two_lp2_solves;
       }
       Vec2d velocity;
       const size_t f =
@@ -617,7 +621,7 @@ AgentSolution SolveAgent(const OrcaScene& scene, const AgentSetup& setup, const 
     }
   }
   out.lp2_succeeded = false;
-  if (pass_one != nullptr) return out;  // pass 2 runs steps 0-2 only
+  if (feasible_only) return out;
 
   // Step 3: safe stop iff v = 0 meets every hard line of the full-tau problem.
   bool stop_is_safe = rules.ordered;
@@ -685,7 +689,7 @@ OrcaResult SolveOrca(const OrcaScene& scene, const OrcaOptions& options,
     }
     setups[i] = SetUpAgent(scene, vertices, i);
     const AgentSetup& setup = setups[i];
-    const AgentSolution s = SolveAgent(scene, setup, rules, nullptr, diagnostics);
+    const AgentSolution s = SolveAgent(scene, setup, rules, nullptr, false, diagnostics);
     StoreVelocity(s, i, &result, diagnostics);
     result.solve_flags[i] = s.flags;
     result.candidates[i] = SaturateU16(setup.candidate_count);
@@ -693,25 +697,38 @@ OrcaResult SolveOrca(const OrcaScene& scene, const OrcaOptions& options,
     result.constraints[i] = SaturateU16(setup.obstacle_lines.size() + setup.neighbors.size());
   }
 
-  // Pass 2 reads only pass 1's results; counts do not change (same lines, same number).
-  if (rules.revalidate) {
-    const OrcaResult pass_one = result;
-    const auto ok = static_cast<uint8_t>(SolveStatus::kOk);
+  // Repair passes (docs/ORCA.md): each reads only the previous pass's results; counts do
+  // not change (same lines, same number). turned[i]: i is not ok in the previous pass's
+  // results and was ok before it (after pass 1: not ok).
+  const auto ok = static_cast<uint8_t>(SolveStatus::kOk);
+  std::vector<bool> turned(n);
+  for (size_t i = 0; i < n; ++i) turned[i] = result.status[i] != ok;
+  const int passes = rules.revalidate ? rules.revalidate_passes : 0;
+  for (int pass = 0; pass < passes; ++pass) {
+    if (std::none_of(turned.begin(), turned.end(), [](bool t) { return t; })) break;
+    const OrcaResult previous = result;
+    std::vector<bool> turned_now(n, false);
     for (size_t i = 0; i < n; ++i) {
-      if ((agents.flags[i] & kAgentNonCooperative) != 0 || pass_one.status[i] != ok) continue;
+      if ((agents.flags[i] & kAgentNonCooperative) != 0 || previous.status[i] != ok) continue;
       const std::vector<size_t>& kept = setups[i].neighbors;
-      if (std::none_of(kept.begin(), kept.end(),
-                       [&](size_t j) { return pass_one.status[j] != ok; })) {
-        continue;
-      }
-      const AgentSolution s = SolveAgent(scene, setups[i], rules, &pass_one, diagnostics);
+      if (std::none_of(kept.begin(), kept.end(), [&](size_t j) { return turned[j]; })) continue;
+      const AgentSolution s =
+          SolveAgent(scene, setups[i], rules, &previous, !rules.revalidate_fallback, diagnostics);
+      uint8_t& flags = result.solve_flags[i];
       if (s.lp2_succeeded) {
         StoreVelocity(s, i, &result, diagnostics);  // status ok
-        result.solve_flags[i] = static_cast<uint8_t>(kSolveRevalidated | kSolveAdopted | s.flags);
+        flags = static_cast<uint8_t>((flags & ~kSolveShortenedHorizon) | kSolveRevalidated |
+                                     kSolveAdopted | s.flags);
+      } else if (rules.revalidate_fallback) {
+        StoreVelocity(s, i, &result, diagnostics);  // safe stop or emergency
+        flags = static_cast<uint8_t>((flags & ~(kSolveShortenedHorizon | kSolveAdopted)) |
+                                     kSolveRevalidated | s.flags);
+        turned_now[i] = true;
       } else {
-        result.solve_flags[i] |= kSolveRevalidated;  // keeps its pass-1 velocity and flags
+        flags |= kSolveRevalidated;  // keeps its earlier velocity and flags
       }
     }
+    turned.swap(turned_now);
   }
 
   result.CountStatuses();

@@ -18,7 +18,8 @@ namespace throng::reference {
 // What to do when the linear program over all lines has no solution.
 enum class Fallback {
   // docs/ORCA.md, "Solve and infeasibility", with the knobs of scene.params (side_bias,
-  // contact_margin, shorten_horizon, overlap_is_hard, revalidate).
+  // contact_margin, shorten_horizon, overlap_is_hard, revalidate, revalidate_passes,
+  // revalidate_fallback).
   kOrdered,
   // RVO2's behaviour, a baseline for benchmarks only: the params' conflict knobs are
   // ignored (as if side_bias = 0, contact_margin = 0 and the three flags false), and an
@@ -36,9 +37,9 @@ struct OrcaOptions {
 // counters in OrcaResult instead). The counters add up over SolveOrca calls; the
 // per-agent columns are those of the last call.
 struct SolveDiagnostics {
-  uint64_t lp2_solves = 0;            // LP2 runs at the full horizon tau, pass 1 and pass 2
-  uint64_t shortened_lp2_solves = 0;  // LP2 runs at shorter horizons, pass 1 and pass 2
-  uint64_t pass_two_lp2_solves = 0;   // of all LP2 runs, those of pass 2
+  uint64_t lp2_solves = 0;            // LP2 runs at the full horizon tau, every pass
+  uint64_t shortened_lp2_solves = 0;  // LP2 runs at shorter horizons, every pass
+  uint64_t pass_two_lp2_solves = 0;   // of all LP2 runs, those of the repair passes
   uint64_t lp3_solves = 0;
   // Per agent: the agent-line horizon of the problem the reported velocity came from
   // (tau, a shortened tau_k, or, for safe stop and emergency, the last horizon tried;

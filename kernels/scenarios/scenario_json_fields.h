@@ -50,6 +50,8 @@ void VisitFields(V& v, OrcaParams& p) {
   v("shorten_horizon", p.shorten_horizon, kOptional);
   v("overlap_is_hard", p.overlap_is_hard, kOptional);
   v("revalidate", p.revalidate, kOptional);
+  v("revalidate_passes", p.revalidate_passes, kOptional);
+  v("revalidate_fallback", p.revalidate_fallback, kOptional);
   v("rvo2_fallback", p.rvo2_fallback, kOptional);
 }
 
