@@ -50,7 +50,7 @@ struct OrcaParams {
   // side_bias = 0, contact_margin = 0 and the four flags false, the solve is exactly
   // ALGORITHMS.md §5's plain order (LP2; safe stop if v = 0 meets the hard lines; LP3).
   float side_bias = 0.3f;        // rad: when v_pref breaks an agent line, aim this far right
-  float contact_margin = 1e-3f;  // m added to every combined radius in agent lines
+  float contact_margin = 0.05f;  // m added to every combined radius in agent lines
   bool shorten_horizon = true;   // retry with tau/2, tau/4, .. down to time_step first
   bool overlap_is_hard = true;   // an overlapping neighbour's line is hard for the safe stop
   bool revalidate = true;        // repair passes against neighbours that did not take their half

@@ -567,11 +567,12 @@ TEST(OrcaKernelTest, ShortenedHorizonFindsVelocityInfeasibleAtTau) {
   EXPECT_FALSE(plain.feasible);
 }
 
-// The horizons go tau / 2^k down to time_step and stop there. Contact (standing still)
-// after 0.28 s: feasible at 0.25 s, not at 0.3 s. With time_step 0.25 the last horizon
-// (0.25) succeeds; with time_step 0.3 the walk is 2, 1, 0.5, 0.3 and fails.
+// The horizons go tau / 2^k down to time_step and stop there. Contact (standing still,
+// with the contact margin) after 0.28 s: feasible at 0.25 s, not at 0.3 s. With time_step
+// 0.25 the last horizon (0.25) succeeds; with time_step 0.3 the walk is 2, 1, 0.5, 0.3 and
+// fails.
 TEST(OrcaKernelTest, ShortenedHorizonStopsAtTimeStep) {
-  const Squeeze sq(0.28f);
+  const Squeeze sq(0.28f + OrcaParams{}.contact_margin);
   const SolveOutput at_quarter = SolveAgent(sq.a, sq.nbs, 2, kNoObstacles, Params(4.f, 4.f, 0.25f));
   EXPECT_EQ(at_quarter.status, SolveStatus::kOk);
   EXPECT_EQ(at_quarter.flags, kSolveShortenedHorizon);
@@ -968,8 +969,8 @@ TEST(OrcaPassTwoTest, InfeasibleReSolveFallsBackToEmergency) {
   EXPECT_EQ(s.h.o_vy[1], expected.velocity.y);
 }
 
-// A chain (radius 1.5, the random scene's agents): C (sorted 2) stopped in pass 1, 0.05 m
-// in front of B (sorted 0); D (sorted 3) closes on B from behind at 2 m/s, 0.05 m away. B
+// A chain (radius 1.5, the random scene's agents): C (sorted 2) stopped in pass 1, 0.15 m
+// in front of B (sorted 0); D (sorted 3) closes on B from behind at 2 m/s, 0.15 m away. B
 // was ok in pass 1 (C taking half); against C standing still it cannot leave D room at any
 // horizon, so B safe-stops in the first repair pass (v = 0 meets its hard lines: C, not
 // overlapping). A (sorted 1) walks at B and sees only B: its pass-1 velocity relied on B
@@ -978,8 +979,8 @@ struct ChainScene {
   OrcaParams params = OrcaParams{};
   AgentState b = Agent({0.f, 0.f}, {0.f, 0.f}, {1.f, 0.f}, 1.5f, 2.f, 20);
   AgentState a = Agent({0.f, 3.2f}, {0.f, -1.f}, {0.f, -1.f}, 1.5f, 2.f, 21);
-  AgentState c = Agent({3.05f, 0.f}, {0.f, 0.f}, {-1.f, 0.f}, 1.5f, 2.f, 22);
-  AgentState d = Agent({-3.05f, 0.f}, {2.f, 0.f}, {2.f, 0.f}, 1.5f, 2.f, 23);
+  AgentState c = Agent({3.15f, 0.f}, {0.f, 0.f}, {-1.f, 0.f}, 1.5f, 2.f, 22);
+  AgentState d = Agent({-3.15f, 0.f}, {2.f, 0.f}, {2.f, 0.f}, 1.5f, 2.f, 23);
   SolveOutput a1;
   PassTwoHarness h{2};
   void Run() {
