@@ -57,6 +57,10 @@ TEST_P(OrcaValidationTest, rejects_bad_parameters) {
   ExpectRejected([](OrcaScene& s) { s.params.max_neighbors = 0; }, "params.max_neighbors: 0");
   ExpectRejected([](OrcaScene& s) { s.params.max_neighbors = kMaxNeighborsLimit + 1; },
                  "params.max_neighbors");
+  ExpectRejected([](OrcaScene& s) { s.params.revalidate_passes = 0; },
+                 "params.revalidate_passes: 0");
+  ExpectRejected([](OrcaScene& s) { s.params.revalidate_passes = kMaxRevalidatePasses + 1; },
+                 "params.revalidate_passes");
   ExpectRejected([](OrcaScene& s) { s.params.neighbor_dist = -1.f; }, "params.neighbor_dist");
   ExpectRejected([](OrcaScene& s) { s.params.contact_margin = -0.1f; }, "params.contact_margin");
 }
