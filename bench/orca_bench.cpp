@@ -37,11 +37,11 @@ struct Figures {
 
 // Overrides of the throng variant's OrcaParams, for measuring one rule at a time.
 struct ParamOverrides {
-  float contact_margin = -1.f;  // < 0: the default
-  int revalidate_passes = 0;    // 0: the default
+  float contact_margin_ratio = -1.f;  // < 0: the default
+  int revalidate_passes = 0;          // 0: the default
   bool no_revalidate_fallback = false;
   void Apply(OrcaParams* p) const {
-    if (contact_margin >= 0.f) p->contact_margin = contact_margin;
+    if (contact_margin_ratio >= 0.f) p->contact_margin_ratio = contact_margin_ratio;
     if (revalidate_passes > 0) p->revalidate_passes = revalidate_passes;
     if (no_revalidate_fallback) p->revalidate_fallback = false;
   }
@@ -117,7 +117,8 @@ int main(int argc, char** argv) {
   app.add_flag("--baseline", baseline, "also run the plain-RVO2 baseline on the same inputs");
   app.add_flag("!--no-overlaps", overlaps, "skip the per-tick overlap count");
   app.add_option("--json", json_path, "write results as JSON to this file");
-  app.add_option("--contact-margin", overrides.contact_margin, "throng variant: contact_margin, m");
+  app.add_option("--contact-margin-ratio", overrides.contact_margin_ratio,
+                 "throng variant: contact_margin_ratio (fraction of the radius sum)");
   app.add_option("--revalidate-passes", overrides.revalidate_passes,
                  "throng variant: revalidate_passes");
   app.add_flag("--no-revalidate-fallback", overrides.no_revalidate_fallback,

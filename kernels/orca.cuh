@@ -234,14 +234,20 @@ THRONG_HD inline bool ObstacleLine(const AgentState& agent, const ObstacleView& 
   return true;
 }
 
+// The pair's radius sum widened by the contact margin (docs/ORCA.md, "Contact margin").
+THRONG_HD inline float CombinedRadius(float radius_a, float radius_b, float contact_margin_ratio) {
+  const float sum = radius_a + radius_b;
+  return sum + contact_margin_ratio * sum;
+}
+
 // RVO2's agent line toward neighbour b, with per-pair responsibility and the coincident
 // rule of docs/ORCA.md.
 THRONG_HD inline Line AgentLine(const AgentState& a, const NeighborState& b, float inv_tau,
-                                float inv_time_step, float contact_margin) {
+                                float inv_time_step, float contact_margin_ratio) {
   const Vec2 relative_position = b.p - a.p;
   const Vec2 relative_velocity = a.v - b.v;
   const float dist_sq = LengthSq(relative_position);
-  const float combined_radius = a.radius + b.radius + contact_margin;
+  const float combined_radius = CombinedRadius(a.radius, b.radius, contact_margin_ratio);
   const float combined_radius_sq = combined_radius * combined_radius;
   // The id order picks opposite sides for the two agents of a coincident pair.
   const Vec2 fallback_unit_w = a.id < b.id ? Vec2{-1.f, 0.f} : Vec2{1.f, 0.f};
@@ -290,8 +296,8 @@ THRONG_HD inline Line AgentLine(const AgentState& a, const NeighborState& b, flo
 
 // Whether the pair already overlaps (the collision branch of AgentLine).
 THRONG_HD inline bool Overlapping(const AgentState& a, const NeighborState& b,
-                                  float contact_margin) {
-  const float r = a.radius + b.radius + contact_margin;
+                                  float contact_margin_ratio) {
+  const float r = detail::CombinedRadius(a.radius, b.radius, contact_margin_ratio);
   return a.p == b.p || LengthSq(b.p - a.p) <= r * r;
 }
 
@@ -327,7 +333,7 @@ THRONG_HD inline SolveOutput SolveAgent(const AgentState& agent, const NeighborS
   line_count += neighbor_count;
 
   const float inv_time_step = 1.f / params.time_step;
-  const float margin = params.contact_margin;
+  const float margin = params.contact_margin_ratio;
   auto build_agent_lines = [&](float tau) {
     const float inv_tau = 1.f / tau;
     for (int k = 0; k < neighbor_count; ++k) {

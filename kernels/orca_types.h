@@ -47,13 +47,16 @@ struct OrcaParams {
   int max_neighbors = 10;          // 1 .. kMaxNeighborsLimit
 
   // Throng's handling of conflicts and infeasibility (docs/ORCA.md, "Solve"). With
-  // side_bias = 0, contact_margin = 0 and the four flags false, the solve is exactly
+  // side_bias = 0, contact_margin_ratio = 0 and the four flags false, the solve is exactly
   // ALGORITHMS.md §5's plain order (LP2; safe stop if v = 0 meets the hard lines; LP3).
-  float side_bias = 0.3f;        // rad: when v_pref breaks an agent line, aim this far right
-  float contact_margin = 0.05f;  // m added to every combined radius in agent lines
-  bool shorten_horizon = true;   // retry with tau/2, tau/4, .. down to time_step first
-  bool overlap_is_hard = true;   // an overlapping neighbour's line is hard for the safe stop
-  bool revalidate = true;        // repair passes against neighbours that did not take their half
+  float side_bias = 0.3f;  // rad: when v_pref breaks an agent line, aim this far right
+  // Clearance kept between solved agents, as a fraction of the pair's radius sum: agent
+  // lines use (r_A + r_B) * (1 + ratio). Relative, so that 0.3 m pedestrians and 1.5 m
+  // benchmark agents get the same share (0.01 m and 0.05 m); docs/ORCA.md, "Contact margin".
+  float contact_margin_ratio = 1.f / 60.f;
+  bool shorten_horizon = true;  // retry with tau/2, tau/4, .. down to time_step first
+  bool overlap_is_hard = true;  // an overlapping neighbour's line is hard for the safe stop
+  bool revalidate = true;       // repair passes against neighbours that did not take their half
   // Re-validation repeated to a fixed point (docs/ORCA.md, "Repair passes"): at most this
   // many passes after pass 1, each re-solving agents next to one that turned non-ok in the
   // pass before. 1: the single second pass.
@@ -71,7 +74,7 @@ struct OrcaParams {
 // horizons, no second pass, and infeasible solves silently take LP3's velocity.
 inline OrcaParams PlainRvo2Params(OrcaParams p) {
   p.side_bias = 0.f;
-  p.contact_margin = 0.f;
+  p.contact_margin_ratio = 0.f;
   p.shorten_horizon = false;
   p.overlap_is_hard = false;
   p.revalidate = false;

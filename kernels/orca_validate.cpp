@@ -34,9 +34,9 @@ void ValidateOrcaParams(const OrcaParams& params) {
   if (!std::isfinite(params.side_bias) || std::fabs(params.side_bias) > 1.5707964f) {
     Reject("params.side_bias: must be within [-pi/2, pi/2]");
   }
-  if (!std::isfinite(params.contact_margin) || params.contact_margin < 0.f ||
-      params.contact_margin > 1.f) {
-    Reject("params.contact_margin: must be within [0, 1] m");
+  if (!std::isfinite(params.contact_margin_ratio) || params.contact_margin_ratio < 0.f ||
+      params.contact_margin_ratio > 0.5f) {
+    Reject("params.contact_margin_ratio: must be within [0, 0.5]");
   }
   if (!std::isfinite(params.neighbor_dist) || params.neighbor_dist < 0.f) {
     Reject("params.neighbor_dist: must be finite and >= 0 (0 = no cap)");

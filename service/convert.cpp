@@ -99,7 +99,8 @@ WorldConfig ConfigFromProto(const v1::WorldConfig& p) {
   c.orca.time_horizon_obst = Or(p.orca().time_horizon_obst(), orca.time_horizon_obst);
   c.orca.neighbor_dist = Or(p.orca().neighbor_dist(), orca.neighbor_dist);
   c.orca.max_neighbors = OrInt(p.orca().max_neighbors(), orca.max_neighbors, "orca.max_neighbors");
-  if (p.orca().has_contact_margin()) c.orca.contact_margin = p.orca().contact_margin();
+  if (p.orca().has_contact_margin_ratio())
+    c.orca.contact_margin_ratio = p.orca().contact_margin_ratio();
 
   const FollowerParams fol;
   const auto& f = p.follower();
@@ -156,7 +157,7 @@ void ConfigToProto(const WorldConfig& c, v1::WorldConfig* p) {
   orca->set_time_horizon(c.orca.time_horizon);
   orca->set_time_horizon_obst(c.orca.time_horizon_obst);
   orca->set_neighbor_dist(c.orca.neighbor_dist);
-  orca->set_contact_margin(c.orca.contact_margin);
+  orca->set_contact_margin_ratio(c.orca.contact_margin_ratio);
   orca->set_max_neighbors(static_cast<uint32_t>(c.orca.max_neighbors));
   auto* f = p->mutable_follower();
   f->set_look_ahead_base(c.follower.look_ahead_base);

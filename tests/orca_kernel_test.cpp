@@ -47,7 +47,7 @@ OrcaParams Params(float tau, float tau_obst, float time_step) {
 // and infeasibility reported as safe_stop / emergency (not RVO2's silent fallback).
 OrcaParams PlainParams(OrcaParams p = OrcaParams{}) {
   p.side_bias = 0.f;
-  p.contact_margin = 0.f;
+  p.contact_margin_ratio = 0.f;
   p.shorten_horizon = false;
   p.overlap_is_hard = false;
   p.revalidate = false;
@@ -297,7 +297,7 @@ TEST(OrcaKernelTest, EmergencyWhenStandingStillBreaksHardLine) {
   float worst_at_zero = -1e9f;
   for (const NeighborState& nb : nbs) {
     const Line line = orca::detail::AgentLine(a, nb, 1.f / params.time_horizon,
-                                              1.f / params.time_step, params.contact_margin);
+                                              1.f / params.time_step, params.contact_margin_ratio);
     worst_at_result = std::fmax(worst_at_result, Violation(line, out.velocity));
     worst_at_zero = std::fmax(worst_at_zero, Violation(line, {0.f, 0.f}));
   }
@@ -410,7 +410,7 @@ TEST(OrcaKernelTest, SideBiasAimsRightWhenPreferredVelocityBreaksAgentLine) {
   const AgentState a = HeadOnA();
   const NeighborState b = HeadOnB();
   const Line line = orca::detail::AgentLine(a, b, 1.f / params.time_horizon, 1.f / params.time_step,
-                                            params.contact_margin);
+                                            params.contact_margin_ratio);
   const Vec2 target = TurnedRight(a.v_pref, 0.3f);
   ASSERT_GT(Violation(line, a.v_pref), 0.f);  // the rule's precondition
   ASSERT_LE(Violation(line, target), 0.f);
@@ -432,7 +432,7 @@ TEST(OrcaKernelTest, SideBiasProjectsTurnedTargetOntoAgentLine) {
   const SolveOutput plain = SolveAgent(a, &b, 1, kNoObstacles, params);
   params.side_bias = 0.3f;
   const Line line = orca::detail::AgentLine(a, b, 1.f / params.time_horizon, 1.f / params.time_step,
-                                            params.contact_margin);
+                                            params.contact_margin_ratio);
   const Vec2 target = TurnedRight(a.v_pref, 0.3f);
   ASSERT_GT(Violation(line, target), 0.f);
   const SolveOutput out = SolveAgent(a, &b, 1, kNoObstacles, params);
@@ -475,7 +475,7 @@ TEST(OrcaKernelTest, FreeWalkingWithNonConflictingNeighboursIsUnbiased) {
                                Neighbor({3.f, -0.5f}, {1.6f, 0.f}, 0.5f, 4, true)};
   for (const NeighborState& nb : nbs) {
     const Line line = orca::detail::AgentLine(a, nb, 1.f / params.time_horizon,
-                                              1.f / params.time_step, params.contact_margin);
+                                              1.f / params.time_step, params.contact_margin_ratio);
     ASSERT_LE(Violation(line, a.v_pref), 0.f);  // no conflict: the premise of the test
   }
   const SolveOutput out = SolveAgent(a, nbs, 3, kNoObstacles, params);
@@ -499,7 +499,20 @@ TEST(OrcaKernelTest, SideBiasIgnoresObstacleLines) {
   EXPECT_NEAR(out.velocity.y, 0.f, kTol);
 }
 
-// Centres 1.0005 m apart, radii 0.5 + 0.5: outside contact, but within r_a + r_b + 1e-3.
+// The default margin is a share of the pair's size: 1.5 m agents 3.04 m apart are inside it
+// (3 * 61/60 = 3.05 m), 0.3 m pedestrians 0.615 m apart are not (0.6 * 61/60 = 0.61 m). An
+// absolute margin could not give both (5 cm would catch the pedestrians, 1.7 cm miss the
+// large agents).
+TEST(OrcaKernelTest, ContactMarginIsAShareOfTheRadiusSum) {
+  const float ratio = OrcaParams{}.contact_margin_ratio;
+  const AgentState big = Agent({0.f, 0.f}, {0.f, 0.f}, {0.f, 0.f}, 1.5f, 2.f, 1);
+  EXPECT_TRUE(orca::Overlapping(big, Neighbor({3.04f, 0.f}, {0.f, 0.f}, 1.5f, 2), ratio));
+  const AgentState walker = Agent({0.f, 0.f}, {0.f, 0.f}, {0.f, 0.f}, 0.3f, 1.4f, 3);
+  EXPECT_FALSE(orca::Overlapping(walker, Neighbor({0.615f, 0.f}, {0.f, 0.f}, 0.3f, 4), ratio));
+  EXPECT_FLOAT_EQ(orca::detail::CombinedRadius(0.3f, 0.3f, ratio), 0.61f);
+}
+
+// Centres 1.0005 m apart, radii 0.5 + 0.5: outside contact, but within (r_a + r_b)(1 + 1e-3).
 TEST(OrcaKernelTest, ContactMarginWidensCombinedRadius) {
   const AgentState a = Agent({0.f, 0.f}, {0.f, 0.f}, {0.f, 0.f}, 0.5f, 1.f, 1);
   const NeighborState b = Neighbor({1.0005f, 0.f}, {0.f, 0.f}, 0.5f, 2);
@@ -516,9 +529,9 @@ TEST(OrcaKernelTest, ContactMarginWidensCombinedRadius) {
   // With the margin the collision branch applies: R = 1.001, leave the 0.0005 m of
   // overlap within one 0.25 s step, half each: vx <= -0.0005 / 0.25 / 2 = -0.001.
   OrcaParams margin = plain;
-  margin.contact_margin = 1e-3f;
+  margin.contact_margin_ratio = 1e-3f;
   const Line line = orca::detail::AgentLine(a, b, 1.f / margin.time_horizon, 1.f / margin.time_step,
-                                            margin.contact_margin);
+                                            margin.contact_margin_ratio);
   EXPECT_NEAR(line.direction.x, 0.f, kTol);
   EXPECT_NEAR(line.direction.y, 1.f, kTol);
   EXPECT_NEAR(line.point.x, -0.001f, 1e-6f);
@@ -551,7 +564,7 @@ TEST(OrcaKernelTest, ShortenedHorizonFindsVelocityInfeasibleAtTau) {
   ASSERT_TRUE(IsFinite(out.velocity));
   EXPECT_LE(Length(out.velocity), sq.a.max_speed + kTol);
   // Found at tau / 4 = 1 s: no contact (with the margin) within that horizon...
-  const float r = 1.f + params.contact_margin;
+  const float r = orca::detail::CombinedRadius(0.5f, 0.5f, params.contact_margin_ratio);
   for (const NeighborState& nb : sq.nbs) {
     EXPECT_GE(MinDistance(sq.a.p, out.velocity, nb.p, nb.v, 1.f), r - 1e-4f);
   }
@@ -572,7 +585,7 @@ TEST(OrcaKernelTest, ShortenedHorizonFindsVelocityInfeasibleAtTau) {
 // 0.25 the last horizon (0.25) succeeds; with time_step 0.3 the walk is 2, 1, 0.5, 0.3 and
 // fails.
 TEST(OrcaKernelTest, ShortenedHorizonStopsAtTimeStep) {
-  const Squeeze sq(0.28f + OrcaParams{}.contact_margin);
+  const Squeeze sq(0.28f + OrcaParams{}.contact_margin_ratio * 1.f);  // radius sum 1 m
   const SolveOutput at_quarter = SolveAgent(sq.a, sq.nbs, 2, kNoObstacles, Params(4.f, 4.f, 0.25f));
   EXPECT_EQ(at_quarter.status, SolveStatus::kOk);
   EXPECT_EQ(at_quarter.flags, kSolveShortenedHorizon);
@@ -604,7 +617,7 @@ TEST(OrcaKernelTest, OverlapIsHardTurnsOverlappingSqueezeIntoEmergency) {
   float worst_at_result = -1e9f;
   for (const NeighborState& nb : nbs) {
     const Line line = orca::detail::AgentLine(a, nb, 1.f / hard.time_horizon, 1.f / hard.time_step,
-                                              hard.contact_margin);
+                                              hard.contact_margin_ratio);
     worst_at_result = std::fmax(worst_at_result, Violation(line, out.velocity));
   }
   EXPECT_NEAR(worst_at_result, 0.4f, kTol);  // the squeeze's least possible violation
@@ -865,7 +878,8 @@ TEST(OrcaPassTwoTest, AgentNextToStoppedNeighbourReSolvesAgainstItStandingStill)
   ASSERT_TRUE(IsFinite(va));
   EXPECT_GT(Length(va - s.a_pass1), 0.05f);  // changed
   // Full responsibility against B standing still: no contact within tau on its own.
-  const float r = s.a.radius + s.b.radius + s.params.contact_margin;
+  const float r =
+      orca::detail::CombinedRadius(s.a.radius, s.b.radius, s.params.contact_margin_ratio);
   EXPECT_GE(MinDistance(s.a.p, va, s.b.p, {0.f, 0.f}, s.params.time_horizon), r - 1e-4f);
   // The pass-1 velocity relied on B taking half: it does not clear B standing still.
   EXPECT_LT(MinDistance(s.a.p, s.a_pass1, s.b.p, {0.f, 0.f}, s.params.time_horizon), r - 0.05f);

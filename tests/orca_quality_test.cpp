@@ -58,9 +58,9 @@ class OrcaQualityTest : public ::testing::TestWithParam<BackendKind> {};
 // The antipodal circle: every agent crosses the dense centre, and everyone arrives. The
 // overlap bound is the one reached (docs/PERFORMANCE.md): at most 600 colliding
 // pair-steps (measured 252 on cpu, 264 on the reference; 1,752 before the repair passes
-// and the 0.05 m contact margin; the plain-ORCA baseline makes 1.87 million and never gets
-// everyone home in 4,500 steps) and no pair ever closer than 0.84 of its radii sum
-// (measured 0.854 and 0.851).
+// and the contact margin, 1/60 of the radius sum (0.05 m here); the plain-ORCA baseline makes 1.87
+// million and never gets everyone home in 4,500 steps) and no pair ever closer than 0.84 of its
+// radii sum (measured 0.854 and 0.851).
 TEST_P(OrcaQualityTest, antipodal_circle_of_1000_reaches_goals_without_overlap) {
   auto backend = CreateBackend(GetParam());
   const RunFigures f = RunToGoals(*backend, scenarios::Circle(1000), 6000);
@@ -82,7 +82,7 @@ TEST_P(OrcaQualityTest, random_1000_over_400_steps_has_under_1_percent_of_baseli
   EXPECT_EQ(f.steps, 400);
   EXPECT_LE(f.colliding_pair_steps, 163662u / 100u);
   // Regression guard: measured 7 (cpu) and 12 (reference); the repair passes alone give
-  // 450, the 0.05 m contact margin alone 1,147.
+  // 450, the contact margin alone 1,147.
   EXPECT_LE(f.colliding_pair_steps, 200u);
 }
 

@@ -56,7 +56,7 @@ uint64_t StatusSum(const OrcaResult& r) {
 void MakePlain(OrcaScene* scene) {
   OrcaParams& p = scene->params;
   p.side_bias = 0.f;
-  p.contact_margin = 0.f;
+  p.contact_margin_ratio = 0.f;
   p.shorten_horizon = false;
   p.overlap_is_hard = false;
   p.revalidate = false;
@@ -366,7 +366,7 @@ TEST(OrcaReferenceTest, Rvo2BaselineIgnoresTheConflictRules) {
   with_rules.params = OrcaParams{};
   with_rules.params.time_horizon = 2.f;
   with_rules.params.side_bias = 0.5f;
-  with_rules.params.contact_margin = 0.1f;
+  with_rules.params.contact_margin_ratio = 0.1f;
   const OrcaResult a = SolveOrca(with_rules, {.fallback = Fallback::kPlainRvo2});
   const OrcaResult b =
       SolveOrca(SqueezedBetweenNonCooperative(), {.fallback = Fallback::kPlainRvo2});
@@ -427,7 +427,7 @@ TEST(OrcaRulesTest, SideBiasLeavesFreeWalkingStraight) {
   {  // a neighbour whose line v_pref keeps (tau 1: contact would come after 1.5 s)
     OrcaScene scene = HeadOnPair(1.f);
     scene.params.side_bias = 0.3f;
-    scene.params.contact_margin = 1e-3f;
+    scene.params.contact_margin_ratio = 1e-3f;
     ASSERT_LE(Violation(BuildLines(scene, 0, nullptr)[0], {1.0, 0.0}), 0.0);
     SolveDiagnostics diag;
     const OrcaResult r = SolveOrca(scene, {}, &diag);
@@ -461,7 +461,7 @@ TEST(OrcaRulesTest, SideBiasLeavesFreeWalkingStraight) {
 TEST(OrcaRulesTest, ContactMarginWidensTheVelocityObstacle) {
   OrcaScene scene = HeadOnPair(2.f);
   const OrcaResult r0 = SolveOrca(scene);
-  scene.params.contact_margin = 0.1f;
+  scene.params.contact_margin_ratio = 0.1f;
   const OrcaResult r1 = SolveOrca(scene);
   EXPECT_LT(r0.vy[0], 0.f);
   EXPECT_LT(r1.vy[0], r0.vy[0]);  // both pass on the right, the margin more widely
@@ -472,8 +472,22 @@ TEST(OrcaRulesTest, ContactMarginWidensTheVelocityObstacle) {
   AddAgent(&touching, {.id = 0});
   AddAgent(&touching, {.id = 1, .px = 1.0005f});
   EXPECT_FALSE(BuildProblem(touching, 0).overlapping[0]);
-  touching.params.contact_margin = 1e-3f;
+  touching.params.contact_margin_ratio = 1e-3f;
   EXPECT_TRUE(BuildProblem(touching, 0).overlapping[0]);
+}
+
+// The reference applies the margin as a share of the radius sum too (see the kernel's
+// ContactMarginIsAShareOfTheRadiusSum): 1.5 m agents 3.04 m apart take the collision
+// branch, 0.3 m pedestrians 0.615 m apart do not.
+TEST(OrcaRulesTest, ContactMarginIsAShareOfTheRadiusSum) {
+  OrcaScene big;
+  AddAgent(&big, {.id = 0, .radius = 1.5f});
+  AddAgent(&big, {.id = 1, .px = 3.04f, .radius = 1.5f});
+  EXPECT_TRUE(BuildProblem(big, 0).overlapping[0]);
+  OrcaScene walkers;
+  AddAgent(&walkers, {.id = 0, .radius = 0.3f});
+  AddAgent(&walkers, {.id = 1, .px = 0.615f, .radius = 0.3f});
+  EXPECT_FALSE(BuildProblem(walkers, 0).overlapping[0]);
 }
 
 // Agent 0 at the origin, four cooperative agents `distance` away on the axes walking at it

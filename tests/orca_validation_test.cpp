@@ -62,7 +62,8 @@ TEST_P(OrcaValidationTest, rejects_bad_parameters) {
   ExpectRejected([](OrcaScene& s) { s.params.revalidate_passes = kMaxRevalidatePasses + 1; },
                  "params.revalidate_passes");
   ExpectRejected([](OrcaScene& s) { s.params.neighbor_dist = -1.f; }, "params.neighbor_dist");
-  ExpectRejected([](OrcaScene& s) { s.params.contact_margin = -0.1f; }, "params.contact_margin");
+  ExpectRejected([](OrcaScene& s) { s.params.contact_margin_ratio = -0.1f; },
+                 "params.contact_margin_ratio");
 }
 
 TEST_P(OrcaValidationTest, rejects_degenerate_obstacles_naming_the_vertex) {

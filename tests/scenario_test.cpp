@@ -142,7 +142,7 @@ void ExpectSameConfig(const WorldConfig& a, const WorldConfig& b) {
   EXPECT_SAME_FLOAT(o.neighbor_dist, p.neighbor_dist);
   EXPECT_EQ(o.max_neighbors, p.max_neighbors);
   EXPECT_SAME_FLOAT(o.side_bias, p.side_bias);
-  EXPECT_SAME_FLOAT(o.contact_margin, p.contact_margin);
+  EXPECT_SAME_FLOAT(o.contact_margin_ratio, p.contact_margin_ratio);
   EXPECT_EQ(o.shorten_horizon, p.shorten_horizon);
   EXPECT_EQ(o.overlap_is_hard, p.overlap_is_hard);
   EXPECT_EQ(o.revalidate, p.revalidate);

@@ -360,15 +360,15 @@ void AddObstacleLine(const std::vector<ObstacleVertex>& vertices, size_t edge,
 }
 
 // RVO2's agent line for neighbour `other`, with docs/ORCA.md's responsibility,
-// coincident-agent rule and contact margin (added to the combined radius, also in the
-// collision-branch test). tau: the agent-line horizon (params.time_horizon, or a
-// shortened tau_k). *overlapping (if not null) says whether the collision branch was taken.
+// coincident-agent rule and contact margin (the combined radius widened by that fraction
+// of itself, also in the collision-branch test). tau: the agent-line horizon (params.time_horizon,
+// or a shortened tau_k). *overlapping (if not null) says whether the collision branch was taken.
 Line AgentLine(const AgentState& self, const AgentState& other, double time_step, double tau,
-               double margin, bool* overlapping) {
+               double margin_ratio, bool* overlapping) {
   const Vec2d rel_pos = other.position - self.position;
   const Vec2d rel_vel = self.velocity - other.velocity;
   const double dist_sq = AbsSq(rel_pos);
-  const double combined_radius = self.radius + other.radius + margin;
+  const double combined_radius = (self.radius + other.radius) * (1.0 + margin_ratio);
   const double combined_radius_sq = combined_radius * combined_radius;
 
   Line line;
@@ -426,7 +426,7 @@ Line AgentLine(const AgentState& self, const AgentState& other, double time_step
 struct SolveRules {
   bool ordered = true;  // false: the RVO2 baseline (silent LP3, status ok)
   double side_bias = 0.0;
-  double contact_margin = 0.0;
+  double contact_margin_ratio = 0.0;
   bool shorten_horizon = false;
   bool overlap_is_hard = false;
   bool revalidate = false;
@@ -441,7 +441,7 @@ SolveRules RulesFor(const OrcaParams& params, const OrcaOptions& options) {
     return rules;
   }
   rules.side_bias = params.side_bias;
-  rules.contact_margin = params.contact_margin;
+  rules.contact_margin_ratio = params.contact_margin_ratio;
   rules.shorten_horizon = params.shorten_horizon;
   rules.overlap_is_hard = params.overlap_is_hard;
   rules.revalidate = params.revalidate;
@@ -501,7 +501,7 @@ AgentSetup SetUpAgent(const OrcaScene& scene, const std::vector<ObstacleVertex>&
 // horizon agent_tau. previous (repair passes only): a neighbour whose status there is not
 // ok is treated as non-cooperative, moving at its velocity there.
 AgentProblem MakeProblem(const OrcaScene& scene, const AgentSetup& setup, double agent_tau,
-                         double margin, const OrcaResult* previous) {
+                         double margin_ratio, const OrcaResult* previous) {
   AgentProblem problem;
   if (setup.self.non_cooperative) return problem;
   problem.lines = setup.obstacle_lines;
@@ -519,7 +519,7 @@ AgentProblem MakeProblem(const OrcaScene& scene, const AgentSetup& setup, double
     }
     bool overlapping = false;
     problem.lines.push_back(
-        AgentLine(setup.self, other, time_step, agent_tau, margin, &overlapping));
+        AgentLine(setup.self, other, time_step, agent_tau, margin_ratio, &overlapping));
     problem.hard.push_back(other.non_cooperative);
     problem.overlapping.push_back(overlapping);
   }
@@ -534,7 +534,8 @@ uint16_t SaturateU16(size_t n) {
 
 AgentProblem BuildProblem(const OrcaScene& scene, size_t agent) {
   const AgentSetup setup = SetUpAgent(scene, BuildObstacleVertices(scene.obstacles), agent);
-  return MakeProblem(scene, setup, scene.params.time_horizon, scene.params.contact_margin, nullptr);
+  return MakeProblem(scene, setup, scene.params.time_horizon, scene.params.contact_margin_ratio,
+                     nullptr);
 }
 
 std::vector<lp::Line> BuildLines(const OrcaScene& scene, size_t agent,
@@ -566,7 +567,7 @@ AgentSolution SolveAgent(const OrcaScene& scene, const AgentSetup& setup, const 
   const double time_step = params.time_step;
   AgentSolution out;
   out.horizon = tau;
-  const AgentProblem problem = MakeProblem(scene, setup, tau, rules.contact_margin, previous);
+  const AgentProblem problem = MakeProblem(scene, setup, tau, rules.contact_margin_ratio, previous);
 
   // Step 0: the target. v_pref, turned clockwise by side_bias only when it breaks at
   // least one agent line of the full-tau problem (obstacle lines do not count).
@@ -602,7 +603,7 @@ AgentSolution SolveAgent(const OrcaScene& scene, const AgentSetup& setup, const 
     double tau_k = tau;
     while (tau_k > time_step) {
       tau_k = std::max(0.5 * tau_k, time_step);
-      shortened = MakeProblem(scene, setup, tau_k, rules.contact_margin, previous);
+      shortened = MakeProblem(scene, setup, tau_k, rules.contact_margin_ratio, previous);
       if (diag != nullptr) {
         ++diag->shortened_lp2_solves;
         if (previous != nullptr) ++diag->pass_two_lp2_solves;

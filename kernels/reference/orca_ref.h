@@ -18,11 +18,11 @@ namespace throng::reference {
 // What to do when the linear program over all lines has no solution.
 enum class Fallback {
   // docs/ORCA.md, "Solve and infeasibility", with the knobs of scene.params (side_bias,
-  // contact_margin, shorten_horizon, overlap_is_hard, revalidate, revalidate_passes,
+  // contact_margin_ratio, shorten_horizon, overlap_is_hard, revalidate, revalidate_passes,
   // revalidate_fallback).
   kOrdered,
   // RVO2's behaviour, a baseline for benchmarks only: the params' conflict knobs are
-  // ignored (as if side_bias = 0, contact_margin = 0 and the three flags false), and an
+  // ignored (as if side_bias = 0, contact_margin_ratio = 0 and the three flags false), and an
   // infeasible program silently takes linearProgram3's velocity with status ok.
   kPlainRvo2,
 };
@@ -104,7 +104,7 @@ void LinearProgram3(const std::vector<Line>& lines, size_t num_obstacle_lines, s
 }  // namespace lp
 
 // Everything one agent's pass-1 solve is built from, at the full horizon tau with
-// scene.params.contact_margin, for tests that inspect constraints.
+// scene.params.contact_margin_ratio, for tests that inspect constraints.
 struct AgentProblem {
   std::vector<lp::Line> lines;    // obstacle lines first, then one line per neighbour
   std::vector<bool> hard;         // per line: obstacle, or neighbour is non-cooperative

@@ -46,7 +46,7 @@ void VisitFields(V& v, OrcaParams& p) {
   v("neighbor_dist", p.neighbor_dist, kOptional);
   v("max_neighbors", p.max_neighbors, kOptional);
   v("side_bias", p.side_bias, kOptional);
-  v("contact_margin", p.contact_margin, kOptional);
+  v("contact_margin_ratio", p.contact_margin_ratio, kOptional);
   v("shorten_horizon", p.shorten_horizon, kOptional);
   v("overlap_is_hard", p.overlap_is_hard, kOptional);
   v("revalidate", p.revalidate, kOptional);

@@ -44,7 +44,7 @@ TEST(ConvertTest, zero_fields_take_engine_defaults) {
   const WorldConfig d;
   EXPECT_EQ(c.orca.time_horizon, d.orca.time_horizon);
   EXPECT_EQ(c.orca.max_neighbors, d.orca.max_neighbors);
-  EXPECT_EQ(c.orca.contact_margin, d.orca.contact_margin);  // unset, not 0
+  EXPECT_EQ(c.orca.contact_margin_ratio, d.orca.contact_margin_ratio);  // unset, not 0
   EXPECT_EQ(c.follower.max_yaw_delta, d.follower.max_yaw_delta);
   EXPECT_EQ(c.agent_defaults.max_speed, d.agent_defaults.max_speed);
   EXPECT_EQ(c.vehicle_defaults.length, d.vehicle_defaults.length);
@@ -90,12 +90,12 @@ TEST(ConvertTest, column_lengths_are_named) {
             0u);
 }
 
-TEST(ConvertTest, contact_margin_zero_is_a_value_not_the_default) {
+TEST(ConvertTest, contact_margin_ratio_zero_is_a_value_not_the_default) {
   v1::WorldConfig proto;
-  proto.mutable_orca()->set_contact_margin(0.f);
-  EXPECT_EQ(ConfigFromProto(proto).orca.contact_margin, 0.f);
-  proto.mutable_orca()->set_contact_margin(0.2f);
-  EXPECT_EQ(ConfigFromProto(proto).orca.contact_margin, 0.2f);
+  proto.mutable_orca()->set_contact_margin_ratio(0.f);
+  EXPECT_EQ(ConfigFromProto(proto).orca.contact_margin_ratio, 0.f);
+  proto.mutable_orca()->set_contact_margin_ratio(0.2f);
+  EXPECT_EQ(ConfigFromProto(proto).orca.contact_margin_ratio, 0.2f);
 }
 
 TEST(ConvertTest, config_errors_use_api_names) {

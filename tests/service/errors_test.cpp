@@ -214,11 +214,11 @@ TEST_F(ErrorsTest, bad_world_configs) {
       *stub_, [](auto& c) { c.mutable_orca()->set_max_neighbors(100); },
       StatusCode::INVALID_ARGUMENT, "orca.max_neighbors");
   ExpectCreateRejected(
-      *stub_, [](auto& c) { c.mutable_orca()->set_contact_margin(-0.1f); },
-      StatusCode::INVALID_ARGUMENT, "orca.contact_margin");
+      *stub_, [](auto& c) { c.mutable_orca()->set_contact_margin_ratio(-0.1f); },
+      StatusCode::INVALID_ARGUMENT, "orca.contact_margin_ratio");
   ExpectCreateRejected(
-      *stub_, [](auto& c) { c.mutable_orca()->set_contact_margin(kNaN); },
-      StatusCode::INVALID_ARGUMENT, "orca.contact_margin");
+      *stub_, [](auto& c) { c.mutable_orca()->set_contact_margin_ratio(kNaN); },
+      StatusCode::INVALID_ARGUMENT, "orca.contact_margin_ratio");
   ExpectCreateRejected(
       *stub_, [](auto& c) { c.mutable_defaults()->set_agent_radius(-1.f); },
       StatusCode::INVALID_ARGUMENT, "defaults.agent_radius");

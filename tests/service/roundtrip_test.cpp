@@ -152,8 +152,8 @@ TEST_F(RoundTripTest, get_world_returns_config_state_stats_and_totals) {
   EXPECT_EQ(got.config().backend(), v1::BACKEND_CPU);
   EXPECT_FLOAT_EQ(got.config().orca().time_horizon(), 4.f);
   EXPECT_FLOAT_EQ(got.config().orca().time_horizon_obst(), OrcaParams{}.time_horizon_obst);
-  EXPECT_TRUE(got.config().orca().has_contact_margin());
-  EXPECT_FLOAT_EQ(got.config().orca().contact_margin(), OrcaParams{}.contact_margin);
+  EXPECT_TRUE(got.config().orca().has_contact_margin_ratio());
+  EXPECT_FLOAT_EQ(got.config().orca().contact_margin_ratio(), OrcaParams{}.contact_margin_ratio);
   EXPECT_FLOAT_EQ(got.config().defaults().agent_radius(), AgentDefaults{}.radius);
   EXPECT_EQ(got.config().splines(0).id(), kLaneId);
 
