@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <stdexcept>
 
@@ -25,6 +26,22 @@ void RequireFiniteColumns(const char* table, std::initializer_list<FloatColumn> 
       if (!std::isfinite((*column)[i])) {
         throw std::invalid_argument(ColumnAt(table, name, i) + ": not finite");
       }
+    }
+  }
+}
+
+void RequireBoundedColumns(const char* table, std::initializer_list<FloatColumn> columns, size_t n,
+                           float bound, const char* unit) {
+  for (const auto& [name, column] : columns) RequireLength(table, name, column->size(), n);
+  for (const auto& [name, column] : columns) {
+    for (size_t i = 0; i < n; ++i) {
+      const float v = (*column)[i];
+      if (std::fabs(v) <= bound) continue;  // false for NaN too
+      if (!std::isfinite(v)) throw std::invalid_argument(ColumnAt(table, name, i) + ": not finite");
+      char text[96];
+      std::snprintf(text, sizeof text, ": %g %s is beyond the limit of %g %s", v, unit, bound,
+                    unit);
+      throw std::invalid_argument(ColumnAt(table, name, i) + text);
     }
   }
 }

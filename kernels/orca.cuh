@@ -404,4 +404,24 @@ THRONG_HD inline SolveOutput SolveAgent(const AgentState& agent, const NeighborS
   return out;
 }
 
+// The last check on what a caller is told. A velocity that is not finite, or a solved one
+// beyond the agent's speed by more than float rounding, is never reported as it is: it
+// becomes an emergency with a finite velocity inside the speed disc (0 when it had no
+// direction). Validation keeps inputs where this should never fire; it is there so that a
+// case nobody foresaw costs an emergency, not a wrong answer marked ok.
+constexpr float kSpeedSlack = 1e-4f;  // relative; LP2 answers sit on the disc within 1e-7
+
+THRONG_HD inline void GuardResult(float max_speed, Vec2* velocity, SolveStatus* status) {
+  const float speed_sq = LengthSq(*velocity);
+  const float limit = max_speed * (1.f + kSpeedSlack);
+  if (speed_sq <= limit * limit) return;  // false for NaN too
+  // x - x is 0 for every finite x and NaN otherwise (no <cmath> in device code needed).
+  const bool finite = velocity->x - velocity->x == 0.f && velocity->y - velocity->y == 0.f;
+  // Onto the disc's edge in its direction; scaled by the larger component first, since
+  // the square of a finite 4e19 is already infinite in float.
+  const float largest = fmaxf(fabsf(velocity->x), fabsf(velocity->y));
+  *velocity = finite ? Normalize(*velocity / largest) * max_speed : Vec2{0.f, 0.f};
+  *status = SolveStatus::kEmergency;
+}
+
 }  // namespace throng::orca

@@ -290,9 +290,13 @@ struct OrcaWriteResultsFunctor {
 
   THRONG_HD void operator()(uint32_t i) const {
     const uint32_t dst = agents.input_index[i];
-    out.vx[dst] = last.vx[i];
-    out.vy[dst] = last.vy[i];
-    out.status[dst] = last.status[i];
+    Vec2 v{last.vx[i], last.vy[i]};
+    auto status = static_cast<SolveStatus>(last.status[i]);
+    if (!(agents.flags[i] & kAgentNonCooperative))
+      orca::GuardResult(agents.max_speed[i], &v, &status);
+    out.vx[dst] = v.x;
+    out.vy[dst] = v.y;
+    out.status[dst] = static_cast<uint8_t>(status);
     out.solve_flags[dst] = last.flags[i];
     out.constraints[dst] = last.constraints[i];
     out.candidates[dst] = candidate_count[i];

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/stop_request.h"
 #include "kernels/vec.cuh"
 
 namespace throng {
@@ -116,6 +117,8 @@ struct OrcaRunOptions {
   // 0: off. k: every k-th agent (in grid order) is checked against a brute-force search
   // and the candidates the grid missed are counted (false negatives; must stay 0).
   uint32_t audit_every = 0;
+  // Asked between stages and chunks of agents; true ends the solve with TickCancelled.
+  StopRequested stop = nullptr;
 };
 
 // Wall-clock milliseconds per stage; parallel backends synchronise between stages.

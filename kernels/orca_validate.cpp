@@ -5,6 +5,7 @@
 #include <string>
 
 #include "kernels/column_checks.h"
+#include "kernels/input_limits.h"
 
 namespace throng {
 namespace {
@@ -13,22 +14,22 @@ namespace {
 
 std::string At(const char* column, size_t i) { return ColumnAt("agents", column, i); }
 
-// Upper bounds keep every derived size (query radius, cell) finite in float.
-constexpr float kMaxLength = 1e4f;   // m, radius
-constexpr float kMaxSpeed = 1e4f;    // m/s
-constexpr float kMaxSeconds = 1e4f;  // s, horizons and steps
+// Upper bounds (kernels/input_limits.h) keep every derived size (query radius, cell,
+// candidates per agent) bounded. A time step is a tick's dt: at most 10 s.
+constexpr float kMaxTimeStep = 10.f;  // s
 
+// Times at least a millisecond: their inverses scale the programs' lines.
 void RequirePositive(const char* name, float v, float max) {
-  if (!std::isfinite(v) || !(v > 0.f) || v > max) {
+  if (!(v >= 1e-3f && v <= max)) {
     Reject(std::string("params.") + name +
-           ": must be > 0 and <= " + std::to_string(static_cast<int>(max)));
+           ": must be >= 0.001 and <= " + std::to_string(static_cast<int>(max)));
   }
 }
 
 }  // namespace
 
 void ValidateOrcaParams(const OrcaParams& params) {
-  RequirePositive("time_step", params.time_step, kMaxSeconds);
+  RequirePositive("time_step", params.time_step, kMaxTimeStep);
   RequirePositive("time_horizon", params.time_horizon, kMaxSeconds);
   RequirePositive("time_horizon_obst", params.time_horizon_obst, kMaxSeconds);
   if (!std::isfinite(params.side_bias) || std::fabs(params.side_bias) > 1.5707964f) {
@@ -38,8 +39,9 @@ void ValidateOrcaParams(const OrcaParams& params) {
       params.contact_margin_ratio > 0.5f) {
     Reject("params.contact_margin_ratio: must be within [0, 0.5]");
   }
-  if (!std::isfinite(params.neighbor_dist) || params.neighbor_dist < 0.f) {
-    Reject("params.neighbor_dist: must be finite and >= 0 (0 = no cap)");
+  if (!std::isfinite(params.neighbor_dist) || params.neighbor_dist < 0.f ||
+      params.neighbor_dist > kMaxDistance) {
+    Reject("params.neighbor_dist: must be >= 0 and <= 10000 (0 = no cap)");
   }
   if (params.max_neighbors < 1 || params.max_neighbors > kMaxNeighborsLimit) {
     Reject("params.max_neighbors: " + std::to_string(params.max_neighbors) + " is outside [1, " +
@@ -54,22 +56,20 @@ void ValidateOrcaParams(const OrcaParams& params) {
 void ValidateAgents(const AgentColumns& a) {
   const size_t n = a.id.size();
   if (n > 0xfffffffeu) Reject("agents: too many agents");
-  RequireFiniteColumns("agents",
-                       {{"px", &a.px},
-                        {"py", &a.py},
-                        {"vx", &a.vx},
-                        {"vy", &a.vy},
-                        {"radius", &a.radius},
-                        {"max_speed", &a.max_speed},
-                        {"pref_vx", &a.pref_vx},
-                        {"pref_vy", &a.pref_vy}},
-                       n);
+  RequireBoundedColumns("agents", {{"px", &a.px}, {"py", &a.py}}, n, kMaxCoordinate, "m");
+  RequireBoundedColumns("agents",
+                        {{"vx", &a.vx},
+                         {"vy", &a.vy},
+                         {"max_speed", &a.max_speed},
+                         {"pref_vx", &a.pref_vx},
+                         {"pref_vy", &a.pref_vy}},
+                        n, kMaxSpeed, "m/s");
+  RequireBoundedColumns("agents", {{"radius", &a.radius}}, n, kMaxRadius, "m");
   RequireLength("agents", "flags", a.flags.size(), n);
   for (size_t i = 0; i < n; ++i) {
-    if (!(a.radius[i] > 0.f) || a.radius[i] > kMaxLength)
-      Reject(At("radius", i) + ": must be > 0 and <= 10000 m");
-    if (!(a.max_speed[i] > 0.f) || a.max_speed[i] > kMaxSpeed) {
-      Reject(At("max_speed", i) + ": must be > 0 and <= 10000 m/s");
+    if (!(a.radius[i] >= kMinSize)) Reject(At("radius", i) + ": must be >= 0.001 and <= 100 m");
+    if (!(a.max_speed[i] >= kMinSize)) {
+      Reject(At("max_speed", i) + ": must be >= 0.001 and <= 1000 m/s");
     }
     if (a.flags[i] & ~kAgentNonCooperative) Reject(At("flags", i) + ": unknown flag bits");
   }

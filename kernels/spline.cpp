@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
+
+#include "kernels/input_limits.h"
 
 namespace throng {
 namespace {
@@ -76,6 +79,19 @@ double ParamForLength(const D3 c[4], double s, double seg_len) {
 
 std::string Where(size_t index) { return "splines[" + std::to_string(index) + "]"; }
 
+[[noreturn]] void ThrowLaneTooLong(size_t index, double length) {
+  char text[96];
+  std::snprintf(text, sizeof text, ": %.6g m long, beyond the limit of %g m per lane", length,
+                static_cast<double>(kMaxLaneLength));
+  throw std::invalid_argument(Where(index) + text);
+}
+
+[[noreturn]] void ThrowLanesTooLong(size_t index) {
+  throw LimitExceeded("splines: more than " +
+                      std::to_string(static_cast<long>(kMaxTotalLaneLength / 1000)) +
+                      " km of lanes in all (the limit per world), reached at " + Where(index));
+}
+
 }  // namespace
 
 std::vector<Vec3> CleanControlPoints(const SplineDesc& desc, size_t index) {
@@ -116,7 +132,20 @@ void ValidateSplineIds(const std::vector<SplineDesc>& descs) {
 SplineSet BuildSplineSet(const std::vector<SplineDesc>& descs, float table_spacing) {
   if (!(table_spacing > 0.f)) throw std::invalid_argument("spline table spacing must be > 0");
   ValidateSplineIds(descs);
+  // The control polygon is never longer than the curve through its points: a world whose
+  // polygons alone exceed the limits is refused before any table is allocated.
+  double polygons = 0.0;
+  for (size_t i = 0; i < descs.size(); ++i) {
+    double polygon = 0.0;
+    for (size_t k = 1; k < descs[i].points.size(); ++k) {
+      polygon += Norm(ToD(descs[i].points[k]) - ToD(descs[i].points[k - 1]));
+    }
+    if (polygon > kMaxLaneLength) ThrowLaneTooLong(i, polygon);
+    polygons += polygon;
+    if (polygons > kMaxTotalLaneLength) ThrowLanesTooLong(i);
+  }
   SplineSet set;
+  double all_lanes = 0.0;  // m, checked before each table is filled (memory is bounded)
   for (size_t i = 0; i < descs.size(); ++i) {
     const std::vector<Vec3> pts = CleanControlPoints(descs[i], i);
     const size_t n = pts.size();
@@ -149,6 +178,10 @@ SplineSet BuildSplineSet(const std::vector<SplineDesc>& descs, float table_spaci
       }
     }
 
+    if (!(total <= kMaxLaneLength)) ThrowLaneTooLong(i, total);
+    all_lanes += total;
+    if (all_lanes > kMaxTotalLaneLength) ThrowLanesTooLong(i);
+
     // Curve parameter at any arc length (wrapped or clamped), in double.
     std::vector<double> seg_start(segments, 0.0);
     for (size_t k = 1; k < segments; ++k) seg_start[k] = seg_start[k - 1] + seg_len[k - 1];
@@ -159,12 +192,15 @@ SplineSet BuildSplineSet(const std::vector<SplineDesc>& descs, float table_spaci
       }
       return std::clamp(s, 0.0, total);
     };
+    // Samples come in increasing s: the segment search resumes where the last one ended
+    // (from the start it was O(samples x segments): 19 s for a 100,000-point lane).
+    size_t cursor = 0;
     auto locate = [&](double s, size_t* seg, double* t) {
       s = normalize(s);
-      size_t k = 0;
-      while (k + 1 < segments && s >= seg_start[k + 1]) ++k;
-      *seg = k;
-      *t = ParamForLength(cubics[k].data(), s - seg_start[k], seg_len[k]);
+      if (cursor + 1 < segments && s < seg_start[cursor]) cursor = 0;
+      while (cursor + 1 < segments && s >= seg_start[cursor + 1]) ++cursor;
+      *seg = cursor;
+      *t = ParamForLength(cubics[cursor].data(), s - seg_start[cursor], seg_len[cursor]);
     };
     // Curvature averaging window at each knot: the shorter adjacent segment.
     h.knot_begin = static_cast<uint32_t>(set.knots.size());

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "kernels/column_checks.h"
+#include "kernels/input_limits.h"
 
 namespace throng {
 namespace {
@@ -35,40 +36,44 @@ void FollowerResults::Resize(size_t n) {
 
 void ValidateFollowerParams(const FollowerParams& p, float world_speed_limit,
                             const std::string& prefix) {
-  auto finite_non_negative = [](float v) { return std::isfinite(v) && v >= 0.f; };
-  auto finite_positive = [](float v) { return std::isfinite(v) && v > 0.f; };
-  Require(finite_non_negative(p.look_ahead_base), prefix, "look_ahead_base",
-          "must be finite and >= 0");
-  Require(finite_non_negative(p.look_ahead_speed_factor), prefix, "look_ahead_speed_factor",
-          "must be finite and >= 0");
+  // Finite, >= 0 (or > 0) and at most `max` (kernels/input_limits.h).
+  auto non_negative = [&](float v, const char* field, float max) {
+    if (!(std::isfinite(v) && v >= 0.f && v <= max)) {
+      Reject(prefix + field + ": must be >= 0 and <= " + std::to_string(static_cast<int>(max)));
+    }
+  };
+  auto positive = [&](float v, const char* field, float max) {
+    if (!(std::isfinite(v) && v > 0.f && v <= max)) {
+      Reject(prefix + field + ": must be > 0 and <= " + std::to_string(static_cast<int>(max)));
+    }
+  };
+  non_negative(p.look_ahead_base, "look_ahead_base", kMaxDistance);
+  non_negative(p.look_ahead_speed_factor, "look_ahead_speed_factor", kMaxSeconds);
   Require(std::isfinite(p.heading_weight) && p.heading_weight >= 0.f && p.heading_weight <= 1.f,
           prefix, "heading_weight", "must be within [0, 1]");
-  Require(finite_positive(p.max_yaw_delta), prefix, "max_yaw_delta", "must be finite and > 0");
-  Require(finite_non_negative(p.crosstrack_gain), prefix, "crosstrack_gain",
-          "must be finite and >= 0");
-  Require(finite_positive(p.projection_window), prefix, "projection_window",
-          "must be finite and > 0");
-  Require(finite_positive(p.max_lateral_accel), prefix, "max_lateral_accel",
-          "must be finite and > 0");
-  Require(finite_positive(p.max_brake_decel), prefix, "max_brake_decel", "must be finite and > 0");
-  Require(finite_positive(p.speed_gain), prefix, "speed_gain", "must be finite and > 0");
-  if (!finite_non_negative(world_speed_limit))
-    Reject("world.speed_limit: must be finite and >= 0 (0 = none)");
+  Require(std::isfinite(p.max_yaw_delta) && p.max_yaw_delta > 0.f && p.max_yaw_delta <= 3.1416f,
+          prefix, "max_yaw_delta", "must be within (0, pi]");
+  non_negative(p.crosstrack_gain, "crosstrack_gain", kMaxGain);
+  positive(p.projection_window, "projection_window", kMaxDistance);
+  positive(p.max_lateral_accel, "max_lateral_accel", kMaxAcceleration);
+  positive(p.max_brake_decel, "max_brake_decel", kMaxAcceleration);
+  positive(p.speed_gain, "speed_gain", kMaxGain);
+  if (!(std::isfinite(world_speed_limit) && world_speed_limit >= 0.f &&
+        world_speed_limit <= kMaxSpeed)) {
+    Reject("world.speed_limit: must be >= 0 and <= 1000 (0 = none)");
+  }
 }
 
 std::vector<uint32_t> ValidateVehicles(const VehicleColumns& v,
                                        const std::vector<uint32_t>& spline_ids) {
   const size_t n = v.id.size();
   RequireLength("vehicles", "spline_id", v.spline_id.size(), n);
-  RequireFiniteColumns("vehicles",
-                       {{"px", &v.px},
-                        {"py", &v.py},
-                        {"pz", &v.pz},
-                        {"yaw", &v.yaw},
-                        {"speed", &v.speed},
-                        {"progress_hint", &v.progress_hint},
-                        {"max_speed", &v.max_speed}},
-                       n);
+  RequireBoundedColumns("vehicles", {{"px", &v.px}, {"py", &v.py}, {"pz", &v.pz}}, n,
+                        kMaxCoordinate, "m");
+  RequireBoundedColumns("vehicles", {{"yaw", &v.yaw}}, n, 1e4f, "rad");
+  RequireBoundedColumns("vehicles", {{"speed", &v.speed}, {"max_speed", &v.max_speed}}, n,
+                        kMaxSpeed, "m/s");
+  RequireBoundedColumns("vehicles", {{"progress_hint", &v.progress_hint}}, n, kMaxLaneLength, "m");
   for (size_t i = 0; i < n; ++i) {
     if (v.speed[i] < 0.f) Reject(At("speed", i) + ": must be >= 0");
     if (!(v.max_speed[i] > 0.f)) Reject(At("max_speed", i) + ": must be > 0");

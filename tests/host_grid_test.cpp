@@ -51,5 +51,30 @@ TEST(HostGridTest, FarOutliersSwitchToHashingAndStillFindEveryNeighbour) {
   ExpectSameAsBruteForce(x, y, 2.f, 3.f);
 }
 
+// A reach whose square covers more cells than there are points is answered by testing
+// every point (D3 of issue 14: 10^8 cells per query hung a world). Same answers.
+TEST(HostGridTest, AReachOfMillionsOfCellsTestsEveryPointInstead) {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> u(-500.f, 500.f);
+  std::vector<float> x(3000), y(3000);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = u(rng), y[i] = u(rng);
+  ExpectSameAsBruteForce(x, y, 2.f, 300.f);   // 90,000 cells per query, 3,000 points
+  ExpectSameAsBruteForce(x, y, 0.01f, 50.f);  // hashed: a 10^8-cell square
+}
+
+// Coordinates past what validation allows saturate instead of overflowing (D1: a cell
+// index of 3.4e38 / 2 was undefined behaviour, then a crash). Validation keeps the world
+// well inside; the grid must not crash whoever calls it.
+TEST(HostGridTest, CoordinatesBeyondInt64CellsDoNotCrash) {
+  const std::vector<float> x = {0.f, 1.f, 3.4e38f, -3.4e38f, std::nanf("")};
+  const std::vector<float> y = {0.f, 3.4e38f, 0.f, -1e30f, 0.f};
+  HostGrid grid;
+  grid.Build(x.data(), y.data(), x.size(), 2.f);
+  std::vector<uint32_t> found;
+  grid.ForEachNear(0.f, 0.f, 1.5f, [&](uint32_t i) { found.push_back(i); });
+  std::sort(found.begin(), found.end());
+  EXPECT_EQ(found, std::vector<uint32_t>{0});
+}
+
 }  // namespace
 }  // namespace throng

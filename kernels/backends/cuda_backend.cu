@@ -231,7 +231,7 @@ class CudaBackend final : public Backend {
     orca_.Run(
         thrust::cuda::par_nosync.on(stream),
         [stream] { THRONG_CUDA_CHECK(cudaStreamSynchronize(stream)); }, in, params, obstacles,
-        options.audit_every, view, &times);
+        options, /*chunk=*/static_cast<uint32_t>(n), view, &times);  // one launch per stage
     THRONG_CUDA_CHECK(cudaGetLastError());
 
     t0 = Clock::now();

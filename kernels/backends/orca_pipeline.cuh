@@ -114,13 +114,23 @@ template <template <class...> class Vector>
 class OrcaPipeline {
  public:
   // Runs grid, neighbours and solve for `in`, writing results through `out` (backend
-  // memory, input order). `sync` waits for queued work (timing needs it on a GPU).
+  // memory, input order). `sync` waits for queued work (timing needs it on a GPU). The
+  // per-agent stages run `chunk` agents per launch and ask `run.stop` before each, so a
+  // stopped tick ends within one chunk (TickCancelled); results do not depend on it.
   template <class Policy, class Sync>
   void Run(const Policy& policy, Sync sync, const AgentInputView& in, const OrcaParams& params,
-           const orca::ObstacleView& obstacles, uint32_t audit_every, const OrcaOutputView& out,
-           OrcaStageTimes* times) {
+           const orca::ObstacleView& obstacles, const OrcaRunOptions& run, uint32_t chunk,
+           const OrcaOutputView& out, OrcaStageTimes* times) {
     const uint32_t n = in.count;
     if (n == 0) return;
+    const uint32_t audit_every = run.audit_every;
+    auto for_each_agent = [&](const char* stage, auto functor) {
+      for (uint32_t begin = 0; begin < n; begin += chunk) {
+        ThrowIfStopRequested(run.stop, stage);
+        thrust::for_each_n(policy, thrust::counting_iterator<uint32_t>(begin),
+                           std::min(chunk, n - begin), functor);
+      }
+    };
     using Clock = std::chrono::steady_clock;
     auto ms_since = [](Clock::time_point t0) {
       return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
@@ -179,8 +189,8 @@ class OrcaPipeline {
     Grow(kept_, n);
     Grow(candidates_, n);
     Grow(missed_, n);
-    thrust::for_each_n(
-        policy, first, n,
+    for_each_agent(
+        "candidates",
         NeighborQueryFunctor{sorted, Raw(points_), Raw(offsets_), grid, params, r_max, s_max,
                              audit_every, Raw(lists_), Raw(kept_), Raw(candidates_), Raw(missed_)});
     sync();
@@ -190,9 +200,8 @@ class OrcaPipeline {
     for (State& st : state_) st.Grow(n);
     Grow(constraints_, n);
     const PassStateView pass_one = View(0);
-    thrust::for_each_n(
-        policy, first, n,
-        OrcaPassOneFunctor{sorted, Raw(lists_), Raw(kept_), obstacles, params, pass_one});
+    for_each_agent(
+        "orca", OrcaPassOneFunctor{sorted, Raw(lists_), Raw(kept_), obstacles, params, pass_one});
     sync();
     times->solve_ms += ms_since(t0);
 
@@ -205,9 +214,8 @@ class OrcaPipeline {
       const PassStateView prev = View(last);
       if (thrust::count(policy, prev.turned, prev.turned + n, uint8_t{1}) == 0) break;
       const PassStateView next = View(1 - last);
-      thrust::for_each_n(
-          policy, first, n,
-          OrcaRepairPassFunctor{sorted, Raw(lists_), Raw(kept_), prev, obstacles, params, next});
+      for_each_agent("orca", OrcaRepairPassFunctor{sorted, Raw(lists_), Raw(kept_), prev, obstacles,
+                                                   params, next});
       last = 1 - last;
     }
     thrust::for_each_n(policy, first, n,

@@ -682,6 +682,7 @@ OrcaResult SolveOrca(const OrcaScene& scene, const OrcaOptions& options,
   // Pass 1.
   std::vector<AgentSetup> setups(n);
   for (size_t i = 0; i < n; ++i) {
+    if (i % 256 == 0) ThrowIfStopRequested(options.stop, "orca");
     if ((agents.flags[i] & kAgentNonCooperative) != 0) {
       // Not solved: keeps its input velocity, status ok, no flags, no counted work.
       result.vx[i] = agents.vx[i];
@@ -710,6 +711,7 @@ OrcaResult SolveOrca(const OrcaScene& scene, const OrcaOptions& options,
     const OrcaResult previous = result;
     std::vector<bool> turned_now(n, false);
     for (size_t i = 0; i < n; ++i) {
+      if (i % 256 == 0) ThrowIfStopRequested(options.stop, "orca");
       if ((agents.flags[i] & kAgentNonCooperative) != 0 || previous.status[i] != ok) continue;
       const std::vector<size_t>& kept = setups[i].neighbors;
       if (std::none_of(kept.begin(), kept.end(), [&](size_t j) { return turned[j]; })) continue;
@@ -730,6 +732,21 @@ OrcaResult SolveOrca(const OrcaScene& scene, const OrcaOptions& options,
       }
     }
     turned.swap(turned_now);
+  }
+
+  // What a caller is told is finite, and a solved velocity is inside the speed disc: a
+  // case beyond either becomes an emergency with a finite velocity (docs/ORCA.md).
+  for (size_t i = 0; i < n; ++i) {
+    if ((agents.flags[i] & kAgentNonCooperative) != 0) continue;
+    const double vx = result.vx[i], vy = result.vy[i];
+    const double speed = std::sqrt(vx * vx + vy * vy);
+    const double max_speed = agents.max_speed[i];
+    if (speed <= max_speed * (1.0 + 1e-4)) continue;  // false for NaN too
+    const double scale = std::isfinite(speed) && speed > 0.0 ? max_speed / speed : 0.0;
+    const bool finite = std::isfinite(vx) && std::isfinite(vy);
+    result.vx[i] = finite ? static_cast<float>(vx * scale) : 0.f;
+    result.vy[i] = finite ? static_cast<float>(vy * scale) : 0.f;
+    result.status[i] = static_cast<uint8_t>(SolveStatus::kEmergency);
   }
 
   result.CountStatuses();

@@ -31,6 +31,7 @@ enum class Fallback {
 // from scene.params).
 struct OrcaOptions {
   Fallback fallback = Fallback::kOrdered;
+  StopRequested stop = nullptr;  // asked every 256 agents: true ends the solve with TickCancelled
 };
 
 // Reference-only diagnostics (the engine reports the per-agent solve_flags and their

@@ -54,7 +54,7 @@ void ReferenceBackend::SetObstacles(const std::vector<Polygon>& polygons) {
 }
 
 void ReferenceBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents,
-                                 const OrcaRunOptions& /*options*/, OrcaResult* out) {
+                                 const OrcaRunOptions& run, OrcaResult* out) {
   const auto t0 = std::chrono::steady_clock::now();
   ValidateOrcaParams(params);
   ValidateAgents(agents);
@@ -62,6 +62,7 @@ void ReferenceBackend::SolveOrca(const OrcaParams& params, const AgentColumns& a
   const OrcaScene scene{params, agents, obstacles_};
   OrcaOptions options;
   options.fallback = params.rvo2_fallback ? Fallback::kPlainRvo2 : Fallback::kOrdered;
+  options.stop = run.stop;
   *out = reference::SolveOrca(scene, options);
   out->times = {};
   out->times.validate_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();

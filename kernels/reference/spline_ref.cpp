@@ -88,7 +88,10 @@ double ReferenceSpline::SegmentLength(size_t segment, double t_end) const {
            self(self, m, b, fm, frm, fb, right, eps / 2, depth - 1);
   };
   const double fa = f(0), fm = f(0.5 * t_end), fb = f(t_end);
-  return run(run, 0, t_end, fa, fm, fb, simpson(0, t_end, fa, fm, fb), 1e-9, 30);
+  const double whole = simpson(0, t_end, fa, fm, fb);
+  // 1e-9 relative (absolute below 1 m): an absolute 1e-9 m on a 45 km segment is below
+  // double's resolution there, and the recursion then ran to its full depth (2^30 calls).
+  return run(run, 0, t_end, fa, fm, fb, whole, 1e-9 * std::fmax(1.0, std::fabs(whole)), 24);
 }
 
 double ReferenceSpline::Normalize(double s) const {

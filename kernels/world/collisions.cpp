@@ -30,7 +30,7 @@ struct Box {
 
 CollisionCounts CountCollisions(const float* x, const float* y, const float* radius, size_t n,
                                 const std::vector<VehicleBody>& vehicles,
-                                const std::vector<Polygon>& obstacles) {
+                                const std::vector<Polygon>& obstacles, const StopRequested& stop) {
   CollisionCounts counts;
   if (n == 0) return counts;
   const float r_max = *std::max_element(radius, radius + n);
@@ -49,33 +49,40 @@ CollisionCounts CountCollisions(const float* x, const float* y, const float* rad
 
   uint64_t pairs = 0, in_obstacles = 0;
   const std::vector<uint32_t>& order = grid.order();
+  // Chunks of agents with a stop check between them: one very large agent makes every
+  // cell large, and a stopped tick should not wait for the whole count.
+  constexpr size_t kChunk = 16384;
+  for (size_t begin = 0; begin < n; begin += kChunk) {
+    ThrowIfStopRequested(stop, "stats");
+    const size_t end = std::min(n, begin + kChunk);
 #pragma omp parallel for reduction(+ : pairs, in_obstacles) schedule(static)
-  for (size_t slot = 0; slot < n; ++slot) {
-    const uint32_t i = order[slot];
-    grid.ForEachNear(x[i], y[i], radius[i] + r_max, [&](uint32_t j) {
-      if (j <= i) return;
-      const float dx = x[j] - x[i], dy = y[j] - y[i];
-      const float reach = radius[i] + radius[j] - kCollisionTolerance;
-      if (dx * dx + dy * dy < reach * reach) ++pairs;
-    });
-    const Vec2 p{x[i], y[i]};
-    for (size_t k = 0; k < obstacles.size(); ++k) {
-      const Box& b = boxes[k];
-      if (p.x < b.lo.x - radius[i] || p.x > b.hi.x + radius[i] || p.y < b.lo.y - radius[i] ||
-          p.y > b.hi.y + radius[i]) {
-        continue;
-      }
-      const auto& poly = obstacles[k].vertices;
-      bool hit = Inside(p, poly);
-      const size_t edges = poly.size() == 2 ? 1 : poly.size();
-      for (size_t e = 0; e < edges && !hit; ++e) {
-        const float reach = radius[i] - kCollisionTolerance;
-        hit = reach > 0.f &&
-              PointSegmentDistanceSq(p, poly[e], poly[(e + 1) % poly.size()]) < reach * reach;
-      }
-      if (hit) {
-        ++in_obstacles;
-        break;
+    for (size_t slot = begin; slot < end; ++slot) {
+      const uint32_t i = order[slot];
+      grid.ForEachNear(x[i], y[i], radius[i] + r_max, [&](uint32_t j) {
+        if (j <= i) return;
+        const float dx = x[j] - x[i], dy = y[j] - y[i];
+        const float reach = radius[i] + radius[j] - kCollisionTolerance;
+        if (dx * dx + dy * dy < reach * reach) ++pairs;
+      });
+      const Vec2 p{x[i], y[i]};
+      for (size_t k = 0; k < obstacles.size(); ++k) {
+        const Box& b = boxes[k];
+        if (p.x < b.lo.x - radius[i] || p.x > b.hi.x + radius[i] || p.y < b.lo.y - radius[i] ||
+            p.y > b.hi.y + radius[i]) {
+          continue;
+        }
+        const auto& poly = obstacles[k].vertices;
+        bool hit = Inside(p, poly);
+        const size_t edges = poly.size() == 2 ? 1 : poly.size();
+        for (size_t e = 0; e < edges && !hit; ++e) {
+          const float reach = radius[i] - kCollisionTolerance;
+          hit = reach > 0.f &&
+                PointSegmentDistanceSq(p, poly[e], poly[(e + 1) % poly.size()]) < reach * reach;
+        }
+        if (hit) {
+          ++in_obstacles;
+          break;
+        }
       }
     }
   }

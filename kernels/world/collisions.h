@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernels/orca_types.h"
+#include "kernels/stop_request.h"
 #include "kernels/world/vehicle_body.h"
 
 namespace throng {
@@ -24,6 +25,7 @@ constexpr float kCollisionTolerance = 1e-3f;
 // count >= 2; closed when >= 3).
 CollisionCounts CountCollisions(const float* x, const float* y, const float* radius, size_t n,
                                 const std::vector<VehicleBody>& vehicles,
-                                const std::vector<Polygon>& obstacles);
+                                const std::vector<Polygon>& obstacles,
+                                const StopRequested& stop = {});
 
 }  // namespace throng

@@ -65,8 +65,11 @@ class HostGrid {
   const std::vector<uint32_t>& order() const { return items_; }
 
   // Calls f(i) for every point whose cell overlaps the square of half side `reach` around
-  // (x, y); the caller applies the exact distance test. Within a cell, points come in
-  // index order, so results are deterministic.
+  // (x, y); the caller applies the exact distance test. The order is deterministic: cell
+  // by cell, index order within a cell. A square of more cells than there are points is
+  // not walked cell by cell: every point is tested against it instead, so one query
+  // costs at most O(points) whatever the reach (a 10 km reach over 2 m cells would
+  // otherwise visit 10^8 empty cells).
   template <class F>
   void ForEachNear(float x, float y, float reach, F&& f) const {
     if (items_.empty()) return;
@@ -77,6 +80,17 @@ class HostGrid {
       y0 = std::max(y0, y0_);
       x1 = std::min(x1, x0_ + width_ - 1);
       y1 = std::min(y1, y0_ + height_ - 1);
+    }
+    if (x1 < x0 || y1 < y0) return;
+    const double cells =
+        (static_cast<double>(x1 - x0) + 1.0) * (static_cast<double>(y1 - y0) + 1.0);
+    if (cells > static_cast<double>(items_.size())) {
+      for (size_t k = 0; k < items_.size(); ++k) {
+        if (slot_cx_[k] >= x0 && slot_cx_[k] <= x1 && slot_cy_[k] >= y0 && slot_cy_[k] <= y1) {
+          f(items_[k]);
+        }
+      }
+      return;
     }
     for (int64_t gy = y0; gy <= y1; ++gy) {
       for (int64_t gx = x0; gx <= x1; ++gx) {
@@ -89,7 +103,15 @@ class HostGrid {
   }
 
  private:
-  int64_t CellOf(float v) const { return static_cast<int64_t>(std::floor(v / cell_)); }
+  // Saturates far out (validation keeps coordinates within kMaxCoordinate, so only a
+  // caller that skipped it gets there): a float cast beyond int64 is undefined behaviour,
+  // and NaN lands on the low edge.
+  int64_t CellOf(float v) const {
+    constexpr double kMaxCell = 1e15;
+    const double c = std::floor(static_cast<double>(v) / cell_);
+    if (!(c >= -kMaxCell)) return static_cast<int64_t>(-kMaxCell);
+    return static_cast<int64_t>(std::min(c, kMaxCell));
+  }
   uint32_t Bucket(int64_t gx, int64_t gy) const {
     if (dense_) return static_cast<uint32_t>((gy - y0_) * width_ + (gx - x0_));
     const uint64_t h = static_cast<uint64_t>(gx) * 0x9E3779B97F4A7C15ull ^

@@ -33,12 +33,15 @@ struct PathScene {
 // before the vehicle gets there at its current speed (looking at most kPredictionHorizon
 // ahead): drivers yield to people walking toward the road, not only to people on it.
 constexpr float kPredictionHorizon = 3.f;  // s
+// The longest corridor checked: braking from 250 km/h at 6 m/s^2 needs 400 m. A cap keeps
+// one sample walk bounded whatever speed or braking a caller configures.
+constexpr float kMaxPathCheckLength = 1000.f;  // m
 
 // clear[i]: metres free ahead of vehicle i's front bumper within its checked length
-// (max(min_length, braking distance + reaction distance + gap)); +inf when nothing is
-// there. 0 when something touches the bumper.
+// (max(min_length, braking distance + reaction distance + gap), at most
+// kMaxPathCheckLength); +inf when nothing is there. 0 when something touches the bumper.
 void CheckPaths(const PathCheckParams& params, float max_brake_decel, const SplineSet& lanes,
-                const PathScene& scene, std::vector<float>* clear);
+                const PathScene& scene, std::vector<float>* clear, const StopRequested& stop = {});
 
 // The speed from which braking at `decel` stops `gap` short of something `clear` ahead.
 float SpeedToStopWithin(float clear, float gap, float decel);

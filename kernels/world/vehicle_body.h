@@ -22,10 +22,13 @@ struct VehicleBody {
   Vec2 centre() const { return axle + heading * (0.5f * (front() - rear())); }
 
   // Discs covering the body, for ORCA (pedestrians avoid vehicles as discs): as many as
-  // the body is long in widths, each reaching the body's corners of its slice.
+  // the body is long in widths, each reaching the body's corners of its slice. At most
+  // kMaxDiscs: a needle-thin body gets fewer, larger discs (still covering it) instead of
+  // length / width of them (100 m / 1 mm would be 10^5 per vehicle).
+  static constexpr int kMaxDiscs = 32;
   int DiscCount() const {
-    const int k = static_cast<int>(std::ceil(length / width - 1e-3f));
-    return k < 1 ? 1 : k;
+    const float k = std::ceil(length / width - 1e-3f);
+    return k < 1.f ? 1 : (k > static_cast<float>(kMaxDiscs) ? kMaxDiscs : static_cast<int>(k));
   }
   float DiscRadius() const {
     const float half_slice = 0.5f * length / DiscCount();

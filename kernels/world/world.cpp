@@ -5,6 +5,7 @@
 #include <cmath>
 #include <utility>
 
+#include "kernels/input_limits.h"
 #include "kernels/obstacles.h"
 #include "kernels/world/collisions.h"
 #include "kernels/world/world_internals.h"
@@ -72,6 +73,7 @@ void World::Step(const Snapshot& s, const TickOptions& options, TickResult* out)
   auto lap = [&](Stage stage) {
     stats.stage_ms[static_cast<size_t>(stage)] += MsSince(stage_start);
     stage_start = Clock::now();
+    ThrowIfStopRequested(options.stop, StageName(stage).data());
   };
 
   ValidateSnapshot(config_, s, has_state_, state_.tick);
@@ -87,7 +89,7 @@ void World::Step(const Snapshot& s, const TickOptions& options, TickResult* out)
   PreparePedestrians(config_, s, w);
   lap(Stage::kPreferred);
 
-  const uint64_t braking = DriveVehicles(config_, s, w);
+  const uint64_t braking = DriveVehicles(config_, s, options.stop, w);
   AddVehicleDiscs(w);
   lap(Stage::kVehicles);
 
@@ -96,6 +98,7 @@ void World::Step(const Snapshot& s, const TickOptions& options, TickResult* out)
   orca_params.time_step = dt;
   OrcaRunOptions run;
   run.audit_every = config_.audit_every;
+  run.stop = options.stop;
   w.backend->SolveOrca(orca_params, oa, run, &w.orca);
   const OrcaStageTimes& ot = w.orca.times;
   stats.stage_ms[static_cast<size_t>(Stage::kValidate)] += ot.validate_ms;
@@ -105,6 +108,7 @@ void World::Step(const Snapshot& s, const TickOptions& options, TickResult* out)
   stats.stage_ms[static_cast<size_t>(Stage::kOrca)] += ot.solve_ms + ot.revalidate_ms;
   stats.stage_ms[static_cast<size_t>(Stage::kDownload)] += ot.download_ms;
   stage_start = Clock::now();
+  ThrowIfStopRequested(options.stop, "orca");
 
   FillResults(config_, s, options, w, out);
   const OrcaResult& orca = w.orca;
@@ -145,8 +149,8 @@ void World::Step(const Snapshot& s, const TickOptions& options, TickResult* out)
   stats.audited_agents = orca.audited_agents;
   stats.audited_false_negatives = orca.audited_false_negatives;
   stats.vehicles_braking = braking;
-  const CollisionCounts collisions =
-      CountCollisions(oa.px.data(), oa.py.data(), oa.radius.data(), n, w.bodies, w.obstacles);
+  const CollisionCounts collisions = CountCollisions(oa.px.data(), oa.py.data(), oa.radius.data(),
+                                                     n, w.bodies, w.obstacles, options.stop);
   stats.agent_overlaps = collisions.agent_pairs;
   stats.vehicle_overlaps = collisions.agent_vehicle;
   stats.agents_in_obstacles = collisions.agents_in_obstacles;
@@ -162,14 +166,17 @@ void World::Step(const Snapshot& s, const TickOptions& options, TickResult* out)
   last_stats_ = stats;
 }
 
-void World::Advance(int ticks, float dt, TickResult* last) {
+void World::Advance(int ticks, float dt, TickResult* last, const StopRequested& stop) {
   if (!has_state_) throw WorldStateError("world has no state yet: Step it once first");
   if (ticks < 1) throw std::invalid_argument("ticks: must be >= 1");
-  if (!(std::isfinite(dt) && dt > 0.f && dt <= 10.f)) {
-    throw std::invalid_argument("dt: must be within (0, 10] s");
+  if (state_.tick > kMaxTick - static_cast<uint64_t>(ticks)) {
+    throw std::invalid_argument("ticks: " + std::to_string(ticks) + " more would pass the last " +
+                                "tick there is, " + std::to_string(kMaxTick) + " (2^53)");
   }
+  if (!(dt >= 1e-3f && dt <= 10.f)) throw std::invalid_argument("dt: must be within [0.001, 10] s");
   TickOptions options;
   options.integrate = true;
+  options.stop = stop;
   for (int k = 0; k < ticks; ++k) {
     Snapshot next = state_;
     next.tick = state_.tick + 1;

@@ -35,12 +35,14 @@ class World {
   // snapshot throws std::invalid_argument naming column and index ("agents.radius[3]:
   // must be > 0") and leaves the world exactly as it was. Ids missing from the snapshot
   // lose their state, new ids start fresh. With options.integrate the moved snapshot
-  // becomes state(); otherwise state() is the snapshot as given.
+  // becomes state(); otherwise state() is the snapshot as given. A tick whose
+  // options.stop asks ends with TickCancelled and leaves the world as it was too.
   void Step(const Snapshot& snapshot, const TickOptions& options, TickResult* out);
 
   // Runs `ticks` integrated ticks of `dt` from state(); `last` gets the final tick.
-  // Throws WorldStateError when no snapshot has been stepped yet.
-  void Advance(int ticks, float dt, TickResult* last);
+  // Throws WorldStateError when no snapshot has been stepped yet, and TickCancelled when
+  // `stop` asks (the ticks already run stand; the stopped one changed nothing).
+  void Advance(int ticks, float dt, TickResult* last, const StopRequested& stop = {});
 
   // The latest accepted snapshot (integrated when its tick integrated).
   const Snapshot& state() const { return state_; }

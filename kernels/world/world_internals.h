@@ -42,7 +42,9 @@ struct World::Internals {
 void PreparePedestrians(const WorldConfig& config, const Snapshot& s, World::Internals& w);
 // Vehicles: spline following, then the path check caps their speed. Returns how many
 // vehicles the path check slowed.
-uint64_t DriveVehicles(const WorldConfig& config, const Snapshot& s, World::Internals& w);
+// `stop` is asked inside the path check, between chunks of vehicles.
+uint64_t DriveVehicles(const WorldConfig& config, const Snapshot& s, const StopRequested& stop,
+                       World::Internals& w);
 // The vehicles' bodies as non-cooperative discs after the pedestrians, for ORCA.
 void AddVehicleDiscs(World::Internals& w);
 // Results in the caller's frame, and the detectors' flags (per-id memory in the buffers).

@@ -16,13 +16,18 @@ float Or(const std::vector<float>& column, size_t i, float fallback) {
 }
 
 // Arc length of the lane point nearest to p, searched along the whole lane (for vehicles
-// seen for the first time without a hint; the follower refines it locally).
+// seen for the first time without a hint; the follower refines it locally). Samples
+// about 1 m apart, counted by index (a float counter stops advancing at 2^24 m) and at
+// most kMaxSamples of them (a 100 km lane then samples every 1.5 m).
 float ProjectOnWholeLane(const SplineSet& lanes, uint32_t spline, Vec3 p) {
   const SplineSetView view = lanes.View();
   const float length = view.headers[spline].length;
-  constexpr float kStep = 1.f;
+  constexpr int64_t kMaxSamples = 65536;
+  const int64_t intervals =
+      std::clamp<int64_t>(static_cast<int64_t>(std::ceil(length)), 1, kMaxSamples);
   float best_s = 0.f, best_d = std::numeric_limits<float>::infinity();
-  for (float s = 0.f; s <= length; s += kStep) {
+  for (int64_t k = 0; k <= intervals; ++k) {
+    const float s = length * static_cast<float>(static_cast<double>(k) / intervals);
     const float d = LengthSq(LocationAt(view, spline, s) - p);
     if (d < best_d) {
       best_d = d;
@@ -64,6 +69,11 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, World::Int
     oa.radius[i] = Or(a.radius, i, ad.radius);
     oa.max_speed[i] = Or(a.max_speed, i, ad.max_speed);
     oa.flags[i] = (flags & kSnapshotNonCooperative) ? kAgentNonCooperative : 0;
+    // A non-cooperative agent moves at its own velocity, whatever its max speed says; the
+    // solve sizes everyone's neighbour search by max speeds, so it gets at least that.
+    if (flags & kSnapshotNonCooperative) {
+      oa.max_speed[i] = std::max(oa.max_speed[i], Length(Vec2{v.x, v.y}));
+    }
     w.z[i] = p.z;
     w.vz[i] = v.z;
     Vec2 pref{};
@@ -86,7 +96,8 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, World::Int
 
 // Vehicles: spline following, then the path check caps their speed. Returns how many
 // vehicles the path check slowed.
-uint64_t DriveVehicles(const WorldConfig& config, const Snapshot& s, World::Internals& w) {
+uint64_t DriveVehicles(const WorldConfig& config, const Snapshot& s, const StopRequested& stop,
+                       World::Internals& w) {
   const Frame frame = config.frame;
   const VehicleSnapshot& vs = s.vehicles;
   const size_t n = s.agents.size(), m = vs.size();
@@ -139,7 +150,8 @@ uint64_t DriveVehicles(const WorldConfig& config, const Snapshot& s, World::Inte
     scene.progress = fr.progress;
     scene.speed = vc.speed;
     scene.edges = w.edges;
-    CheckPaths(config.path_check, config.follower.max_brake_decel, w.lanes, scene, &w.clear);
+    ThrowIfStopRequested(stop, "vehicles");
+    CheckPaths(config.path_check, config.follower.max_brake_decel, w.lanes, scene, &w.clear, stop);
   }
   uint64_t braking = 0;
   for (size_t i = 0; i < m; ++i) {

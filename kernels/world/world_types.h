@@ -13,6 +13,7 @@
 #include "kernels/frame.cuh"
 #include "kernels/orca_types.h"
 #include "kernels/spline.h"
+#include "kernels/stop_request.h"
 #include "kernels/vehicle.cuh"
 
 namespace throng {
@@ -125,6 +126,9 @@ struct Snapshot {
 struct TickOptions {
   bool integrate = false;  // move agents and vehicles by dt; the result becomes the state
   bool debug = false;      // fill the vehicles' look-ahead targets
+  // Asked between stages and inside the long ones: true ends the tick with TickCancelled,
+  // before anything is committed (kernels/stop_request.h).
+  StopRequested stop = nullptr;
 };
 
 // Stages of one tick, each timed separately.

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
 #include "kernels/column_checks.h"
+#include "kernels/input_limits.h"
 #include "kernels/orca_validate.h"
 #include "kernels/vehicle_batch.h"
 
@@ -14,12 +16,27 @@ namespace {
 
 [[noreturn]] void Reject(const std::string& what) { throw std::invalid_argument(what); }
 
-void RequirePositive(const std::string& field, float v) {
-  if (!(std::isfinite(v) && v > 0.f)) Reject(field + ": must be finite and > 0");
+std::string Limit(float max) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", max);
+  return text;
 }
 
-void RequireNonNegative(const std::string& field, float v) {
-  if (!(std::isfinite(v) && v >= 0.f)) Reject(field + ": must be finite and >= 0");
+void RequirePositive(const std::string& field, float v, float max) {
+  if (!(std::isfinite(v) && v >= kMinSize && v <= max)) {
+    Reject(field + ": must be >= 0.001 and <= " + Limit(max));
+  }
+}
+
+void RequireNonNegative(const std::string& field, float v, float max) {
+  if (!(std::isfinite(v) && v >= 0.f && v <= max)) {
+    Reject(field + ": must be >= 0 and <= " + Limit(max));
+  }
+}
+
+// Finite and |v| <= max, for values whose sign is checked elsewhere.
+void RequireAtMost(const std::string& field, float v, float max) {
+  if (!(std::fabs(v) <= max)) Reject(field + ": must be finite and within +-" + Limit(max));
 }
 
 void RequireRange(const std::string& field, int v, int lo, int hi) {
@@ -29,18 +46,23 @@ void RequireRange(const std::string& field, int v, int lo, int hi) {
   }
 }
 
-// An optional column is empty or has one value per row; present values are finite.
-void OptionalFinite(const char* table, const char* column, const std::vector<float>& values,
-                    size_t n) {
+// An optional column is empty or has one value per row; present values are finite and
+// within `bound` (kernels/input_limits.h).
+void OptionalBounded(const char* table, const char* column, const std::vector<float>& values,
+                     size_t n, float bound, const char* unit) {
   if (values.empty()) return;
-  RequireFiniteColumns(table, {{column, &values}}, n);
+  RequireBoundedColumns(table, {{column, &values}}, n, bound, unit);
 }
 
-void OptionalPositive(const char* table, const char* column, const std::vector<float>& values,
-                      size_t n) {
-  OptionalFinite(table, column, values, n);
+// A present size column: every value in [kMinSize, bound].
+void OptionalSize(const char* table, const char* column, const std::vector<float>& values, size_t n,
+                  float bound, const char* unit) {
+  OptionalBounded(table, column, values, n, bound, unit);
   for (size_t i = 0; i < values.size(); ++i) {
     if (!(values[i] > 0.f)) Reject(ColumnAt(table, column, i) + ": must be > 0");
+    if (!(values[i] >= kMinSize)) {
+      Reject(ColumnAt(table, column, i) + ": must be at least 0.001 " + unit);
+    }
   }
 }
 
@@ -57,21 +79,21 @@ void RequireTogether(const char* table, const char* first, const std::vector<flo
 void ValidateAgentSnapshot(const AgentSnapshot& a) {
   const char* t = "agents";
   const size_t n = a.size();
-  RequireFiniteColumns(t, {{"x", &a.x}, {"y", &a.y}}, n);
-  OptionalFinite(t, "z", a.z, n);
-  OptionalFinite(t, "vx", a.vx, n);
-  OptionalFinite(t, "vy", a.vy, n);
-  OptionalFinite(t, "vz", a.vz, n);
-  OptionalPositive(t, "radius", a.radius, n);
-  OptionalPositive(t, "max_speed", a.max_speed, n);
+  RequireBoundedColumns(t, {{"x", &a.x}, {"y", &a.y}}, n, kMaxCoordinate, "m");
+  OptionalBounded(t, "z", a.z, n, kMaxCoordinate, "m");
+  OptionalBounded(t, "vx", a.vx, n, kMaxSpeed, "m/s");
+  OptionalBounded(t, "vy", a.vy, n, kMaxSpeed, "m/s");
+  OptionalBounded(t, "vz", a.vz, n, kMaxSpeed, "m/s");
+  OptionalSize(t, "radius", a.radius, n, kMaxRadius, "m");
+  OptionalSize(t, "max_speed", a.max_speed, n, kMaxSpeed, "m/s");
   RequireTogether(t, "goal_x", a.goal_x, "goal_y", a.goal_y);
-  OptionalFinite(t, "goal_x", a.goal_x, n);
-  OptionalFinite(t, "goal_y", a.goal_y, n);
-  OptionalFinite(t, "goal_z", a.goal_z, n);
+  OptionalBounded(t, "goal_x", a.goal_x, n, kMaxCoordinate, "m");
+  OptionalBounded(t, "goal_y", a.goal_y, n, kMaxCoordinate, "m");
+  OptionalBounded(t, "goal_z", a.goal_z, n, kMaxCoordinate, "m");
   RequireTogether(t, "pref_vx", a.pref_vx, "pref_vy", a.pref_vy);
-  OptionalFinite(t, "pref_vx", a.pref_vx, n);
-  OptionalFinite(t, "pref_vy", a.pref_vy, n);
-  OptionalFinite(t, "pref_vz", a.pref_vz, n);
+  OptionalBounded(t, "pref_vx", a.pref_vx, n, kMaxSpeed, "m/s");
+  OptionalBounded(t, "pref_vy", a.pref_vy, n, kMaxSpeed, "m/s");
+  OptionalBounded(t, "pref_vz", a.pref_vz, n, kMaxSpeed, "m/s");
   if (!a.flags.empty()) {
     RequireLength(t, "flags", a.flags.size(), n);
     constexpr uint8_t kKnown = kSnapshotNonCooperative | kSnapshotUsesPreferredVelocity;
@@ -87,20 +109,25 @@ void ValidateAgentSnapshot(const AgentSnapshot& a) {
 void ValidateVehicleSnapshot(const WorldConfig& config, const VehicleSnapshot& v) {
   const char* t = "vehicles";
   const size_t n = v.size();
-  RequireFiniteColumns(t, {{"x", &v.x}, {"y", &v.y}, {"yaw", &v.yaw}, {"speed", &v.speed}}, n);
-  OptionalFinite(t, "z", v.z, n);
-  OptionalFinite(t, "progress_hint", v.progress_hint, n);
-  OptionalPositive(t, "length", v.length, n);
-  OptionalPositive(t, "width", v.width, n);
-  OptionalPositive(t, "max_speed", v.max_speed, n);
+  RequireBoundedColumns(t, {{"x", &v.x}, {"y", &v.y}}, n, kMaxCoordinate, "m");
+  // Any finite yaw is a heading; 1e4 rad keeps float's step under a milliradian.
+  RequireBoundedColumns(t, {{"yaw", &v.yaw}}, n, 1e4f, "rad");
+  RequireBoundedColumns(t, {{"speed", &v.speed}}, n, kMaxSpeed, "m/s");
+  OptionalBounded(t, "z", v.z, n, kMaxCoordinate, "m");
+  OptionalBounded(t, "progress_hint", v.progress_hint, n, kMaxLaneLength, "m");
+  OptionalSize(t, "length", v.length, n, kMaxVehicleSize, "m");
+  OptionalSize(t, "width", v.width, n, kMaxVehicleSize, "m");
+  OptionalSize(t, "max_speed", v.max_speed, n, kMaxSpeed, "m/s");
   for (size_t i = 0; i < n; ++i) {
     if (v.speed[i] < 0.f) Reject(ColumnAt(t, "speed", i) + ": must be >= 0");
   }
   RequireLength(t, "spline_id", v.spline_id.size(), n);
+  std::vector<uint32_t> lane_ids;
+  lane_ids.reserve(config.splines.size());
+  for (const SplineDesc& s : config.splines) lane_ids.push_back(s.id);
+  std::sort(lane_ids.begin(), lane_ids.end());
   for (size_t i = 0; i < n; ++i) {
-    const bool known = std::any_of(config.splines.begin(), config.splines.end(),
-                                   [&](const SplineDesc& s) { return s.id == v.spline_id[i]; });
-    if (!known) {
+    if (!std::binary_search(lane_ids.begin(), lane_ids.end(), v.spline_id[i])) {
       Reject(ColumnAt(t, "spline_id", i) + ": " + std::to_string(v.spline_id[i]) +
              " is not a spline of this world");
     }
@@ -108,16 +135,53 @@ void ValidateVehicleSnapshot(const WorldConfig& config, const VehicleSnapshot& v
   RequireUniqueIds(t, v.id);
 }
 
+void RequirePointWithin(const std::string& name, const Vec3& q) {
+  if (!std::isfinite(q.x) || !std::isfinite(q.y) || !std::isfinite(q.z)) {
+    Reject(name + ": not finite");
+  }
+  if (std::fabs(q.x) > kMaxCoordinate || std::fabs(q.y) > kMaxCoordinate ||
+      std::fabs(q.z) > kMaxCoordinate) {
+    Reject(name + ": a coordinate is beyond the limit of " +
+           std::to_string(static_cast<long>(kMaxCoordinate)) + " m");
+  }
+}
+
 void ValidateObstacles(const std::vector<std::vector<Vec3>>& obstacles) {
+  size_t vertices = 0;
+  for (const auto& polygon : obstacles) vertices += polygon.size();
+  if (vertices > kMaxObstacleVertices) {
+    throw LimitExceeded("obstacles: " + std::to_string(vertices) +
+                        " vertices in all exceed the limit of " +
+                        std::to_string(kMaxObstacleVertices) + " per world");
+  }
   for (size_t p = 0; p < obstacles.size(); ++p) {
     const std::string name = "obstacles[" + std::to_string(p) + "]";
     if (obstacles[p].size() < 2) Reject(name + ".vertices: needs at least 2 vertices");
     for (size_t k = 0; k < obstacles[p].size(); ++k) {
-      const Vec3& q = obstacles[p][k];
-      if (!std::isfinite(q.x) || !std::isfinite(q.y) || !std::isfinite(q.z)) {
-        Reject(name + ".vertices[" + std::to_string(k) + "]: not finite");
-      }
+      RequirePointWithin(name + ".vertices[" + std::to_string(k) + "]", obstacles[p][k]);
     }
+  }
+}
+
+// Point coordinates and counts before anything is built: lane lengths come after.
+void ValidateSplineInputs(const std::vector<SplineDesc>& splines) {
+  if (splines.size() > kMaxSplines) {
+    throw LimitExceeded("splines: " + std::to_string(splines.size()) + " exceed the limit of " +
+                        std::to_string(kMaxSplines) + " per world");
+  }
+  size_t points = 0;
+  for (const SplineDesc& s : splines) points += s.points.size();
+  if (points > kMaxSplinePoints) {
+    throw LimitExceeded("splines: " + std::to_string(points) +
+                        " control points in all exceed the limit of " +
+                        std::to_string(kMaxSplinePoints) + " per world");
+  }
+  for (size_t i = 0; i < splines.size(); ++i) {
+    const std::string name = "splines[" + std::to_string(i) + "]";
+    for (size_t k = 0; k < splines[i].points.size(); ++k) {
+      RequirePointWithin(name + ".points[" + std::to_string(k) + "]", splines[i].points[k]);
+    }
+    RequireAtMost(name + ".speed_limit", splines[i].speed_limit, kMaxSpeed);
   }
 }
 
@@ -128,6 +192,7 @@ void ValidateWorldConfig(const WorldConfig& c) {
   if (c.frame.handedness != Handedness::kRight && c.frame.handedness != Handedness::kLeft) {
     Reject("frame.handedness: unknown value");
   }
+  ValidateSplineInputs(c.splines);
   ValidateSplineIds(c.splines);
   for (size_t i = 0; i < c.splines.size(); ++i) CleanControlPoints(c.splines[i], i);
   ValidateObstacles(c.obstacles);
@@ -135,42 +200,48 @@ void ValidateWorldConfig(const WorldConfig& c) {
   orca.time_step = 0.1f;  // each tick's dt replaces it, checked per snapshot
   ValidateOrcaParams(orca);
   ValidateFollowerParams(c.follower, c.world_speed_limit);
-  RequirePositive("agent_defaults.radius", c.agent_defaults.radius);
-  RequirePositive("agent_defaults.max_speed", c.agent_defaults.max_speed);
-  RequirePositive("agent_defaults.max_accel", c.agent_defaults.max_accel);
-  RequireNonNegative("agent_defaults.slowing_radius", c.agent_defaults.slowing_radius);
-  RequirePositive("vehicle_defaults.length", c.vehicle_defaults.length);
-  RequirePositive("vehicle_defaults.width", c.vehicle_defaults.width);
-  RequirePositive("vehicle_defaults.max_speed", c.vehicle_defaults.max_speed);
+  RequirePositive("agent_defaults.radius", c.agent_defaults.radius, kMaxRadius);
+  RequirePositive("agent_defaults.max_speed", c.agent_defaults.max_speed, kMaxSpeed);
+  RequirePositive("agent_defaults.max_accel", c.agent_defaults.max_accel, kMaxAcceleration);
+  RequireNonNegative("agent_defaults.slowing_radius", c.agent_defaults.slowing_radius,
+                     kMaxDistance);
+  RequirePositive("vehicle_defaults.length", c.vehicle_defaults.length, kMaxVehicleSize);
+  RequirePositive("vehicle_defaults.width", c.vehicle_defaults.width, kMaxVehicleSize);
+  RequirePositive("vehicle_defaults.max_speed", c.vehicle_defaults.max_speed, kMaxSpeed);
   const BicycleParams& b = c.vehicle_defaults.bicycle;
-  RequirePositive("vehicle_defaults.bicycle.wheelbase", b.wheelbase);
-  RequirePositive("vehicle_defaults.bicycle.max_steer_angle", b.max_steer_angle);
+  RequirePositive("vehicle_defaults.bicycle.wheelbase", b.wheelbase, kMaxVehicleSize);
+  RequirePositive("vehicle_defaults.bicycle.max_steer_angle", b.max_steer_angle, 1.5f);
   if (b.max_steer_angle >= 1.5f) Reject("vehicle_defaults.bicycle.max_steer_angle: must be < 1.5");
-  RequireNonNegative("vehicle_defaults.bicycle.max_accel", b.max_accel);
-  RequireNonNegative("vehicle_defaults.bicycle.max_brake", b.max_brake);
-  RequireNonNegative("vehicle_defaults.bicycle.steering_time_constant", b.steering_time_constant);
+  RequireNonNegative("vehicle_defaults.bicycle.max_accel", b.max_accel, kMaxAcceleration);
+  RequireNonNegative("vehicle_defaults.bicycle.max_brake", b.max_brake, kMaxAcceleration);
+  RequireNonNegative("vehicle_defaults.bicycle.steering_time_constant", b.steering_time_constant,
+                     kMaxSeconds);
   const DetectionParams& d = c.detection;
   RequireRange("detection.oscillation_window", d.oscillation_window, 1, 32);
   RequireRange("detection.oscillation_flips", d.oscillation_flips, 1, 32);
   RequireRange("detection.stall_ticks", d.stall_ticks, 1, 1 << 30);
-  RequireNonNegative("detection.oscillation_min_lateral", d.oscillation_min_lateral);
-  RequireNonNegative("detection.stall_min_progress", d.stall_min_progress);
-  RequireNonNegative("detection.stop_speed", d.stop_speed);
-  RequireNonNegative("detection.goal_tolerance", d.goal_tolerance);
+  RequireNonNegative("detection.oscillation_min_lateral", d.oscillation_min_lateral, kMaxSpeed);
+  RequireNonNegative("detection.stall_min_progress", d.stall_min_progress, kMaxDistance);
+  RequireNonNegative("detection.stop_speed", d.stop_speed, kMaxSpeed);
+  RequireNonNegative("detection.goal_tolerance", d.goal_tolerance, kMaxDistance);
   const PathCheckParams& p = c.path_check;
-  RequireNonNegative("path_check.gap", p.gap);
-  RequireNonNegative("path_check.reaction_time", p.reaction_time);
-  RequireNonNegative("path_check.min_length", p.min_length);
-  RequireNonNegative("path_check.lateral_margin", p.lateral_margin);
+  RequireNonNegative("path_check.gap", p.gap, kMaxDistance);
+  RequireNonNegative("path_check.reaction_time", p.reaction_time, kMaxSeconds);
+  RequireNonNegative("path_check.min_length", p.min_length, kMaxDistance);
+  RequireNonNegative("path_check.lateral_margin", p.lateral_margin, kMaxDistance);
 }
 
 void ValidateSnapshot(const WorldConfig& config, const Snapshot& s, bool has_last_tick,
                       uint64_t last_tick) {
+  if (s.tick > kMaxTick) {
+    Reject("tick: " + std::to_string(s.tick) + " is beyond the limit of " +
+           std::to_string(kMaxTick) + " (2^53)");
+  }
   if (has_last_tick && s.tick <= last_tick) {
     Reject("tick: " + std::to_string(s.tick) + " is not after the last tick " +
            std::to_string(last_tick));
   }
-  if (!(std::isfinite(s.dt) && s.dt > 0.f && s.dt <= 10.f)) Reject("dt: must be within (0, 10] s");
+  if (!(s.dt >= 1e-3f && s.dt <= 10.f)) Reject("dt: must be within [0.001, 10] s");
   ValidateAgentSnapshot(s.agents);
   ValidateVehicleSnapshot(config, s.vehicles);
 }
