@@ -6,12 +6,17 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "clients/cpp/process_memory.h"
 #include "kernels/backend.h"
@@ -20,6 +25,7 @@
 #include "service/options.h"
 #include "service/registry.h"
 #include "service/simulation_service.h"
+#include "service/unparseable_requests.h"
 
 namespace {
 
@@ -48,6 +54,9 @@ int Run(const Options& options, const sigset_t& signals) {
   int port = 0;
   builder.AddListeningPort(options.listen, MakeServerCredentials(options), &port);
   builder.RegisterService(&service);
+  std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
+  interceptors.push_back(std::make_unique<UnparseableRequestCounterFactory>(&metrics));
+  builder.experimental().SetInterceptorCreators(std::move(interceptors));
   const int max_bytes = options.max_message_mb * 1024 * 1024;
   builder.SetMaxReceiveMessageSize(max_bytes);
   builder.SetMaxSendMessageSize(max_bytes);
@@ -72,17 +81,44 @@ int Run(const Options& options, const sigset_t& signals) {
 
   // The watcher waits for SIGINT/SIGTERM (blocked in every thread, so only sigwait sees
   // them) and shuts down from here, not from a signal handler: in-flight calls get
-  // --shutdown-grace seconds to finish, then are cancelled.
+  // --shutdown-grace seconds to finish. Shortly before the grace runs out, running ticks
+  // are stopped (their calls end CANCELLED, saying so, with an Advance's finished ticks
+  // counted), so that gRPC's own cancellation at the deadline finds nothing to wait for.
+  // A backstop ends the process if something still holds it a few seconds later.
+  std::mutex done_mu;
+  std::condition_variable done_cv;
+  bool done = false;
   std::thread watcher([&] {
     int signal = 0;
     sigwait(&signals, &signal);
     spdlog::info("signal {}: shutting down, in-flight calls get {} s", signal,
                  options.shutdown_grace_s);
     server->GetHealthCheckService()->SetServingStatus(false);
-    const auto deadline = std::chrono::system_clock::now() +
-                          std::chrono::duration_cast<std::chrono::system_clock::duration>(
-                              std::chrono::duration<double>(options.shutdown_grace_s));
-    server->Shutdown(deadline);
+    using Seconds = std::chrono::duration<double>;
+    const auto grace = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        Seconds(options.shutdown_grace_s));
+    const auto margin = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        Seconds(std::min(0.5, 0.5 * options.shutdown_grace_s)));
+    const auto start = std::chrono::steady_clock::now();
+    std::thread stopper([&] {
+      std::unique_lock lock(done_mu);
+      if (done_cv.wait_until(lock, start + grace - margin, [&] { return done; })) return;
+      spdlog::info("shutdown grace nearly over: stopping running ticks");
+      service.StopAllCalls();
+      constexpr auto kBackstop = std::chrono::seconds(3);
+      if (done_cv.wait_until(lock, start + grace + kBackstop, [&] { return done; })) return;
+      spdlog::critical("calls still running {} s after the grace: exiting now",
+                       std::chrono::duration<double>(kBackstop).count());
+      std::_Exit(3);
+    });
+    server->Shutdown(std::chrono::system_clock::now() +
+                     std::chrono::duration_cast<std::chrono::system_clock::duration>(grace));
+    {
+      std::lock_guard lock(done_mu);
+      done = true;
+    }
+    done_cv.notify_all();
+    stopper.join();
   });
   server->Wait();
   watcher.join();

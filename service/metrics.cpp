@@ -74,6 +74,7 @@ struct EngineSeries {
 struct RpcSeries {
   std::array<Counter*, kRpcCodes.size()> calls;
   Histogram* duration;
+  Counter* unparseable;
 };
 
 }  // namespace
@@ -248,12 +249,21 @@ ServiceMetrics::Impl::Impl(int max_worlds) {
                            "(a whole stream for StreamSteps). Rising means slow ticks or "
                            "a queue of callers.")
                        .Register(r);
+  auto& unparseable = BuildCounter()
+                          .Name("throng_unparseable_requests_total")
+                          .Help(
+                              "Requests whose bytes are no valid message of their method, by "
+                              "method: gRPC answers them INTERNAL before any handler runs "
+                              "(also counted in throng_rpcs_total as INTERNAL). Rising means a "
+                              "client with a mismatched or corrupt proto, not a server bug.")
+                          .Register(r);
   for (size_t m = 0; m < kRpcMethods.size(); ++m) {
     const std::string method(kRpcMethods[m]);
     for (size_t c = 0; c < kRpcCodes.size(); ++c) {
       rpc[m].calls[c] = &calls.Add({{"method", method}, {"code", std::string(kRpcCodes[c])}});
     }
     rpc[m].duration = &duration.Add({{"method", method}}, kRpcBuckets);
+    rpc[m].unparseable = &unparseable.Add({{"method", method}});
   }
 
   worlds = &BuildGauge()
@@ -336,6 +346,12 @@ void ServiceMetrics::RecordRpc(std::string_view method, std::string_view code, d
   RpcSeries& s = impl_->rpc[RpcMethodIndex(method)];
   s.calls[RpcCodeIndex(code)]->Increment();
   s.duration->Observe(seconds);
+}
+
+void ServiceMetrics::RecordUnparseable(std::string_view method, std::string_view code) {
+  RpcSeries& s = impl_->rpc[RpcMethodIndex(method)];
+  s.unparseable->Increment();
+  s.calls[RpcCodeIndex(code)]->Increment();
 }
 
 void ServiceMetrics::SetWorlds(int64_t worlds) { impl_->worlds->Set(static_cast<double>(worlds)); }

@@ -24,6 +24,9 @@ class ServiceMetrics {
   void RecordTick(std::string_view backend, const TickStats& stats);
   // One finished RPC: method ("Step"), gRPC status code name ("OK", "INVALID_ARGUMENT").
   void RecordRpc(std::string_view method, std::string_view code, double seconds);
+  // A request that did not parse (no handler ran): counted in throng_rpcs_total with the
+  // code gRPC answered and in throng_unparseable_requests_total.
+  void RecordUnparseable(std::string_view method, std::string_view code);
   // Gauges: live worlds, and agents and vehicles over all worlds' current states.
   void SetWorlds(int64_t worlds);
   void SetPopulation(int64_t agents, int64_t vehicles);

@@ -5,9 +5,11 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <limits>
 #include <new>
 #include <stdexcept>
 
+#include "kernels/input_limits.h"
 #include "service/convert.h"
 
 namespace throng::service {
@@ -16,11 +18,16 @@ namespace {
 using grpc::Status;
 using grpc::StatusCode;
 
-TickOptions OptionsFromProto(const v1::StepOptions& o) {
+TickOptions OptionsFromProto(const v1::StepOptions& o, StopRequested stop) {
   TickOptions options;
   options.integrate = o.integrate();
   options.debug = o.debug();
+  options.stop = std::move(stop);
   return options;
+}
+
+bool PastDeadline(const grpc::ServerContext& context) {
+  return std::chrono::system_clock::now() >= context.deadline();
 }
 
 // The summary ListWorlds and GetWorld show (entry locked).
@@ -52,6 +59,12 @@ void PublishInfo(WorldEntry& e) {
 }
 
 }  // namespace
+
+std::string QuoteUserString(std::string_view s) {
+  if (s.size() <= kMaxQuotedLength) return "\"" + std::string(s) + "\"";
+  return "\"" + std::string(s.substr(0, kMaxQuotedLength)) + "...\" (" + std::to_string(s.size()) +
+         " bytes)";
+}
 
 const char* StatusCodeName(StatusCode code) {
   switch (code) {
@@ -110,6 +123,10 @@ Status SimulationService::Handle(const char* method, grpc::ServerContext* contex
   if (status.ok()) {
     try {
       status = body();
+    } catch (const TickCancelled& e) {
+      status = StoppedStatus(context, e.what());
+    } catch (const LimitExceeded& e) {
+      status = Status(StatusCode::RESOURCE_EXHAUSTED, ConfigMessageToProto(e.what()));
     } catch (const std::invalid_argument& e) {
       status = Status(StatusCode::INVALID_ARGUMENT, e.what());
     } catch (const BackendUnavailable& e) {
@@ -135,6 +152,22 @@ Status SimulationService::Handle(const char* method, grpc::ServerContext* contex
   return status;
 }
 
+StopRequested SimulationService::StopFor(grpc::ServerContext* context) const {
+  return [this, context] {
+    return stopping_.load(std::memory_order_relaxed) || PastDeadline(*context) ||
+           context->IsCancelled();
+  };
+}
+
+Status SimulationService::StoppedStatus(grpc::ServerContext* context, std::string_view what) const {
+  const std::string tail = std::string(what) + "; the world is as it was before that tick";
+  if (stopping_.load())
+    return Status(StatusCode::CANCELLED, "the server is shutting down: " + tail);
+  if (PastDeadline(*context))
+    return Status(StatusCode::DEADLINE_EXCEEDED, "deadline passed: " + tail);
+  return Status(StatusCode::CANCELLED, "the client went away: " + tail);
+}
+
 std::shared_ptr<WorldEntry> SimulationService::Lookup(const std::string& world_id,
                                                       Status* status) const {
   if (world_id.empty()) {
@@ -142,7 +175,8 @@ std::shared_ptr<WorldEntry> SimulationService::Lookup(const std::string& world_i
     return nullptr;
   }
   auto entry = registry_->Find(world_id);
-  if (!entry) *status = Status(StatusCode::NOT_FOUND, "world_id: no world \"" + world_id + "\"");
+  if (!entry)
+    *status = Status(StatusCode::NOT_FOUND, "world_id: no world " + QuoteUserString(world_id));
   return entry;
 }
 
@@ -171,6 +205,11 @@ Status SimulationService::CreateWorld(grpc::ServerContext* context,
                                       const v1::CreateWorldRequest* request,
                                       v1::WorldInfo* response) {
   return Handle("CreateWorld", context, [&]() -> Status {
+    if (request->config().name().size() > kMaxNameLength) {
+      return Status(StatusCode::INVALID_ARGUMENT,
+                    "name: " + std::to_string(request->config().name().size()) +
+                        " bytes, beyond the limit of " + std::to_string(kMaxNameLength));
+    }
     WorldConfig config = ConfigFromProto(request->config());
     const BackendKind kind = BackendFromProto(request->config().backend(), default_backend_);
     if (!registry_->Reserve()) {
@@ -200,11 +239,11 @@ Status SimulationService::CreateWorld(grpc::ServerContext* context,
 }
 
 Status SimulationService::StepLocked(WorldEntry& e, const v1::StepRequest& request,
-                                     v1::StepResponse* response) {
+                                     const StopRequested& stop, v1::StepResponse* response) {
   if (e.deleted) return Status(StatusCode::NOT_FOUND, "world_id: \"" + e.id + "\" was deleted");
   SnapshotFromProto(request.tick(), request.dt(), request.agents(), request.vehicles(),
                     &e.snapshot);
-  const TickOptions options = OptionsFromProto(request.options());
+  const TickOptions options = OptionsFromProto(request.options(), stop);
   e.world->Step(e.snapshot, options, &e.result);
   response->set_world_id(e.id);
   ResultToProto(e.result, e.world->state(), options, e.backend, response);
@@ -221,7 +260,7 @@ Status SimulationService::Step(grpc::ServerContext* context, const v1::StepReque
     auto entry = Lookup(request->world_id(), &status);
     if (!entry) return status;
     std::lock_guard lock(entry->mu);
-    return StepLocked(*entry, *request, response);
+    return StepLocked(*entry, *request, StopFor(context), response);
   });
 }
 
@@ -232,6 +271,7 @@ Status SimulationService::StreamSteps(
     v1::StepRequest request;
     v1::StepResponse response;  // reused: every field is overwritten each tick
     std::shared_ptr<WorldEntry> entry;
+    const StopRequested stop = StopFor(context);
     while (stream->Read(&request)) {
       Status status = CheckPopulation(request.agents(), request.vehicles());
       if (!status.ok()) return status;
@@ -241,7 +281,7 @@ Status SimulationService::StreamSteps(
       }
       {
         std::lock_guard lock(entry->mu);
-        status = StepLocked(*entry, request, &response);
+        status = StepLocked(*entry, request, stop, &response);
       }
       if (!status.ok()) return status;
       if (!stream->Write(response)) {
@@ -262,19 +302,33 @@ Status SimulationService::Advance(grpc::ServerContext* context, const v1::Advanc
     std::lock_guard lock(entry->mu);
     if (entry->deleted) return Status(StatusCode::NOT_FOUND, "world_id: was deleted");
     auto& world = *entry->world;
-    // One tick at a time (World::Advance(n) is n single ticks), so that a cancelled call
-    // (client gone, or the server's shutdown deadline passed) stops between ticks.
+    if (request->ticks() > static_cast<uint32_t>(std::numeric_limits<int>::max())) {
+      return Status(StatusCode::INVALID_ARGUMENT, "ticks: must be <= 2147483647");
+    }
+    // One tick at a time (World::Advance(n) is n single ticks), so that a stopped call
+    // (deadline passed, client gone, server stopping) ends between or inside ticks.
+    const StopRequested stop = StopFor(context);
     uint32_t done = 0;
-    for (; done < request->ticks(); ++done) {
-      if (context->IsCancelled()) break;
-      world.Advance(1, request->dt(), &entry->result);
-      metrics_->RecordTick(entry->backend, entry->result.stats);
+    std::string stopped;
+    if (world.has_state() && world.state().tick > kMaxTick - request->ticks()) {
+      return Status(StatusCode::INVALID_ARGUMENT,
+                    "ticks: " + std::to_string(request->ticks()) +
+                        " more would pass the last tick there is, 2^53");
+    }
+    try {
+      for (; done < request->ticks(); ++done) {
+        world.Advance(1, request->dt(), &entry->result, stop);
+        metrics_->RecordTick(entry->backend, entry->result.stats);
+      }
+    } catch (const TickCancelled& e) {
+      stopped = e.what();
     }
     if (done > 0) AfterTick(*entry);
     if (done < request->ticks()) {
-      return Status(StatusCode::CANCELLED, "cancelled after " + std::to_string(done) + " of " +
-                                               std::to_string(request->ticks()) +
-                                               " ticks; those ticks stand");
+      const Status why = StoppedStatus(context, stopped);
+      return Status(why.error_code(), why.error_message() + "; " + std::to_string(done) + " of " +
+                                          std::to_string(request->ticks()) +
+                                          " ticks ran, and those stand");
     }
     auto* last = response->mutable_last();
     last->set_world_id(entry->id);
@@ -331,7 +385,8 @@ Status SimulationService::DeleteWorld(grpc::ServerContext* context,
     }
     auto entry = registry_->Remove(request->world_id());
     if (!entry) {
-      return Status(StatusCode::NOT_FOUND, "world_id: no world \"" + request->world_id() + "\"");
+      return Status(StatusCode::NOT_FOUND,
+                    "world_id: no world " + QuoteUserString(request->world_id()));
     }
     std::lock_guard lock(entry->mu);  // waits for a running tick
     entry->deleted = true;
@@ -354,7 +409,7 @@ Status SimulationService::Solve(grpc::ServerContext* context, const v1::SolveReq
     SnapshotFromProto(request->tick(), request->dt(), request->agents(), request->vehicles(),
                       &snapshot);
     auto world = MakeWorld(std::move(config), kind);
-    const TickOptions options = OptionsFromProto(request->options());
+    const TickOptions options = OptionsFromProto(request->options(), StopFor(context));
     TickResult result;
     world->Step(snapshot, options, &result);
     const std::string backend(BackendName(world->backend()));

@@ -5,7 +5,9 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <atomic>
 #include <string>
+#include <string_view>
 
 #include "kernels/backend.h"
 #include "service/auth.h"
@@ -43,6 +45,10 @@ class SimulationService final : public ::throng::v1::Simulation::Service {
   grpc::Status Solve(grpc::ServerContext* context, const v1::SolveRequest* request,
                      v1::StepResponse* response) override;
 
+  // Shutdown: every running tick stops at its next check and its call returns CANCELLED
+  // ("the server is shutting down"); new ticks stop at once. Thread-safe, not undoable.
+  void StopAllCalls() { stopping_.store(true); }
+
  private:
   // Checks the token, runs `body`, turns the engine's exceptions into statuses, logs and
   // records the call.
@@ -55,16 +61,28 @@ class SimulationService final : public ::throng::v1::Simulation::Service {
                                const v1::VehicleBatch& vehicles) const;
   // One tick of a locked, live world.
   grpc::Status StepLocked(WorldEntry& entry, const v1::StepRequest& request,
-                          v1::StepResponse* response);
+                          const StopRequested& stop, v1::StepResponse* response);
   // After a tick: population gauges and the entry's counts (entry locked).
   void AfterTick(WorldEntry& entry);
+  // What a tick of this call asks between its stages: the call's deadline passed, its
+  // client went away, or the server is stopping (StopAllCalls).
+  StopRequested StopFor(grpc::ServerContext* context) const;
+  // The status of a call whose tick was stopped, by the reason it was; `done` ticks of
+  // an Advance stand.
+  grpc::Status StoppedStatus(grpc::ServerContext* context, std::string_view what) const;
 
   const BackendKind default_backend_;
   const ServiceLimits limits_;
   const TokenAuth auth_;
   WorldRegistry* registry_;
   ServiceMetrics* metrics_;
+  std::atomic<bool> stopping_{false};
 };
+
+// A caller's string for a status message: at most kMaxQuotedLength bytes of it, quoted,
+// with its length when cut ("\"xxxx...\" (8000 bytes)"), so that an error about a
+// huge id stays a small message.
+std::string QuoteUserString(std::string_view s);
 
 // "OK", "INVALID_ARGUMENT", .. as gRPC spells the codes.
 const char* StatusCodeName(grpc::StatusCode code);
