@@ -21,6 +21,7 @@
 #include "clients/cpp/process_memory.h"
 #include "kernels/backend.h"
 #include "service/auth.h"
+#include "service/health_probe.h"
 #include "service/metrics.h"
 #include "service/options.h"
 #include "service/registry.h"
@@ -140,6 +141,9 @@ int main(int argc, char** argv) {
 
   Options options;
   if (auto code = ParseOptions(argc, argv, &options)) return *code;
+  if (!options.health_check.empty()) {
+    return ProbeHealth(options.health_check, options.health_check_ca, 3.0);
+  }
   try {
     return Run(options, signals);
   } catch (const std::exception& e) {

@@ -65,6 +65,11 @@ std::optional<int> ParseOptions(int argc, char** argv, Options* o) {
                  "Seconds in-flight calls get to finish after SIGINT/SIGTERM")
       ->check(CLI::Range(0.0, 3600.0))
       ->capture_default_str();
+  app.add_option("--health-check", o->health_check,
+                 "Ask the throngd at host:port whether it serves, print it and exit: 0 "
+                 "SERVING, 1 NOT_SERVING (draining), 2 unreachable. Starts no server");
+  app.add_option("--health-check-ca", o->health_check_ca,
+                 "PEM certificates to trust: --health-check over TLS");
   try {
     app.parse(argc, argv);
     if (!o->token_file.empty()) o->token = ReadToken(o->token_file);

@@ -19,6 +19,8 @@ struct Options {
   std::string token_file;                    // read the token from here instead
   std::string log_level = "info";            // trace | debug | info | warn | error | off
   double shutdown_grace_s = 30;              // in-flight calls get this long on SIGTERM
+  std::string health_check;                  // probe this address and exit (no server)
+  std::string health_check_ca;               // PEM roots: probe over TLS
 };
 
 // Parses argv. Returns the exit code to leave with when the process should stop (--help,

@@ -2,6 +2,7 @@
 // (health checking, reflection) next to throng.v1.Simulation.
 #include <google/protobuf/descriptor.pb.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -180,6 +181,25 @@ TEST(StandardServicesTest, health_check_serving) {
     ASSERT_TRUE(status.ok()) << service << ": " << status.error_message();
     EXPECT_EQ(response.status(), grpc::health::v1::HealthCheckResponse::SERVING) << service;
   }
+}
+
+// throngd --health-check: the probe container health checks run (docs/SERVICE.md).
+TEST(StandardServicesTest, health_check_mode_exits_by_serving_status) {
+  auto probe = [](int port) {
+    const std::string command = std::string(THRONGD_PATH) +
+                                " --health-check 127.0.0.1:" + std::to_string(port) +
+                                " > /dev/null";
+    const int status = std::system(command.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  };
+  int port = 0;
+  {
+    ThrongdProcess server({"--token", "t"});  // the probe needs no token
+    ASSERT_NE(server.port(), 0);
+    port = server.port();
+    EXPECT_EQ(probe(port), 0);
+  }
+  EXPECT_EQ(probe(port), 2) << "nothing listens there any more";
 }
 
 TEST(StandardServicesTest, reflection_lists_the_service_and_its_file) {
