@@ -34,9 +34,15 @@ void RequireBoundedColumns(const char* table, std::initializer_list<FloatColumn>
                            float bound, const char* unit) {
   for (const auto& [name, column] : columns) RequireLength(table, name, column->size(), n);
   for (const auto& [name, column] : columns) {
+    // A branch-free pass the compiler vectorises (100k values in a few microseconds);
+    // only a column with an offender is walked again to name it.
+    const float* values = column->data();
+    bool all_within = true;
+    for (size_t i = 0; i < n; ++i) all_within &= std::fabs(values[i]) <= bound;  // NaN: false
+    if (all_within) continue;
     for (size_t i = 0; i < n; ++i) {
-      const float v = (*column)[i];
-      if (std::fabs(v) <= bound) continue;  // false for NaN too
+      const float v = values[i];
+      if (std::fabs(v) <= bound) continue;
       if (!std::isfinite(v)) throw std::invalid_argument(ColumnAt(table, name, i) + ": not finite");
       char text[96];
       std::snprintf(text, sizeof text, ": %g %s is beyond the limit of %g %s", v, unit, bound,

@@ -51,7 +51,7 @@ CollisionCounts CountCollisions(const float* x, const float* y, const float* rad
   const std::vector<uint32_t>& order = grid.order();
   // Chunks of agents with a stop check between them: one very large agent makes every
   // cell large, and a stopped tick should not wait for the whole count.
-  constexpr size_t kChunk = 16384;
+  constexpr size_t kChunk = 65536;
   for (size_t begin = 0; begin < n; begin += kChunk) {
     ThrowIfStopRequested(stop, "stats");
     const size_t end = std::min(n, begin + kChunk);
