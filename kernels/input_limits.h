@@ -16,6 +16,8 @@ namespace throng {
 constexpr float kMaxCoordinate = 2e6f;  // m, |x|, |y|, |z| of every point
 // Above any vehicle a game steers (Mach 3); bounds look-ahead and path-check lengths.
 constexpr float kMaxSpeed = 1000.f;  // m/s, every speed and velocity component
+// Any finite yaw is a heading; within 10^4 rad float still steps by under a milliradian.
+constexpr float kMaxYaw = 1e4f;      // rad, |yaw| of a vehicle
 constexpr float kMaxRadius = 100.f;  // m, a pedestrian (or any agent steered as one)
 // The smallest radius, size or max speed: below it squares leave float's normal range
 // (1e-45 m/s squared is 0) and the programs' answers stop meaning anything.
@@ -33,6 +35,7 @@ constexpr size_t kMaxObstacleVertices = 100'000;  // all obstacles of a world
 constexpr uint64_t kMaxTick = uint64_t{1} << 53;
 constexpr float kMaxDistance = 1e4f;      // m, configured distances (look-ahead, windows)
 constexpr float kMaxSeconds = 100.f;      // s, configured time horizons
+constexpr float kMinSeconds = 1e-3f;      // s, dt and horizons: their inverses scale lines
 constexpr float kMaxAcceleration = 1e3f;  // m/s^2, configured accelerations
 constexpr float kMaxGain = 1e3f;          // configured gains (1/m, s/m)
 constexpr size_t kMaxNameLength = 256;    // bytes of a world's name

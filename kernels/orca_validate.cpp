@@ -20,7 +20,7 @@ constexpr float kMaxTimeStep = 10.f;  // s
 
 // Times at least a millisecond: their inverses scale the programs' lines.
 void RequirePositive(const char* name, float v, float max) {
-  if (!(v >= 1e-3f && v <= max)) {
+  if (!(v >= kMinSeconds && v <= max)) {
     Reject(std::string("params.") + name +
            ": must be >= 0.001 and <= " + std::to_string(static_cast<int>(max)));
   }

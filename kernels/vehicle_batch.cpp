@@ -70,7 +70,7 @@ std::vector<uint32_t> ValidateVehicles(const VehicleColumns& v,
   RequireLength("vehicles", "spline_id", v.spline_id.size(), n);
   RequireBoundedColumns("vehicles", {{"px", &v.px}, {"py", &v.py}, {"pz", &v.pz}}, n,
                         kMaxCoordinate, "m");
-  RequireBoundedColumns("vehicles", {{"yaw", &v.yaw}}, n, 1e4f, "rad");
+  RequireBoundedColumns("vehicles", {{"yaw", &v.yaw}}, n, kMaxYaw, "rad");
   RequireBoundedColumns("vehicles", {{"speed", &v.speed}, {"max_speed", &v.max_speed}}, n,
                         kMaxSpeed, "m/s");
   RequireBoundedColumns("vehicles", {{"progress_hint", &v.progress_hint}}, n, kMaxLaneLength, "m");

@@ -108,7 +108,6 @@ void World::Step(const Snapshot& s, const TickOptions& options, TickResult* out)
   stats.stage_ms[static_cast<size_t>(Stage::kOrca)] += ot.solve_ms + ot.revalidate_ms;
   stats.stage_ms[static_cast<size_t>(Stage::kDownload)] += ot.download_ms;
   stage_start = Clock::now();
-  ThrowIfStopRequested(options.stop, "orca");
 
   FillResults(config_, s, options, w, out);
   const OrcaResult& orca = w.orca;
@@ -173,7 +172,7 @@ void World::Advance(int ticks, float dt, TickResult* last, const StopRequested& 
     throw std::invalid_argument("ticks: " + std::to_string(ticks) + " more would pass the last " +
                                 "tick there is, " + std::to_string(kMaxTick) + " (2^53)");
   }
-  if (!(dt >= 1e-3f && dt <= 10.f)) throw std::invalid_argument("dt: must be within [0.001, 10] s");
+  ValidateTimeStep(dt);
   TickOptions options;
   options.integrate = true;
   options.stop = stop;

@@ -150,7 +150,6 @@ uint64_t DriveVehicles(const WorldConfig& config, const Snapshot& s, const StopR
     scene.progress = fr.progress;
     scene.speed = vc.speed;
     scene.edges = w.edges;
-    ThrowIfStopRequested(stop, "vehicles");
     CheckPaths(config.path_check, config.follower.max_brake_decel, w.lanes, scene, &w.clear, stop);
   }
   uint64_t braking = 0;

@@ -110,8 +110,7 @@ void ValidateVehicleSnapshot(const WorldConfig& config, const VehicleSnapshot& v
   const char* t = "vehicles";
   const size_t n = v.size();
   RequireBoundedColumns(t, {{"x", &v.x}, {"y", &v.y}}, n, kMaxCoordinate, "m");
-  // Any finite yaw is a heading; 1e4 rad keeps float's step under a milliradian.
-  RequireBoundedColumns(t, {{"yaw", &v.yaw}}, n, 1e4f, "rad");
+  RequireBoundedColumns(t, {{"yaw", &v.yaw}}, n, kMaxYaw, "rad");
   RequireBoundedColumns(t, {{"speed", &v.speed}}, n, kMaxSpeed, "m/s");
   OptionalBounded(t, "z", v.z, n, kMaxCoordinate, "m");
   OptionalBounded(t, "progress_hint", v.progress_hint, n, kMaxLaneLength, "m");
@@ -231,6 +230,10 @@ void ValidateWorldConfig(const WorldConfig& c) {
   RequireNonNegative("path_check.lateral_margin", p.lateral_margin, kMaxDistance);
 }
 
+void ValidateTimeStep(float dt) {
+  if (!(dt >= kMinSeconds && dt <= 10.f)) Reject("dt: must be within [0.001, 10] s");
+}
+
 void ValidateSnapshot(const WorldConfig& config, const Snapshot& s, bool has_last_tick,
                       uint64_t last_tick) {
   if (s.tick > kMaxTick) {
@@ -241,7 +244,7 @@ void ValidateSnapshot(const WorldConfig& config, const Snapshot& s, bool has_las
     Reject("tick: " + std::to_string(s.tick) + " is not after the last tick " +
            std::to_string(last_tick));
   }
-  if (!(s.dt >= 1e-3f && s.dt <= 10.f)) Reject("dt: must be within [0.001, 10] s");
+  ValidateTimeStep(s.dt);
   ValidateAgentSnapshot(s.agents);
   ValidateVehicleSnapshot(config, s.vehicles);
 }
