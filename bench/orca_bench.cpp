@@ -11,6 +11,7 @@
 
 #include "bench/timing.h"
 #include "kernels/backend.h"
+#include "kernels/scenarios/blocks.h"
 #include "kernels/scenarios/crowd.h"
 
 namespace {
@@ -109,7 +110,7 @@ int main(int argc, char** argv) {
   std::string json_path;
   ParamOverrides overrides;
   app.add_option("--backends", backends, "reference, cpu, cuda")->delimiter(',');
-  app.add_option("--scenarios", scenario_names, "circle, random")->delimiter(',');
+  app.add_option("--scenarios", scenario_names, "circle, random, blocks")->delimiter(',');
   app.add_option("--sizes", sizes, "agent counts")->delimiter(',');
   app.add_option("--ticks", ticks, "timed ticks (medians reported)")->check(CLI::PositiveNumber);
   app.add_option("--warmup", warmup, "untimed ticks first");
@@ -136,8 +137,10 @@ int main(int argc, char** argv) {
     for (const std::string& scene : scenario_names) {
       for (size_t n : sizes) {
         for (int variant = 0; variant < (baseline ? 2 : 1); ++variant) {
-          scenarios::CrowdScenario s =
-              scene == "circle" ? scenarios::Circle(n) : scenarios::Random(n, seed);
+          // blocks: RVO2's Blocks scene tiled to about n agents (100 per tile).
+          scenarios::CrowdScenario s = scene == "circle"   ? scenarios::Circle(n)
+                                       : scene == "blocks" ? scenarios::BlocksForAgents(n)
+                                                           : scenarios::Random(n, seed);
           Figures f = Run(*backend, std::move(s), warmup, ticks, variant == 1, overlaps, overrides);
           f.backend = backend_name;
           f.scenario = scene;

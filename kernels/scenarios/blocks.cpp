@@ -1,0 +1,83 @@
+#include "kernels/scenarios/blocks.h"
+
+#include <cmath>
+
+namespace throng::scenarios {
+namespace {
+
+constexpr float kTilePitch = 200.f;
+constexpr float kRadius = 2.f;
+constexpr float kMaxSpeed = 2.f;
+
+void AddAgent(AgentColumns& a, Vec2 p) {
+  a.id.push_back(static_cast<uint32_t>(a.id.size()));
+  a.px.push_back(p.x);
+  a.py.push_back(p.y);
+  a.vx.push_back(0.f);
+  a.vy.push_back(0.f);
+  a.radius.push_back(kRadius);
+  a.max_speed.push_back(kMaxSpeed);
+  a.pref_vx.push_back(0.f);
+  a.pref_vy.push_back(0.f);
+  a.flags.push_back(0);
+}
+
+Polygon Square(Vec2 o, Vec2 a, Vec2 b, Vec2 c, Vec2 d) { return {{o + a, o + b, o + c, o + d}}; }
+
+void AddTile(CrowdScenario& s, Vec2 o) {
+  // Blocks.cc: four 5 x 5 groups 10 m apart, each heading for the opposite corner.
+  for (int i = 0; i < 5; ++i) {
+    for (int j = 0; j < 5; ++j) {
+      const float u = 55.f + static_cast<float>(i) * 10.f;
+      const float w = 55.f + static_cast<float>(j) * 10.f;
+      AddAgent(s.scene.agents, o + Vec2{u, w});
+      s.goals.push_back(o + Vec2{-75.f, -75.f});
+      AddAgent(s.scene.agents, o + Vec2{-u, w});
+      s.goals.push_back(o + Vec2{75.f, -75.f});
+      AddAgent(s.scene.agents, o + Vec2{u, -w});
+      s.goals.push_back(o + Vec2{-75.f, 75.f});
+      AddAgent(s.scene.agents, o + Vec2{-u, -w});
+      s.goals.push_back(o + Vec2{75.f, 75.f});
+    }
+  }
+  // Counter-clockwise, as Blocks.cc lists them.
+  std::vector<Polygon>& obs = s.scene.obstacles;
+  obs.push_back(Square(o, {-10.f, 40.f}, {-40.f, 40.f}, {-40.f, 10.f}, {-10.f, 10.f}));
+  obs.push_back(Square(o, {10.f, 40.f}, {10.f, 10.f}, {40.f, 10.f}, {40.f, 40.f}));
+  obs.push_back(Square(o, {10.f, -40.f}, {40.f, -40.f}, {40.f, -10.f}, {10.f, -10.f}));
+  obs.push_back(Square(o, {-10.f, -40.f}, {-10.f, -10.f}, {-40.f, -10.f}, {-40.f, -40.f}));
+}
+
+}  // namespace
+
+OrcaParams Rvo2BlocksParams() {
+  OrcaParams p;
+  p.time_step = 0.25f;
+  p.neighbor_dist = 15.f;
+  p.max_neighbors = 10;
+  p.time_horizon = 5.f;
+  p.time_horizon_obst = 5.f;
+  return p;
+}
+
+CrowdScenario Blocks(size_t tiles_x, size_t tiles_y) {
+  CrowdScenario s;
+  s.name = "blocks";
+  s.scene.params = Rvo2BlocksParams();
+  s.scene.agents.Reserve(100 * tiles_x * tiles_y);
+  for (size_t ty = 0; ty < tiles_y; ++ty) {
+    for (size_t tx = 0; tx < tiles_x; ++tx) {
+      AddTile(s, Vec2{kTilePitch * static_cast<float>(tx), kTilePitch * static_cast<float>(ty)});
+    }
+  }
+  UpdatePreferredVelocities(s);
+  return s;
+}
+
+CrowdScenario BlocksForAgents(size_t agents) {
+  const auto side =
+      static_cast<size_t>(std::lround(std::sqrt(static_cast<double>(agents) / 100.0)));
+  return Blocks(side < 1 ? 1 : side, side < 1 ? 1 : side);
+}
+
+}  // namespace throng::scenarios

@@ -1,0 +1,27 @@
+// RVO2's Blocks example (examples/Blocks.cc): 100 agents in four groups crossing to the
+// opposite corners between four square blocks, optionally tiled so the agent and
+// obstacle counts grow together (a 10 x 10 tiling: 10,000 agents among 400 blocks).
+#pragma once
+
+#include <cstddef>
+
+#include "kernels/scenarios/crowd.h"
+
+namespace throng::scenarios {
+
+// RVO2 Blocks' parameters: timeStep 0.25, neighborDist 15, maxNeighbors 10, timeHorizon 5,
+// timeHorizonObst 5 (radius 2, max speed 2 per agent).
+OrcaParams Rvo2BlocksParams();
+
+// tiles_x * tiles_y copies of the Blocks scene, 200 m apart (a tile's agents span
+// +-97 m, so neighbouring tiles' agents start 6 m apart and move away from each other).
+// Agents, goals and polygons are in tile order, then in Blocks.cc's order within a tile.
+// Preferred velocities follow UpdatePreferredVelocities (max speed toward the goal), not
+// Blocks.cc's unit speed with random perturbation, so that every scene of the benchmarks
+// has one rule and runs are repeatable.
+CrowdScenario Blocks(size_t tiles_x, size_t tiles_y);
+
+// The square tiling closest to `agents` agents (100 per tile, at least one tile).
+CrowdScenario BlocksForAgents(size_t agents);
+
+}  // namespace throng::scenarios
