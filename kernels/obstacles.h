@@ -30,10 +30,16 @@ struct ObstacleVertices {
 // fewer than 2 vertices, a non-finite coordinate or a zero-length edge.
 ObstacleVertices BuildObstacleVertices(const std::vector<Polygon>& polygons);
 
-// Host-memory view; valid while `vertices` lives and is not resized.
+// Host-memory view without an edge grid (the solve scans every edge; obstacle_grid.h adds
+// one); valid while `vertices` lives and is not resized.
 inline orca::ObstacleView ViewOf(const ObstacleVertices& vertices) {
-  return {vertices.point.data(), vertices.unit_dir.data(), vertices.convex.data(),
-          vertices.next.data(),  vertices.prev.data(),     static_cast<int>(vertices.size())};
+  return {vertices.point.data(),
+          vertices.unit_dir.data(),
+          vertices.convex.data(),
+          vertices.next.data(),
+          vertices.prev.data(),
+          static_cast<int>(vertices.size()),
+          /*grid=*/{}};
 }
 
 // Every edge as a segment (two points per edge), for casts. A two-vertex wall yields its

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "kernels/hd.cuh"
+#include "kernels/obstacle_select.cuh"
 #include "kernels/orca_lp.cuh"
 #include "kernels/orca_types.h"
 #include "kernels/vec.cuh"
@@ -28,17 +29,6 @@ struct NeighborState {
   bool non_cooperative;  // avoided with full responsibility; its line is hard
 };
 
-// Obstacle vertices as structure of arrays (host or device memory), built once per world
-// by BuildObstacleVertices. Vertex k with next[k] is edge k.
-struct ObstacleView {
-  const Vec2* point;
-  const Vec2* unit_dir;  // unit direction to the successor
-  const uint8_t* convex;
-  const int32_t* next;
-  const int32_t* prev;
-  int count;
-};
-
 struct SolveOutput {
   Vec2 velocity;
   SolveStatus status;
@@ -51,43 +41,6 @@ namespace detail {
 
 // Zero-velocity slack of the safe-stop test (docs/ORCA.md, "Solve and infeasibility").
 constexpr float kHardLineSlack = 1e-5f;
-
-struct EdgeCandidate {
-  float dist_sq;
-  int index;
-};
-
-// Squared distance from c to segment [a, b] (RVO2's distSqPointLineSegment).
-THRONG_HD inline float DistSqPointSegment(Vec2 a, Vec2 b, Vec2 c) {
-  const float r = Dot(c - a, b - a) / LengthSq(b - a);
-  if (r < 0.f) return LengthSq(c - a);
-  if (r > 1.f) return LengthSq(c - b);
-  return LengthSq(c - (a + r * (b - a)));
-}
-
-// Edges the agent is strictly right of and within range_sq of, ordered by
-// (dist_sq, index), at most kMaxObstacleLinesLimit. Returns the count.
-THRONG_HD inline int SelectObstacleEdges(Vec2 p, float range_sq, const ObstacleView& obstacles,
-                                         EdgeCandidate* out) {
-  int count = 0;
-  for (int k = 0; k < obstacles.count; ++k) {
-    const Vec2 p1 = obstacles.point[k];
-    const Vec2 p2 = obstacles.point[obstacles.next[k]];
-    if (!(Det(p2 - p1, p - p1) < 0.f)) continue;  // left of or on the edge: its back side
-    const float dist_sq = DistSqPointSegment(p1, p2, p);
-    if (!(dist_sq < range_sq)) continue;
-    // Indices arrive in increasing order, so a tie in dist_sq keeps the earlier edge first
-    // and a full list only takes strictly closer edges.
-    if (count == kMaxObstacleLinesLimit && !(dist_sq < out[count - 1].dist_sq)) continue;
-    int i = count < kMaxObstacleLinesLimit ? count++ : count - 1;
-    while (i > 0 && dist_sq < out[i - 1].dist_sq) {
-      out[i] = out[i - 1];
-      --i;
-    }
-    out[i] = {dist_sq, k};
-  }
-  return count;
-}
 
 // RVO2's leg directions from the agent to a vertex at relative position rel (|rel| > r).
 THRONG_HD inline Vec2 LeftLeg(Vec2 rel, float dist_sq, float r, float leg) {

@@ -24,7 +24,7 @@ using orca::SolveAgent;
 using orca::SolveOutput;
 
 constexpr float kTol = 1e-5f;
-const ObstacleView kNoObstacles = {nullptr, nullptr, nullptr, nullptr, nullptr, 0};
+const ObstacleView kNoObstacles = {};
 
 // Half-planes by hand: "direction (1,0) through (0,c)" allows v.y >= c (left of +x).
 Line AtLeastY(float c) { return {{0.f, c}, {1.f, 0.f}}; }

@@ -42,6 +42,7 @@ void CpuBackend::QuerySplines(const SplineQueries& q, SplineQueryResults* out) {
 void CpuBackend::SetObstacles(const std::vector<Polygon>& polygons) {
   ObstacleVertices vertices = BuildObstacleVertices(polygons);
   segments_ = EdgeSegments(vertices);
+  edge_grid_ = BuildEdgeGrid(vertices);
   obstacles_ = std::move(vertices);
 }
 
@@ -73,7 +74,8 @@ void CpuBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents,
     chunk = std::clamp<uint64_t>(20'000'000ull * options.audit_every / n, 64, chunk);
   }
   orca_->Run(
-      thrust::omp::par, [] {}, in, params, ViewOf(obstacles_), options,
+      thrust::omp::par, [] {}, in, params,
+      use_edge_grid_ ? ViewOf(obstacles_, edge_grid_) : ViewOf(obstacles_), options,
       static_cast<uint32_t>(chunk), view, &times);
   out->CountStatuses();
   TallyAudit(audit_missed_, n, out);

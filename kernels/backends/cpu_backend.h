@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "kernels/backend.h"
+#include "kernels/obstacle_grid.h"
 #include "kernels/obstacles.h"
 
 namespace throng {
@@ -28,9 +29,15 @@ class CpuBackend final : public Backend {
   void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& agents,
                     FanResults* out) override;
 
+  // Off: the solve scans every obstacle edge instead of querying the edge grid. Same
+  // results bit for bit; for the tests and benchmarks that show it. On by default.
+  void UseEdgeGrid(bool on) { use_edge_grid_ = on; }
+
  private:
   SplineSet splines_;
   ObstacleVertices obstacles_;
+  EdgeGrid edge_grid_;  // built once per SetObstacles
+  bool use_edge_grid_ = true;
   std::vector<Vec2> segments_;  // obstacle edges for casts
   std::unique_ptr<OrcaPipeline<std::vector>> orca_;
   std::vector<uint16_t> audit_missed_;

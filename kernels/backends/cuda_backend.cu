@@ -17,6 +17,7 @@
 #include "kernels/backends/orca_pipeline.cuh"
 #include "kernels/backends/orca_result_stats.h"
 #include "kernels/backends/spline_query_kernel.cuh"
+#include "kernels/obstacle_grid.h"
 #include "kernels/obstacles.h"
 #include "kernels/orca_validate.h"
 
@@ -140,8 +141,15 @@ class CudaBackend final : public Backend {
     Upload(v.next, d_obst_next_, stream_);
     Upload(v.prev, d_obst_prev_, stream_);
     Upload(EdgeSegments(v), d_segments_, stream_);
+    // The edge grid is built on the host once per world and travels with the vertices.
+    const EdgeGrid grid = BuildEdgeGrid(v);
+    Upload(grid.cell_start, d_grid_start_, stream_);
+    Upload(grid.edge_index, d_grid_index_, stream_);
     THRONG_CUDA_CHECK(cudaStreamSynchronize(stream_));
     obstacle_count_ = static_cast<int>(v.size());
+    grid_ = grid.View();  // host pointers replaced by the device copies' below
+    grid_.cell_start = grid.cell_start.empty() ? nullptr : Raw(d_grid_start_);
+    grid_.edge_index = grid.cell_start.empty() ? nullptr : Raw(d_grid_index_);
   }
 
   void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& a,
@@ -225,8 +233,13 @@ class CudaBackend final : public Backend {
     const OrcaOutputView view{
         Raw(d_vx_out_),        Raw(d_vy_out_),          Raw(d_status_out_), Raw(d_candidates_out_),
         Raw(d_neighbors_out_), Raw(d_constraints_out_), Raw(d_flags_out_),  Raw(d_missed_out_)};
-    const orca::ObstacleView obstacles{Raw(d_obst_point_), Raw(d_obst_dir_),  Raw(d_obst_convex_),
-                                       Raw(d_obst_next_),  Raw(d_obst_prev_), obstacle_count_};
+    const orca::ObstacleView obstacles{Raw(d_obst_point_),
+                                       Raw(d_obst_dir_),
+                                       Raw(d_obst_convex_),
+                                       Raw(d_obst_next_),
+                                       Raw(d_obst_prev_),
+                                       obstacle_count_,
+                                       grid_};
     cudaStream_t stream = stream_;
     orca_.Run(
         thrust::cuda::par_nosync.on(stream),
@@ -255,6 +268,7 @@ class CudaBackend final : public Backend {
   cudaStream_t stream_ = nullptr;
   OrcaPipeline<thrust::device_vector> orca_;
   int obstacle_count_ = 0;
+  orca::EdgeGridView grid_;  // device pointers into d_grid_start_, d_grid_index_
   DeviceVector<Vec2> d_segments_;
   DeviceVector<float> d_fan_in_[5], d_fan_out_[5];
   DeviceVector<int16_t> d_fan_probe_;
@@ -262,6 +276,7 @@ class CudaBackend final : public Backend {
   DeviceVector<Vec2> d_obst_point_, d_obst_dir_;
   DeviceVector<uint8_t> d_obst_convex_;
   DeviceVector<int32_t> d_obst_next_, d_obst_prev_;
+  DeviceVector<int32_t> d_grid_start_, d_grid_index_;  // the obstacle edge grid (CSR)
   DeviceVector<float> d_px_in_, d_py_in_, d_vx_in_, d_vy_in_, d_radius_in_, d_speed_in_,
       d_pref_vx_in_, d_pref_vy_in_;
   DeviceVector<uint32_t> d_id_in_;
