@@ -11,6 +11,7 @@
 
 #include "bench/timing.h"
 #include "kernels/backend.h"
+#include "kernels/backends/cpu_backend.h"
 #include "kernels/scenarios/blocks.h"
 #include "kernels/scenarios/crowd.h"
 
@@ -106,7 +107,7 @@ int main(int argc, char** argv) {
   std::vector<size_t> sizes{1000, 10000, 100000};
   int ticks = 20, warmup = 3;
   uint32_t seed = 1;
-  bool baseline = false, overlaps = true;
+  bool baseline = false, overlaps = true, obstacle_scan = false;
   std::string json_path;
   ParamOverrides overrides;
   app.add_option("--backends", backends, "reference, cpu, cuda")->delimiter(',');
@@ -118,6 +119,8 @@ int main(int argc, char** argv) {
   app.add_flag("--baseline", baseline, "also run the plain-RVO2 baseline on the same inputs");
   app.add_flag("!--no-overlaps", overlaps, "skip the per-tick overlap count");
   app.add_option("--json", json_path, "write results as JSON to this file");
+  app.add_flag("--obstacle-scan", obstacle_scan,
+               "cpu: scan every obstacle edge instead of the edge grid (same results)");
   app.add_option("--contact-margin-ratio", overrides.contact_margin_ratio,
                  "throng variant: contact_margin_ratio (fraction of the radius sum)");
   app.add_option("--revalidate-passes", overrides.revalidate_passes,
@@ -134,6 +137,7 @@ int main(int argc, char** argv) {
   for (const std::string& backend_name : backends) {
     const std::unique_ptr<Backend> backend = bench::TryCreateBackend(backend_name);
     if (!backend) continue;
+    if (auto* cpu = dynamic_cast<CpuBackend*>(backend.get())) cpu->UseEdgeGrid(!obstacle_scan);
     for (const std::string& scene : scenario_names) {
       for (size_t n : sizes) {
         for (int variant = 0; variant < (baseline ? 2 : 1); ++variant) {

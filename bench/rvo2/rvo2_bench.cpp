@@ -16,6 +16,7 @@
 #include "bench/rvo2/input_hash.h"
 #include "bench/rvo2/rvo2_side.h"
 #include "bench/timing.h"
+#include "kernels/backends/cpu_backend.h"
 #include "kernels/scenarios/blocks.h"
 #include "kernels/scenarios/crowd.h"
 
@@ -36,7 +37,8 @@ double MsSince(Clock::time_point t0) {
 
 struct Settings {
   int warmup = 5, steps = 50, reps = 3;
-  bool plain = false;  // Throng with PlainRvo2Params instead of its default solve
+  bool plain = false;          // Throng with PlainRvo2Params instead of its default solve
+  bool obstacle_scan = false;  // Throng scans every obstacle edge (before the edge grid)
 };
 
 // Median ms per step of one RVO2 run.
@@ -114,16 +116,21 @@ int main(int argc, char** argv) {
   app.add_option("--reps", set.reps, "alternated repetitions (RVO2, Throng, RVO2, ...)")
       ->check(CLI::PositiveNumber);
   app.add_flag("--plain", set.plain, "Throng with PlainRvo2Params (RVO2's rules)");
+  app.add_flag("--obstacle-scan", set.obstacle_scan,
+               "Throng scans every obstacle edge instead of its edge grid (same results)");
   CLI11_PARSE(app, argc, argv);
 
   const bench::MachineInfo m = bench::DescribeMachine();
   std::printf("machine: %s, %s, %d cores, %d OpenMP threads, OMP_WAIT_POLICY %s, %s\n",
               m.hostname.c_str(), m.cpu_model.c_str(), m.cores, m.omp_threads,
               m.omp_wait_policy.c_str(), m.date.c_str());
-  std::printf("%d warm-up + %d timed steps, %d repetitions alternated in one process; Throng %s\n",
-              set.warmup, set.steps, set.reps, set.plain ? "plain-RVO2 rules" : "default solve");
+  std::printf(
+      "%d warm-up + %d timed steps, %d repetitions alternated in one process; Throng %s%s\n",
+      set.warmup, set.steps, set.reps, set.plain ? "plain-RVO2 rules" : "default solve",
+      set.obstacle_scan ? ", obstacle edges scanned" : ", obstacle edge grid");
   const std::unique_ptr<Backend> backend = bench::TryCreateBackend("cpu");
   if (!backend) return 1;
+  dynamic_cast<CpuBackend&>(*backend).UseEdgeGrid(!set.obstacle_scan);
 
   std::vector<Row> rows;
   for (const std::string& scene : scenes) {
