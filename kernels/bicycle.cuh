@@ -19,6 +19,16 @@ struct BicycleParams {
   float steering_time_constant = 0.3f;
 };
 
+// The wheel angle after dt: it follows steering * max_steer_angle with the first-order
+// lag (wheel += (command - wheel) * min(dt / tau, 1)); no lag: the command.
+THRONG_HD inline float LaggedWheelAngle(float wheel, float steering, const BicycleParams& b,
+                                        float dt) {
+  const float command = Clamp(steering, -1.f, 1.f) * b.max_steer_angle;
+  if (!(b.steering_time_constant > 0.f)) return command;
+  const float ratio = dt / b.steering_time_constant;
+  return wheel + (command - wheel) * (ratio < 1.f ? ratio : 1.f);
+}
+
 // Semi-implicit step (docs/VEHICLES.md): speed first, then the wheel angle toward the
 // command (wheel += (command - wheel) * min(dt / tau, 1)), then yaw with the new speed and
 // the lagged wheel angle, then position along the new heading. Inputs are clamped to their
@@ -33,13 +43,7 @@ THRONG_HD inline void StepBicycle(VehicleState& v, float steering, float throttl
   if (v.speed < 0.f) v.speed = 0.f;  // brakes stop the car, they do not reverse it
   // Steering lag. The wheel only ever moves toward a command within +-max_steer_angle, so
   // a state that starts inside that range stays there and tan() stays off its pole.
-  const float command = steering * b.max_steer_angle;
-  if (b.steering_time_constant > 0.f) {
-    const float ratio = dt / b.steering_time_constant;
-    v.wheel_angle += (command - v.wheel_angle) * (ratio < 1.f ? ratio : 1.f);
-  } else {
-    v.wheel_angle = command;
-  }
+  v.wheel_angle = LaggedWheelAngle(v.wheel_angle, steering, b, dt);
   // Steering right turns clockwise, which lowers the counter-clockwise yaw.
   v.yaw = WrapAngle(v.yaw - v.speed / b.wheelbase * tanf(v.wheel_angle) * dt);
   v.position.x += v.speed * dt * cosf(v.yaw);

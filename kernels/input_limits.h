@@ -18,6 +18,7 @@ constexpr float kMaxCoordinate = 2e6f;  // m, |x|, |y|, |z| of every point
 constexpr float kMaxSpeed = 1000.f;  // m/s, every speed and velocity component
 // Any finite yaw is a heading; within 10^4 rad float still steps by under a milliradian.
 constexpr float kMaxYaw = 1e4f;      // rad, |yaw| of a vehicle
+constexpr float kMaxWheelAngle = 1.5f;  // rad, |road-wheel angle| (tan() stays finite)
 constexpr float kMaxRadius = 100.f;  // m, a pedestrian (or any agent steered as one)
 // The smallest radius, size or max speed: below it squares leave float's normal range
 // (1e-45 m/s squared is 0) and the programs' answers stop meaning anything.

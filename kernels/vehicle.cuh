@@ -20,17 +20,52 @@ namespace throng {
 
 // Per world; a vehicle may override any (docs/VEHICLES.md, "Parameters and defaults").
 struct FollowerParams {
-  float look_ahead_base = 2.f;           // m
-  float look_ahead_speed_factor = 0.2f;  // s
-  float heading_weight = 0.7f;           // blend weight of heading delta on straights
-  float max_yaw_delta = 0.5f;            // rad of yaw command that gives full steering
-  float crosstrack_gain = 0.15f;         // 1/m; 0 switches the CTE term off
+  // Steering gains: chosen with feed-forward, lag compensation and the approach limit on
+  // (throng-bench-lanes --search on the hairpin and chicane courses, docs/VEHICLES.md);
+  // PlainFollowerParams() has the seed's (2 m, 0.2 s, 0.7, 0.5 rad, 0.15 /m).
+  float look_ahead_base = 0.5f;          // m
+  float look_ahead_speed_factor = 0.1f;  // s
+  float heading_weight = 0.3f;           // blend weight of heading delta on straights
+  float max_yaw_delta = 0.1f;            // rad of yaw command that gives full steering
+  float crosstrack_gain = 4.f;           // 1/m; 0 switches the CTE term off
   float projection_window = 6.f;         // m, local search around the progress hint
   float max_lateral_accel = 3.f;         // m/s^2
   float max_brake_decel = 6.f;           // m/s^2
   float speed_gain = 0.5f;               // s/m, throttle/brake per m/s of speed error
   bool adaptive_look_ahead = true;       // false: look_ahead = look_ahead_base (tests)
+  // Lane keeping beyond ALGORITHMS.md §1 (docs/VEHICLES.md, "Feed-forward and lag
+  // compensation"); both 0 give the seed's formula exactly.
+  float curvature_feedforward = 1.f;  // 0..2: share of the lane's curvature steered open-loop
+  float lag_compensation = 0.2f;      // 0..2: share of steering_lag steered ahead (0 = now)
+  // The vehicle the follower steers (a world's Advance passes its bicycle's): wheel angle
+  // at steering +-1, wheelbase and the wheels' first-order lag behind the command.
+  float wheelbase = 2.7f;        // m
+  float max_steer_angle = 0.6f;  // rad
+  float steering_lag = 0.3f;     // s
+  // Far from the line, head for it no steeper than this share of the tightest turn can
+  // straighten out before reaching it (0 = no limit): no overshoot after a lane change.
+  float approach_curvature_share = 0.5f;  // 0..1
+  // s between two follower calls (a world passes its tick): the yaw feedback is scaled
+  // down where one tick's correction would overshoot at speed (0 = continuous).
+  float control_period = 1.f / 60.f;
 };
+
+// ALGORITHMS.md §1 as written, with the seed's gains: no feed-forward, no lag
+// compensation, no approach limit, no tick scaling. What the §1 tests check, and the
+// formula to compare against (docs/VEHICLES.md).
+inline FollowerParams PlainFollowerParams() {
+  FollowerParams p;
+  p.look_ahead_base = 2.f;
+  p.look_ahead_speed_factor = 0.2f;
+  p.heading_weight = 0.7f;
+  p.max_yaw_delta = 0.5f;
+  p.crosstrack_gain = 0.15f;
+  p.curvature_feedforward = 0.f;
+  p.lag_compensation = 0.f;
+  p.approach_curvature_share = 0.f;
+  p.control_period = 0.f;
+  return p;
+}
 
 // What the follower reads of a vehicle (the bicycle model writes it back).
 struct VehicleState {
@@ -62,7 +97,18 @@ struct FollowerOutput {
 };
 
 // Curvature samples over the speed window (docs/VEHICLES.md, "Speed").
+// At least kSpeedSamples points, and no more than kSpeedSampleSpacing apart up to
+// kMaxSpeedSamples: 8 points over a 35 m/s braking window (102 m) are 15 m apart and
+// step over a chicane's 8 m arcs.
 constexpr int kSpeedSamples = 8;
+constexpr int kMaxSpeedSamples = 32;
+constexpr float kSpeedSampleSpacing = 4.f;  // m
+THRONG_HD inline int SpeedSampleCount(float window) {
+  const float n = ceilf(window / kSpeedSampleSpacing) + 1.f;
+  return n < kSpeedSamples      ? kSpeedSamples
+         : n > kMaxSpeedSamples ? kMaxSpeedSamples
+                                : static_cast<int>(n);
+}
 // Below this ground distance (1 mm) the direction to the target is undefined (a vehicle
 // stopped on the end of an open spline); the lane's direction stands in for it.
 constexpr float kMinTargetDistanceSq = 1e-6f;
@@ -78,6 +124,92 @@ THRONG_HD inline float CrossTrackError(Vec3 p, Vec3 road_pos, Vec3 tangent) {
   const Vec3 road_normal = Normalize(up - tangent * Dot(up, tangent));
   const Vec3 road_right = Cross(tangent, road_normal);  // right-handed: T x up points right
   return Dot(perpendicular, road_right);
+}
+
+// The pose the steering is decided from (FollowSpline): the vehicle's own, or where it
+// will be after lag_compensation * steering_lag seconds.
+struct Pose {
+  Vec3 position;
+  float yaw;
+  float progress;
+  Vec3 road;     // lane point at `progress`
+  Vec3 tangent;  // lane direction there
+  float cte;
+};
+
+// Along-track correction steps that project the predicted pose: each leaves kappa * offset
+// of the error (the lane's curvature times the distance from it), so on roads (offsets
+// under a metre, radii over 8 m) three leave well under a millimetre.
+constexpr int kPoseProjectionSteps = 3;
+
+// Shorter chords than this (1 cm) give no curvature estimate (a vehicle at an open end).
+constexpr float kMinFeedforwardChord = 1e-2f;
+
+// Moves speed * (lag_compensation * steering_lag + half a control period) along the circle
+// of the current wheel angle (exact arc: chord along the mean heading), then finds that
+// point's progress from the move's along-track part and one correction step: the lane
+// turns little over the difference, so this is the projection to well under a millimetre
+// on road curvatures.
+THRONG_HD inline Pose PredictPose(const SplineSetView& set, const VehicleState& v,
+                                  const FollowerOutput& now, Vec3 road_tangent, float speed,
+                                  const FollowerParams& p) {
+  Pose pose{v.position, v.yaw, now.progress, now.progress_point, road_tangent, now.cte};
+  if (!(p.lag_compensation * p.steering_lag > 0.f) || speed == 0.f) return pose;
+  // Plus half a tick: the command is held until the next call.
+  const float d = speed * (p.lag_compensation * p.steering_lag + 0.5f * p.control_period);
+  const float turn = d * tanf(v.wheel_angle) / p.wheelbase;  // clockwise
+  const float chord = fabsf(turn) > 1e-4f ? d * sinf(0.5f * turn) / (0.5f * turn) : d;
+  const float mid = v.yaw - 0.5f * turn;
+  pose.position = v.position + Vec3{chord * cosf(mid), chord * sinf(mid), 0.f};
+  pose.yaw = WrapAngle(v.yaw - turn);
+  // The move's along-track part from the vehicle's progress, then one correction step.
+  const SplineHeader& h = set.headers[v.spline];
+  pose.progress = now.progress + Dot(pose.position - v.position, road_tangent);
+  for (int i = 0; i < kPoseProjectionSteps; ++i) {
+    FrameAt(set, v.spline, pose.progress, &pose.road, &pose.tangent);
+    pose.progress =
+        NormalizeArcLength(h, pose.progress + Dot(pose.position - pose.road, pose.tangent));
+  }
+  FrameAt(set, v.spline, pose.progress, &pose.road, &pose.tangent);
+  pose.cte = CrossTrackError(pose.position, pose.road, pose.tangent);
+  return pose;
+}
+
+// Share of the heading error one tick may correct (TickGainScale): at 1 the feedback would
+// remove it in one tick and ring; 0.5 halves it per tick.
+constexpr float kMaxTickCorrection = 0.5f;
+
+// Approach headings below this (3 degrees) are never limited: near the line the linear
+// feedback settles by itself, and limiting it there would only soften it.
+constexpr float kFreeApproach = 0.03f;  // rad
+
+// The share of the steering lag that the predicted pose does not already cover.
+THRONG_HD inline float LagNotPredicted(const FollowerParams& p) {
+  return p.lag_compensation < 1.f ? 1.f - p.lag_compensation : 0.f;
+}
+
+// Feedback (steering units, heading error / max_yaw_delta plus a lateral part) with the
+// heading it asks for toward the line limited. Turning back from a heading error `a` at
+// curvature k takes a^2 / (2 k) of lateral distance, plus a * d while the lagging wheels
+// still point the old way (d = speed * the part of steering_lag not predicted); so no more than the
+// `a` solving a^2 / (2 k) + a d = |cte| is asked, with k the approach share of the tightest turn.
+THRONG_HD inline float LimitApproach(float feedback, float heading_error, float cte, float speed,
+                                     const FollowerParams& p) {
+  const float lateral = feedback - heading_error / p.max_yaw_delta;
+  const float asked = -lateral * p.max_yaw_delta;  // heading error the feedback settles at
+  const float k = p.approach_curvature_share * tanf(p.max_steer_angle) / p.wheelbase;
+  const float d = speed * p.steering_lag * LagNotPredicted(p);
+  const float allowed = fmaxf(k * (sqrtf(d * d + 2.f * fabsf(cte) / k) - d), kFreeApproach);
+  return (heading_error - Clamp(asked, -allowed, allowed)) / p.max_yaw_delta;
+}
+
+// The yaw feedback's gain per tick: heading error h turns the wheels by
+// h * max_steer_angle / max_yaw_delta, which turns the vehicle by speed * control_period *
+// tan(that) / wheelbase in one tick. Scaled so that is at most kMaxTickCorrection of h.
+THRONG_HD inline float TickGainScale(float speed, const FollowerParams& p) {
+  const float per_tick =
+      speed * p.control_period * p.max_steer_angle / (p.max_yaw_delta * p.wheelbase);
+  return per_tick > kMaxTickCorrection ? kMaxTickCorrection / per_tick : 1.f;
 }
 
 // One follower tick for one vehicle. `world_speed_limit` <= 0 means none.
@@ -98,25 +230,49 @@ THRONG_HD inline FollowerOutput FollowSpline(const SplineSetView& set, const Veh
   out.look_ahead = p.adaptive_look_ahead ? (p.look_ahead_base + speed * p.look_ahead_speed_factor) *
                                                Lerp(1.f, 0.5f, sharpness)
                                          : p.look_ahead_base;
-  FrameAt(set, v.spline, out.progress + out.look_ahead, &out.target, &out.tangent);
-
-  // 6-7. Clockwise angles: ShortestSignedAngle(to_yaw, vehicle_yaw) > 0 when to_yaw is
-  // right of (below) the vehicle's counter-clockwise yaw.
-  const float lane_yaw = YawOf(Ground(out.tangent));
-  const Vec2 to_target = Ground(out.target - v.position);
-  const float target_yaw = LengthSq(to_target) > kMinTargetDistanceSq ? YawOf(to_target) : lane_yaw;
-  out.position_delta = ShortestSignedAngle(target_yaw, v.yaw);
-  out.heading_delta = ShortestSignedAngle(lane_yaw, v.yaw);
-
-  // 8. CTE at the vehicle's own progress, not at the target.
+  // The lane where the vehicle is (cte, the debug progress point).
   Vec3 road_tangent;
   FrameAt(set, v.spline, out.progress, &out.progress_point, &road_tangent);
   out.cte = CrossTrackError(v.position, out.progress_point, road_tangent);
 
+  // Steer from where the vehicle will be when the wheels have caught up with the
+  // command: steering_lag ahead (scaled by lag_compensation) on the arc its wheels are on
+  // (no second projection: PredictPose).
+  const Pose pose = PredictPose(set, v, out, road_tangent, speed, p);
+
+  // 4-7. Clockwise angles: ShortestSignedAngle(to_yaw, vehicle_yaw) > 0 when to_yaw is
+  // right of (below) the vehicle's counter-clockwise yaw.
+  FrameAt(set, v.spline, pose.progress + out.look_ahead, &out.target, &out.tangent);
+  const float lane_yaw = YawOf(Ground(out.tangent));
+  const Vec2 to_target = Ground(out.target - pose.position);
+  const float target_yaw = LengthSq(to_target) > kMinTargetDistanceSq ? YawOf(to_target) : lane_yaw;
+  out.position_delta = ShortestSignedAngle(target_yaw, pose.yaw);
+  out.heading_delta = ShortestSignedAngle(lane_yaw, pose.yaw);
+
   // 9-10. CTE is a distance, so it is a separate return-to-centre term, not blended.
   const float w = Lerp(p.heading_weight, 0.3f, sharpness);
   const float yaw_command = out.position_delta * (1.f - w) + out.heading_delta * w;
-  out.steering = Clamp(yaw_command / p.max_yaw_delta - out.cte * p.crosstrack_gain, -1.f, 1.f);
+  float feedback = yaw_command / p.max_yaw_delta - pose.cte * p.crosstrack_gain;
+  float feedforward = 0.f;
+
+  // Curvature feed-forward. On the line and along it, position delta is half the lane's
+  // turn over the look-ahead and heading delta all of it (a circle's chord and tangent):
+  // that part leaves the feedback, and the wheel angle the lane's mean curvature there
+  // needs (kinematic bicycle, atan(L k)) is steered open-loop instead. The feedback keeps
+  // only the errors, so it no longer has to be wrong to turn.
+  if (p.curvature_feedforward > 0.f) {
+    const float lane_turn = ShortestSignedAngle(lane_yaw, YawOf(Ground(pose.tangent)));
+    const float chord = Length(Ground(out.target - pose.road));
+    const float curvature = chord > kMinFeedforwardChord ? lane_turn / chord : 0.f;
+    const float on_line = lane_turn * (0.5f * (1.f - w) + w);
+    feedback -= p.curvature_feedforward * on_line / p.max_yaw_delta;
+    feedforward = p.curvature_feedforward * atanf(p.wheelbase * curvature) / p.max_steer_angle;
+  }
+  if (p.approach_curvature_share > 0.f) {
+    const float heading_error = ShortestSignedAngle(YawOf(Ground(pose.tangent)), pose.yaw);
+    feedback = LimitApproach(feedback, heading_error, pose.cte, speed, p);
+  }
+  out.steering = Clamp(feedforward + feedback * TickGainScale(speed, p), -1.f, 1.f);
 
   // Speed: the sharpest curvature within what the vehicle sees or needs to stop in.
   // Past one lap (or the whole open spline) there is nothing new to see; the cap also
@@ -125,8 +281,10 @@ THRONG_HD inline FollowerOutput FollowSpline(const SplineSetView& set, const Veh
   float window = out.look_ahead > braking_distance ? out.look_ahead : braking_distance;
   window = window < h.length ? window : h.length;
   float k_ahead = k;  // sample 0 is `progress` itself
-  for (int i = 1; i < kSpeedSamples; ++i) {
-    const float s = out.progress + window * (static_cast<float>(i) / (kSpeedSamples - 1));
+  const int samples = SpeedSampleCount(window);
+  for (int i = 1; i < samples; ++i) {
+    const float s =
+        out.progress + window * (static_cast<float>(i) / static_cast<float>(samples - 1));
     k_ahead = fmaxf(k_ahead, CurvatureAt(set, v.spline, s));
   }
   float target_speed = sqrtf(p.max_lateral_accel / fmaxf(k_ahead, 1e-4f));

@@ -51,13 +51,28 @@ void ValidateFollowerParams(const FollowerParams& p, float world_speed_limit,
   non_negative(p.look_ahead_speed_factor, "look_ahead_speed_factor", kMaxSeconds);
   Require(std::isfinite(p.heading_weight) && p.heading_weight >= 0.f && p.heading_weight <= 1.f,
           prefix, "heading_weight", "must be within [0, 1]");
-  Require(std::isfinite(p.max_yaw_delta) && p.max_yaw_delta > 0.f && p.max_yaw_delta <= 3.1416f,
-          prefix, "max_yaw_delta", "must be within (0, pi]");
+  // At least 1 mrad: a denormal one overflows the steering to infinity, and a gain of
+  // 1000 per rad is already bang-bang.
+  Require(std::isfinite(p.max_yaw_delta) && p.max_yaw_delta >= 1e-3f && p.max_yaw_delta <= 3.1416f,
+          prefix, "max_yaw_delta", "must be within [0.001, pi]");
   non_negative(p.crosstrack_gain, "crosstrack_gain", kMaxGain);
   positive(p.projection_window, "projection_window", kMaxDistance);
   positive(p.max_lateral_accel, "max_lateral_accel", kMaxAcceleration);
   positive(p.max_brake_decel, "max_brake_decel", kMaxAcceleration);
   positive(p.speed_gain, "speed_gain", kMaxGain);
+  auto within = [&](float v, const char* field, float hi, const char* rule) {
+    Require(std::isfinite(v) && v >= 0.f && v <= hi, prefix, field, rule);
+  };
+  within(p.curvature_feedforward, "curvature_feedforward", 2.f, "must be within [0, 2]");
+  within(p.lag_compensation, "lag_compensation", 2.f, "must be within [0, 2]");
+  within(p.approach_curvature_share, "approach_curvature_share", 1.f, "must be within [0, 1]");
+  Require(std::isfinite(p.wheelbase) && p.wheelbase >= kMinSize && p.wheelbase <= kMaxVehicleSize,
+          prefix, "wheelbase", "must be within [0.001, 100]");
+  Require(std::isfinite(p.max_steer_angle) && p.max_steer_angle >= 1e-3f &&
+              p.max_steer_angle < kMaxWheelAngle,
+          prefix, "max_steer_angle", "must be within [0.001, 1.5)");
+  non_negative(p.steering_lag, "steering_lag", kMaxSeconds);
+  non_negative(p.control_period, "control_period", kMaxSeconds);
   if (!(std::isfinite(world_speed_limit) && world_speed_limit >= 0.f &&
         world_speed_limit <= kMaxSpeed)) {
     Reject("world.speed_limit: must be >= 0 and <= 1000 (0 = none)");
@@ -89,6 +104,10 @@ std::vector<uint32_t> ValidateVehicles(const VehicleColumns& v,
              " is not a spline of this world");
     }
     index[i] = it->second;
+  }
+  if (!v.wheel_angle.empty()) {
+    RequireLength("vehicles", "wheel_angle", v.wheel_angle.size(), n);
+    RequireBoundedColumns("vehicles", {{"wheel_angle", &v.wheel_angle}}, n, kMaxWheelAngle, "rad");
   }
   if (!v.profile.empty() && v.profile.size() != n) {
     Reject("vehicles.profile: has " + std::to_string(v.profile.size()) + " values, expected " +

@@ -25,6 +25,9 @@ struct VehicleColumns {
   // 0 for the world's parameters and k for profiles[k - 1].
   std::vector<uint16_t> profile;
   std::vector<FollowerParams> profiles;
+  // Optional road-wheel angle, rad, + = right (VehicleState::wheel_angle): what lag
+  // compensation predicts from. Empty: 0 for every vehicle (the wheels straight).
+  std::vector<float> wheel_angle;
 
   size_t size() const { return id.size(); }
   void Resize(size_t n);

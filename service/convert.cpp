@@ -112,6 +112,10 @@ WorldConfig ConfigFromProto(const v1::WorldConfig& p) {
   c.follower.max_lateral_accel = Or(f.max_lateral_accel(), fol.max_lateral_accel);
   c.follower.max_brake_decel = Or(f.max_brake_decel(), fol.max_brake_decel);
   c.follower.speed_gain = Or(f.speed_gain(), fol.speed_gain);
+  if (f.has_curvature_feedforward()) c.follower.curvature_feedforward = f.curvature_feedforward();
+  if (f.has_lag_compensation()) c.follower.lag_compensation = f.lag_compensation();
+  if (f.has_approach_curvature_share())
+    c.follower.approach_curvature_share = f.approach_curvature_share();
 
   const auto& d = p.defaults();
   const AgentDefaults ad;
@@ -168,6 +172,9 @@ void ConfigToProto(const WorldConfig& c, v1::WorldConfig* p) {
   f->set_max_lateral_accel(c.follower.max_lateral_accel);
   f->set_max_brake_decel(c.follower.max_brake_decel);
   f->set_speed_gain(c.follower.speed_gain);
+  f->set_curvature_feedforward(c.follower.curvature_feedforward);
+  f->set_lag_compensation(c.follower.lag_compensation);
+  f->set_approach_curvature_share(c.follower.approach_curvature_share);
   auto* d = p->mutable_defaults();
   d->set_agent_radius(c.agent_defaults.radius);
   d->set_agent_max_speed(c.agent_defaults.max_speed);

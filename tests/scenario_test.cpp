@@ -158,6 +158,13 @@ void ExpectSameConfig(const WorldConfig& a, const WorldConfig& b) {
   EXPECT_SAME_FLOAT(f.projection_window, g.projection_window);
   EXPECT_SAME_FLOAT(f.max_lateral_accel, g.max_lateral_accel);
   EXPECT_SAME_FLOAT(f.max_brake_decel, g.max_brake_decel);
+  EXPECT_SAME_FLOAT(f.curvature_feedforward, g.curvature_feedforward);
+  EXPECT_SAME_FLOAT(f.lag_compensation, g.lag_compensation);
+  EXPECT_SAME_FLOAT(f.wheelbase, g.wheelbase);
+  EXPECT_SAME_FLOAT(f.max_steer_angle, g.max_steer_angle);
+  EXPECT_SAME_FLOAT(f.steering_lag, g.steering_lag);
+  EXPECT_SAME_FLOAT(f.approach_curvature_share, g.approach_curvature_share);
+  EXPECT_SAME_FLOAT(f.control_period, g.control_period);
   EXPECT_SAME_FLOAT(f.speed_gain, g.speed_gain);
   EXPECT_EQ(f.adaptive_look_ahead, g.adaptive_look_ahead);
   EXPECT_SAME_FLOAT(a.world_speed_limit, b.world_speed_limit);
@@ -353,7 +360,7 @@ TEST(ScenarioTest, floats_are_written_short) {
 TEST(ScenarioTest, config_structs_have_the_fields_the_json_knows) {
   EXPECT_EQ(sizeof(Frame), 2u);
   EXPECT_EQ(sizeof(OrcaParams), 40u);
-  EXPECT_EQ(sizeof(FollowerParams), 40u);
+  EXPECT_EQ(sizeof(FollowerParams), 68u);
   EXPECT_EQ(sizeof(AgentDefaults), 16u);
   EXPECT_EQ(sizeof(BicycleParams), 20u);
   EXPECT_EQ(sizeof(VehicleDefaults), 32u);

@@ -92,7 +92,8 @@ void CpuBackend::FollowSplines(const FollowerParams& params, float world_speed_l
   const FollowerFunctor f{
       splines_.View(),
       {spline.data(), v.px.data(), v.py.data(), v.pz.data(), v.yaw.data(), v.speed.data(),
-       v.progress_hint.data(), v.max_speed.data(), v.profile.empty() ? nullptr : v.profile.data()},
+       v.progress_hint.data(), v.max_speed.data(), v.profile.empty() ? nullptr : v.profile.data(),
+       v.wheel_angle.empty() ? nullptr : v.wheel_angle.data()},
       table.data(),
       world_speed_limit,
       {out->steering.data(), out->throttle.data(), out->brake.data(), out->target_speed.data(),

@@ -77,6 +77,7 @@ class CudaBackend final : public Backend {
     Upload(v.progress_hint, d_v_hint_, stream_);
     Upload(v.max_speed, d_v_max_speed_, stream_);
     Upload(v.profile, d_v_profile_, stream_);
+    Upload(v.wheel_angle, d_v_wheel_, stream_);
     const std::vector<FollowerParams> table = ParameterTable(params, v);
     Upload(table, d_v_params_, stream_);
     for (auto& column : d_f_out_) column.resize(n);
@@ -84,7 +85,8 @@ class CudaBackend final : public Backend {
         {Raw(d_headers_), Raw(d_coeff_), Raw(d_knots_), Raw(d_table_),
          static_cast<uint32_t>(spline_count_)},
         {Raw(d_v_spline_), Raw(d_v_px_), Raw(d_v_py_), Raw(d_v_pz_), Raw(d_v_yaw_), Raw(d_v_speed_),
-         Raw(d_v_hint_), Raw(d_v_max_speed_), v.profile.empty() ? nullptr : Raw(d_v_profile_)},
+         Raw(d_v_hint_), Raw(d_v_max_speed_), v.profile.empty() ? nullptr : Raw(d_v_profile_),
+         v.wheel_angle.empty() ? nullptr : Raw(d_v_wheel_)},
         Raw(d_v_params_),
         world_speed_limit,
         {Raw(d_f_out_[0]), Raw(d_f_out_[1]), Raw(d_f_out_[2]), Raw(d_f_out_[3]), Raw(d_f_out_[4]),
@@ -291,6 +293,7 @@ class CudaBackend final : public Backend {
   DeviceVector<float> d_v_px_, d_v_py_, d_v_pz_, d_v_yaw_, d_v_speed_, d_v_hint_, d_v_max_speed_;
   DeviceVector<float> d_f_out_[12];
   DeviceVector<uint16_t> d_v_profile_;
+  DeviceVector<float> d_v_wheel_;
   DeviceVector<FollowerParams> d_v_params_;
   DeviceVector<SplineHeader> d_headers_;
   DeviceVector<Vec3> d_coeff_;

@@ -20,6 +20,7 @@ struct VehicleInputView {
   const float* __restrict__ progress_hint;
   const float* __restrict__ max_speed;
   const uint16_t* __restrict__ profile;  // null: every vehicle uses table[0]
+  const float* __restrict__ wheel_angle;  // null: the wheels straight
 };
 
 struct FollowerOutputView {
@@ -52,6 +53,7 @@ struct FollowerFunctor {
     v.spline = in.spline[i];
     v.progress_hint = in.progress_hint[i];
     v.max_speed = in.max_speed[i];
+    v.wheel_angle = in.wheel_angle ? in.wheel_angle[i] : 0.f;
     const FollowerParams& p = params[in.profile ? in.profile[i] : 0];
     const FollowerOutput f = FollowSpline(set, v, p, world_speed_limit);
     out.steering[i] = f.steering;

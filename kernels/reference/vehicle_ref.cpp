@@ -65,33 +65,95 @@ FollowerOutput FollowSpline(const ReferenceSpline& spline, double spline_speed_l
           ? (p.look_ahead_base + speed * static_cast<double>(p.look_ahead_speed_factor)) *
                 (1 - 0.5 * sharp)
           : static_cast<double>(p.look_ahead_base);
-  const double target_s = Normalize(spline, progress + look_ahead);
+  const P3 road_pos = spline.LocationAt(progress);
+  const double cte = CrossTrackError(pos, road_pos, spline.DirectionAt(progress));
+
+  // The pose steering is decided from: where the wheels' current angle takes the vehicle
+  // in lag_compensation * steering_lag seconds (a circle about its turning centre),
+  // projected onto the lane properly (the kernel takes one along-track step instead).
+  P3 at = pos;
+  double at_yaw = yaw, at_progress = progress, at_cte = cte;
+  P3 at_tangent = spline.DirectionAt(progress);
+  const double lag_horizon = static_cast<double>(p.lag_compensation) * p.steering_lag;
+  // The command holds until the next call: half a control period more.
+  const double horizon = lag_horizon + 0.5 * p.control_period;
+  if (lag_horizon > 0 && speed > 0) {
+    const double d = speed * horizon;
+    const double left_curvature = -std::tan(static_cast<double>(v.wheel_angle)) / p.wheelbase;
+    at_yaw = yaw + left_curvature * d;
+    if (std::fabs(left_curvature * d) > 1e-9) {
+      at.x += (std::sin(at_yaw) - std::sin(yaw)) / left_curvature;
+      at.y += (std::cos(yaw) - std::cos(at_yaw)) / left_curvature;
+    } else {
+      at.x += d * std::cos(yaw);
+      at.y += d * std::sin(yaw);
+    }
+    at_progress = spline.Project(at, Normalize(spline, progress + d), p.projection_window);
+    at_tangent = spline.DirectionAt(at_progress);
+    at_cte = CrossTrackError(at, spline.LocationAt(at_progress), at_tangent);
+  }
+
+  const double target_s = Normalize(spline, at_progress + look_ahead);
   const P3 target = spline.LocationAt(target_s);
   const P3 tangent = spline.DirectionAt(target_s);
 
   const double lane_yaw = std::atan2(tangent.y, tangent.x);
-  const double dx = target.x - pos.x, dy = target.y - pos.y;
+  const double dx = target.x - at.x, dy = target.y - at.y;
   const double target_yaw = dx * dx + dy * dy > 1e-6 ? std::atan2(dy, dx) : lane_yaw;
   // Measured clockwise: positive when the direction lies right of the vehicle's yaw.
-  const double position_delta = SignedAngle(target_yaw, yaw);
-  const double heading_delta = SignedAngle(lane_yaw, yaw);
-
-  const P3 road_pos = spline.LocationAt(progress);
-  const double cte = CrossTrackError(pos, road_pos, spline.DirectionAt(progress));
+  const double position_delta = SignedAngle(target_yaw, at_yaw);
+  const double heading_delta = SignedAngle(lane_yaw, at_yaw);
 
   const double w = p.heading_weight + (0.3 - p.heading_weight) * sharp;
   const double yaw_command = position_delta * (1 - w) + heading_delta * w;
-  const double steering =
-      std::clamp(yaw_command / p.max_yaw_delta - cte * p.crosstrack_gain, -1.0, 1.0);
+  double feedback = yaw_command / p.max_yaw_delta - at_cte * p.crosstrack_gain;
+  double feedforward = 0;
+  if (p.curvature_feedforward > 0) {
+    // The lane turns by `turn` (clockwise) from the pose's progress to the target; on the
+    // line a circle's chord bearing is half of it and its tangent all of it. Remove that
+    // from the feedback, add the bicycle's wheel angle for the mean curvature.
+    const double turn = SignedAngle(lane_yaw, std::atan2(at_tangent.y, at_tangent.x));
+    const P3 from = spline.LocationAt(at_progress);
+    const double chord = std::hypot(target.x - from.x, target.y - from.y);
+    const double curvature = chord > 1e-2 ? turn / chord : 0.0;
+    feedforward = p.curvature_feedforward * std::atan(p.wheelbase * curvature) / p.max_steer_angle;
+    feedback -= p.curvature_feedforward * turn * (0.5 * (1 - w) + w) / p.max_yaw_delta;
+  }
+  if (p.approach_curvature_share > 0) {
+    // Split the feedback into heading error and the rest; the rest, read as the heading
+    // error it would hold, is capped at what can be straightened out within |cte|: the
+    // cap c solves c^2 / (2 k) + c * lag distance = |cte| for the approach share k of the
+    // tightest turn (tan(max steer) / wheelbase).
+    const double heading_error =
+        SignedAngle(std::atan2(at_tangent.y, at_tangent.x), at_yaw);  // clockwise
+    const double held = -(feedback - heading_error / p.max_yaw_delta) * p.max_yaw_delta;
+    const double approach_k =
+        p.approach_curvature_share * std::tan(static_cast<double>(p.max_steer_angle)) / p.wheelbase;
+    // While the wheels catch up they still turn the old way; the predicted pose already
+    // covers lag_compensation of that lag.
+    const double lag_distance =
+        speed * p.steering_lag * std::max(0.0, 1.0 - static_cast<double>(p.lag_compensation));
+    // Positive root of c^2 + 2 k lag_distance c - 2 k |cte| = 0, at least 0.03 rad (near
+    // the line the feedback is left alone).
+    const double b = approach_k * lag_distance;
+    const double cap = std::max(-b + std::sqrt(b * b + 2.0 * approach_k * std::fabs(at_cte)), 0.03);
+    feedback = (heading_error - std::clamp(held, -cap, cap)) / p.max_yaw_delta;
+  }
+  // One tick's heading correction at most half the heading error.
+  const double per_tick = speed * p.control_period * p.max_steer_angle /
+                          (static_cast<double>(p.max_yaw_delta) * p.wheelbase);
+  if (per_tick > 0.5) feedback *= 0.5 / per_tick;
+  const double steering = std::clamp(feedforward + feedback, -1.0, 1.0);
 
   // Speed window: what is seen, or what it takes to stop, whichever is longer; at most
   // the whole spline.
   const double braking = speed * speed / (2.0 * p.max_brake_decel);
   const double window = std::min(std::max(look_ahead, braking), spline.length());
   double k_ahead = k;  // sample 0 is `progress` itself
-  for (int i = 1; i < kSpeedSamples; ++i) {
-    k_ahead = std::max(k_ahead, spline.CurvatureAt(Normalize(
-                                    spline, progress + window * i / (kSpeedSamples - 1))));
+  const int samples = SpeedSampleCount(static_cast<float>(window));
+  for (int i = 1; i < samples; ++i) {
+    k_ahead = std::max(
+        k_ahead, spline.CurvatureAt(Normalize(spline, progress + window * i / (samples - 1))));
   }
   double target_speed = std::sqrt(p.max_lateral_accel / std::max(k_ahead, 1e-4));
   target_speed = std::min(target_speed, static_cast<double>(v.max_speed));

@@ -67,6 +67,13 @@ void VisitFields(V& v, FollowerParams& p) {
   v("max_brake_decel", p.max_brake_decel, kOptional);
   v("speed_gain", p.speed_gain, kOptional);
   v("adaptive_look_ahead", p.adaptive_look_ahead, kOptional);
+  v("curvature_feedforward", p.curvature_feedforward, kOptional);
+  v("lag_compensation", p.lag_compensation, kOptional);
+  v("wheelbase", p.wheelbase, kOptional);
+  v("max_steer_angle", p.max_steer_angle, kOptional);
+  v("steering_lag", p.steering_lag, kOptional);
+  v("approach_curvature_share", p.approach_curvature_share, kOptional);
+  v("control_period", p.control_period, kOptional);
 }
 
 template <class V>

@@ -107,6 +107,7 @@ uint64_t DriveVehicles(const WorldConfig& config, const Snapshot& s, const StopR
   vc.Resize(m);
   vc.profile.clear();
   vc.profiles.clear();
+  vc.wheel_angle.resize(m);  // the bicycle's state (Integrate), for lag compensation
   w.bodies.resize(m);
   w.lane.resize(m);
   for (size_t i = 0; i < m; ++i) {
@@ -121,6 +122,7 @@ uint64_t DriveVehicles(const WorldConfig& config, const Snapshot& s, const StopR
     vc.yaw[i] = yaw;
     vc.speed[i] = vs.speed[i];
     vc.max_speed[i] = Or(vs.max_speed, i, vd.max_speed);
+    vc.wheel_angle[i] = w.vehicle_memory[i].wheel_angle;
     if (!vs.progress_hint.empty()) {
       vc.progress_hint[i] = vs.progress_hint[i];
     } else if (w.vehicle_memory[i].progress >= 0.f) {
@@ -133,7 +135,14 @@ uint64_t DriveVehicles(const WorldConfig& config, const Snapshot& s, const StopR
   }
   FollowerResults& fr = w.follower;
   if (m > 0) {
-    w.backend->FollowSplines(config.follower, config.world_speed_limit, vc, &fr);
+    // The follower steers the vehicle the world integrates (its bicycle's geometry and
+    // lag), once a tick.
+    FollowerParams follower = config.follower;
+    follower.wheelbase = vd.bicycle.wheelbase;
+    follower.max_steer_angle = vd.bicycle.max_steer_angle;
+    follower.steering_lag = vd.bicycle.steering_time_constant;
+    follower.control_period = s.dt;
+    w.backend->FollowSplines(follower, config.world_speed_limit, vc, &fr);
   } else {
     fr.Resize(0);  // no stale answers from a tick that had vehicles
   }
@@ -263,6 +272,15 @@ void FillResults(const WorldConfig& config, const Snapshot& s, const TickOptions
     }
   }
   for (size_t i = 0; i < m; ++i) w.vehicle_memory[i].progress = fr.progress[i];
+  if (!options.integrate) {
+    // Step: the caller moves its vehicles, so the world keeps its own estimate of their
+    // wheels (the world bicycle's lag on this tick's command) for lag compensation.
+    const BicycleParams& bike = config.vehicle_defaults.bicycle;
+    for (size_t i = 0; i < m; ++i) {
+      float& wheel = w.vehicle_memory[i].wheel_angle;
+      wheel = LaggedWheelAngle(wheel, fr.steering[i], bike, s.dt);
+    }
+  }
 }
 
 // Pedestrians move by their new velocity, vehicles by the bicycle model: `next` and the
