@@ -21,15 +21,21 @@ int main(int argc, char** argv) {
   int repeats = 11;
   std::vector<size_t> fan_sizes{10000, 100000};
   std::string json_path;
+  bool plain = false;
   app.add_option("--backends", backends, "reference, cpu, cuda")->delimiter(',');
   app.add_option("--fan-sizes", fan_sizes, "cast-fan agent counts (0 to skip)")->delimiter(',');
   app.add_option("--sizes", sizes, "vehicle counts")->delimiter(',');
   app.add_option("--repeats", repeats, "timed repetitions (median reported)")
       ->check(CLI::PositiveNumber);
   app.add_option("--json", json_path, "write results as JSON to this file");
+  app.add_flag(
+      "--plain", plain,
+      "the plain formula of ALGORITHMS.md 1 (PlainFollowerParams) instead of the defaults");
   CLI11_PARSE(app, argc, argv);
 
   const auto roads = throng::scenarios::RingRoads(64, 7);
+  const throng::FollowerParams follower =
+      plain ? throng::PlainFollowerParams() : throng::FollowerParams{};
   std::string json = "{\n  \"benchmark\": \"spline_following\",\n  \"results\": [";
   bool first = true;
   std::printf("%-10s %10s %12s %12s %16s\n", "backend", "vehicles", "median_ms", "min_ms",
@@ -43,8 +49,8 @@ int main(int argc, char** argv) {
       throng::FollowerResults out;
       const int reps =
           backend->kind() == throng::BackendKind::kReference ? std::min(repeats, 3) : repeats;
-      const throng::bench::Timing t =
-          throng::bench::TimeRepeated(reps, [&] { backend->FollowSplines({}, 0.f, fleet, &out); });
+      const throng::bench::Timing t = throng::bench::TimeRepeated(
+          reps, [&] { backend->FollowSplines(follower, 0.f, fleet, &out); });
       const double median = t.median_ms;
       std::printf("%-10s %10zu %12.3f %12.3f %16.0f\n", name.c_str(), n, median, t.min_ms,
                   static_cast<double>(n) / (median / 1e3));

@@ -1,0 +1,24 @@
+// Closed test courses for lane keeping (issue 18): today's straights + hairpin + S-bend,
+// a chicane, a large smooth loop and a hill with climbing, banked curves. Shared by
+// throng-bench-lanes and tests/lane_keeping_test.cpp.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kernels/spline.h"
+
+namespace throng::lanes {
+
+struct Course {
+  std::string name;
+  SplineDesc lane;      // closed; arc length 0 is at least 50 m from a bend
+  float bank = 0.f;     // rad, the road's cross slope in curves (the outside edge higher)
+  bool tuning = false;  // used to choose the follower's defaults (the rest are held out)
+};
+
+// Built once (the control points are the same on every call).
+const std::vector<Course>& AllCourses();
+const Course& CourseNamed(const std::string& name);  // throws std::invalid_argument
+
+}  // namespace throng::lanes
