@@ -33,8 +33,8 @@ struct FollowerParams {
   float max_brake_decel = 6.f;           // m/s^2
   float speed_gain = 0.5f;               // s/m, throttle/brake per m/s of speed error
   bool adaptive_look_ahead = true;       // false: look_ahead = look_ahead_base (tests)
-  // Lane keeping beyond ALGORITHMS.md §1 (docs/VEHICLES.md, "Feed-forward and lag
-  // compensation"); both 0 give the seed's formula exactly.
+  // Lane keeping beyond ALGORITHMS.md §1 (docs/VEHICLES.md, "Feed-forward, lag
+  // compensation, approach"); with these four at 0 the formula is §1's exactly.
   float curvature_feedforward = 1.f;  // 0..2: share of the lane's curvature steered open-loop
   float lag_compensation = 0.2f;      // 0..2: share of steering_lag steered ahead (0 = now)
   // The vehicle the follower steers (a world's Advance passes its bicycle's): wheel angle
@@ -147,9 +147,8 @@ constexpr float kMinFeedforwardChord = 1e-2f;
 
 // Moves speed * (lag_compensation * steering_lag + half a control period) along the circle
 // of the current wheel angle (exact arc: chord along the mean heading), then finds that
-// point's progress from the move's along-track part and one correction step: the lane
-// turns little over the difference, so this is the projection to well under a millimetre
-// on road curvatures.
+// point's progress from the move's along-track part and kPoseProjectionSteps correction
+// steps (no second ProjectOnSpline).
 THRONG_HD inline Pose PredictPose(const SplineSetView& set, const VehicleState& v,
                                   const FollowerOutput& now, Vec3 road_tangent, float speed,
                                   const FollowerParams& p) {
@@ -162,7 +161,7 @@ THRONG_HD inline Pose PredictPose(const SplineSetView& set, const VehicleState& 
   const float mid = v.yaw - 0.5f * turn;
   pose.position = v.position + Vec3{chord * cosf(mid), chord * sinf(mid), 0.f};
   pose.yaw = WrapAngle(v.yaw - turn);
-  // The move's along-track part from the vehicle's progress, then one correction step.
+  // The move's along-track part from the vehicle's progress, then the correction steps.
   const SplineHeader& h = set.headers[v.spline];
   pose.progress = now.progress + Dot(pose.position - v.position, road_tangent);
   for (int i = 0; i < kPoseProjectionSteps; ++i) {
@@ -179,7 +178,7 @@ THRONG_HD inline Pose PredictPose(const SplineSetView& set, const VehicleState& 
 // remove it in one tick and ring; 0.5 halves it per tick.
 constexpr float kMaxTickCorrection = 0.5f;
 
-// Approach headings below this (3 degrees) are never limited: near the line the linear
+// Approach headings below this (1.7 degrees) are never limited: near the line the linear
 // feedback settles by itself, and limiting it there would only soften it.
 constexpr float kFreeApproach = 0.03f;  // rad
 
