@@ -23,16 +23,16 @@ struct FollowerParams {
   // Steering gains: chosen with feed-forward, lag compensation and the approach limit on
   // (throng-bench-lanes --search on the hairpin and chicane courses, docs/VEHICLES.md);
   // PlainFollowerParams() has the seed's (2 m, 0.2 s, 0.7, 0.5 rad, 0.15 /m).
-  float look_ahead_base = 0.5f;          // m
-  float look_ahead_speed_factor = 0.1f;  // s
-  float heading_weight = 0.3f;           // blend weight of heading delta on straights
-  float max_yaw_delta = 0.1f;            // rad of yaw command that gives full steering
-  float crosstrack_gain = 4.f;           // 1/m; 0 switches the CTE term off
-  float projection_window = 6.f;         // m, local search around the progress hint
-  float max_lateral_accel = 3.f;         // m/s^2
-  float max_brake_decel = 6.f;           // m/s^2
-  float speed_gain = 0.5f;               // s/m, throttle/brake per m/s of speed error
-  bool adaptive_look_ahead = true;       // false: look_ahead = look_ahead_base (tests)
+  float look_ahead_base = 0.5f;         // m
+  float look_ahead_speed_factor = 0.f;  // s
+  float heading_weight = 0.3f;          // blend weight of heading delta on straights
+  float max_yaw_delta = 0.1f;           // rad of yaw command that gives full steering
+  float crosstrack_gain = 4.f;          // 1/m; 0 switches the CTE term off
+  float projection_window = 6.f;        // m, local search around the progress hint
+  float max_lateral_accel = 3.f;        // m/s^2
+  float max_brake_decel = 6.f;          // m/s^2
+  float speed_gain = 0.5f;              // s/m, throttle/brake per m/s of speed error
+  bool adaptive_look_ahead = true;      // false: look_ahead = look_ahead_base (tests)
   // Lane keeping beyond ALGORITHMS.md §1 (docs/VEHICLES.md, "Feed-forward, lag
   // compensation, approach"); with these four at 0 the formula is §1's exactly.
   float curvature_feedforward = 1.f;  // 0..2: share of the lane's curvature steered open-loop
@@ -44,7 +44,7 @@ struct FollowerParams {
   float steering_lag = 0.3f;     // s
   // Far from the line, head for it no steeper than this share of the tightest turn can
   // straighten out before reaching it (0 = no limit): no overshoot after a lane change.
-  float approach_curvature_share = 0.5f;  // 0..1
+  float approach_curvature_share = 0.7f;  // 0..1
   // s between two follower calls (a world passes its tick): the yaw feedback is scaled
   // down where one tick's correction would overshoot at speed (0 = continuous).
   float control_period = 1.f / 60.f;
@@ -182,6 +182,13 @@ constexpr float kMaxTickCorrection = 0.5f;
 // feedback settles by itself, and limiting it there would only soften it.
 constexpr float kFreeApproach = 0.03f;  // rad
 
+// Distance over which the yaw feedback removes a heading error (1/e): the wheels turn by
+// max_steer_angle / max_yaw_delta per rad of it, scaled per tick (TickGainScale).
+THRONG_HD inline float TickGainScale(float speed, const FollowerParams& p);
+THRONG_HD inline float HeadingLoopDistance(float speed, const FollowerParams& p) {
+  return p.wheelbase * p.max_yaw_delta / (p.max_steer_angle * TickGainScale(speed, p));
+}
+
 // The share of the steering lag that the predicted pose does not already cover.
 THRONG_HD inline float LagNotPredicted(const FollowerParams& p) {
   return p.lag_compensation < 1.f ? 1.f - p.lag_compensation : 0.f;
@@ -190,14 +197,15 @@ THRONG_HD inline float LagNotPredicted(const FollowerParams& p) {
 // Feedback (steering units, heading error / max_yaw_delta plus a lateral part) with the
 // heading it asks for toward the line limited. Turning back from a heading error `a` at
 // curvature k takes a^2 / (2 k) of lateral distance, plus a * d while the lagging wheels
-// still point the old way (d = speed * the part of steering_lag not predicted); so no more than the
+// still point the old way or the yaw feedback is still removing it (d = speed * the part of
+// steering_lag not predicted + HeadingLoopDistance); so no more than the
 // `a` solving a^2 / (2 k) + a d = |cte| is asked, with k the approach share of the tightest turn.
 THRONG_HD inline float LimitApproach(float feedback, float heading_error, float cte, float speed,
                                      const FollowerParams& p) {
   const float lateral = feedback - heading_error / p.max_yaw_delta;
   const float asked = -lateral * p.max_yaw_delta;  // heading error the feedback settles at
   const float k = p.approach_curvature_share * tanf(p.max_steer_angle) / p.wheelbase;
-  const float d = speed * p.steering_lag * LagNotPredicted(p);
+  const float d = speed * p.steering_lag * LagNotPredicted(p) + HeadingLoopDistance(speed, p);
   const float allowed = fmaxf(k * (sqrtf(d * d + 2.f * fabsf(cte) / k) - d), kFreeApproach);
   return (heading_error - Clamp(asked, -allowed, allowed)) / p.max_yaw_delta;
 }

@@ -131,8 +131,14 @@ FollowerOutput FollowSpline(const ReferenceSpline& spline, double spline_speed_l
         p.approach_curvature_share * std::tan(static_cast<double>(p.max_steer_angle)) / p.wheelbase;
     // While the wheels catch up they still turn the old way; the predicted pose already
     // covers lag_compensation of that lag.
+    // And while the yaw feedback removes the heading error: wheelbase * max_yaw_delta /
+    // (max_steer_angle * its per-tick scale) of travel.
+    const double per_tick_turn = speed * p.control_period * p.max_steer_angle /
+                                 (static_cast<double>(p.max_yaw_delta) * p.wheelbase);
+    const double loop_scale = per_tick_turn > 0.5 ? 0.5 / per_tick_turn : 1.0;
     const double lag_distance =
-        speed * p.steering_lag * std::max(0.0, 1.0 - static_cast<double>(p.lag_compensation));
+        speed * p.steering_lag * std::max(0.0, 1.0 - static_cast<double>(p.lag_compensation)) +
+        p.wheelbase * p.max_yaw_delta / (p.max_steer_angle * loop_scale);
     // Positive root of c^2 + 2 k lag_distance c - 2 k |cte| = 0, at least 0.03 rad (near
     // the line the feedback is left alone).
     const double b = approach_k * lag_distance;
