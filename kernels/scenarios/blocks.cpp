@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "kernels/scenarios/crowd.h"
+
 namespace throng::scenarios {
 namespace {
 
@@ -51,10 +53,8 @@ void AddTile(CrowdScenario& s, Vec2 o) {
 }  // namespace
 
 OrcaParams Rvo2BlocksParams() {
-  OrcaParams p;
-  p.time_step = 0.25f;
-  p.neighbor_dist = 15.f;
-  p.max_neighbors = 10;
+  // RVO2's Blocks example: its benchmark's settings with 5 s horizons.
+  OrcaParams p = Rvo2BenchmarkParams();
   p.time_horizon = 5.f;
   p.time_horizon_obst = 5.f;
   return p;
