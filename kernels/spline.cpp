@@ -210,7 +210,7 @@ SplineSet BuildSplineSet(const std::vector<SplineDesc>& descs, float table_spaci
       const double prev = has_prev ? seg_len[(k + segments - 1) % segments] : seg_len[0];
       const double next = has_next ? seg_len[k % segments] : seg_len[segments - 1];
       const double s = k < segments ? seg_start[k] : total;
-      set.knots.push_back({static_cast<float>(s), static_cast<float>(std::min(prev, next))});
+      set.knots.push_back({static_cast<float>(s), static_cast<float>(std::min(prev, next)), 0.f});
     }
 
     // Uniform samples in arc length; the last sample sits exactly at the end.
@@ -234,6 +234,12 @@ SplineSet BuildSplineSet(const std::vector<SplineDesc>& descs, float table_spaci
     }
     set.headers.push_back(h);
     set.ids.push_back(descs[i].id);
+    // The segments' peaks, from the queries the followers run (float, as they see it).
+    const SplineSetView view = set.View();
+    const uint32_t spline = static_cast<uint32_t>(set.headers.size() - 1);
+    for (uint32_t k = 0; k < h.segment_count; ++k) {
+      set.knots[h.knot_begin + k].peak_curvature = SegmentPeakCurvature(view, spline, k);
+    }
   }
   return set;
 }

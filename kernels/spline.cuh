@@ -35,11 +35,21 @@ struct SplineHeader {
   uint8_t pad[3];
 };
 
-// A control point as the queries need it (8 bytes).
+// A control point as the queries need it (12 bytes).
 struct SplineKnot {
   float s;       // arc length of the knot, m (the last knot of a spline is at its length)
   float window;  // curvature averaging window at this knot, m
+  // The sharpest curvature of the segment that starts here, over kPeakCurvatureChord
+  // (SegmentPeakCurvature); 0 on a spline's last knot. What a follower tracking the line
+  // closely actually turns at: the speed limit's bound (docs/SPLINES.md).
+  float peak_curvature;  // 1/m
 };
+
+// The chord the peak curvature is measured over: the follower's look-ahead scale (0.5 m
+// by default), at which it tracks the curve's bends, Catmull-Rom's knot spikes included.
+constexpr float kPeakCurvatureChord = 0.5f;  // m
+// Sample spacing along a segment for its peak (a quarter chord).
+constexpr float kPeakCurvatureStep = 0.125f;  // m
 
 // Arc length -> curve parameter, one per table sample (8 bytes).
 struct SplineSample {
@@ -148,6 +158,59 @@ THRONG_HD inline float CurvatureAt(const SplineSetView& set, uint32_t spline, fl
   if (!(hi > lo)) return 0.f;
   const Vec3 ta = DirectionAt(set, spline, lo), tb = DirectionAt(set, spline, hi);
   return atan2f(Length(Cross(ta, tb)), Dot(ta, tb)) / (hi - lo);
+}
+
+// Turning angle over the chord kPeakCurvatureChord centred on s, divided by the chord
+// (clamped at an open spline's ends). SegmentPeakCurvature's sample.
+THRONG_HD inline float ChordCurvatureAt(const SplineSetView& set, uint32_t spline, float s) {
+  const SplineHeader& h = set.headers[spline];
+  float lo = s - 0.5f * kPeakCurvatureChord, hi = s + 0.5f * kPeakCurvatureChord;
+  if (!h.closed) {
+    lo = Clamp(lo, 0.f, h.length);
+    hi = Clamp(hi, 0.f, h.length);
+  }
+  if (!(hi > lo)) return 0.f;
+  const Vec3 ta = DirectionAt(set, spline, lo), tb = DirectionAt(set, spline, hi);
+  return atan2f(Length(Cross(ta, tb)), Dot(ta, tb)) / (hi - lo);
+}
+
+// The largest ChordCurvatureAt over segment `segment` of `spline`, sampled at most
+// kPeakCurvatureStep apart from its start knot to its end knot (BuildSplineSet stores it).
+THRONG_HD inline float SegmentPeakCurvature(const SplineSetView& set, uint32_t spline,
+                                            uint32_t segment) {
+  const SplineHeader& h = set.headers[spline];
+  const float s0 = set.knots[h.knot_begin + segment].s;
+  const float s1 = set.knots[h.knot_begin + segment + 1].s;
+  const int steps = static_cast<int>(ceilf((s1 - s0) / kPeakCurvatureStep));
+  float peak = 0.f;
+  for (int j = 0; j <= steps; ++j) {
+    const float s = steps > 0 ? s0 + (s1 - s0) * (static_cast<float>(j) / steps) : s0;
+    peak = fmaxf(peak, ChordCurvatureAt(set, spline, s));
+  }
+  return peak;
+}
+
+// The largest peak curvature of the segments that [s, s + distance] touches (distance >= 0,
+// at most one lap on a closed spline): a bound on what a follower turns at over the
+// distance, where CurvatureAt's samples average the knot spikes away.
+THRONG_HD inline float PeakCurvatureAhead(const SplineSetView& set, uint32_t spline, float s,
+                                          float distance) {
+  const SplineHeader& h = set.headers[spline];
+  s = NormalizeArcLength(h, s);
+  uint32_t seg = ParamAt(set, h, s).segment;
+  const SplineKnot* knot = set.knots + h.knot_begin;
+  float peak = knot[seg].peak_curvature;
+  // Arc length still ahead past the end of the current segment.
+  float left = s + distance - knot[seg + 1].s;
+  for (uint32_t i = 1; i < h.segment_count && left > 0.f; ++i) {
+    if (++seg == h.segment_count) {
+      if (!h.closed) break;
+      seg = 0;
+    }
+    peak = fmaxf(peak, knot[seg].peak_curvature);
+    left -= knot[seg + 1].s - knot[seg].s;
+  }
+  return peak;
 }
 
 THRONG_HD inline SplinePoint SampleSpline(const SplineSetView& set, uint32_t spline, float s) {

@@ -165,6 +165,45 @@ double ReferenceSpline::CurvatureAt(double s) const {
   return b > a ? turn / (b - a) : 0.0;
 }
 
+double ReferenceSpline::PeakCurvatureAhead(double s, double distance) const {
+  const size_t n = segment_length_.size();
+  if (segment_peak_.empty()) {
+    const double half = 0.5 * static_cast<double>(kPeakCurvatureChord);
+    for (size_t seg = 0; seg < n; ++seg) {
+      const double len = segment_length_[seg];
+      const long steps = static_cast<long>(std::ceil(len / kPeakCurvatureStep));
+      double peak = 0;
+      for (long j = 0; j <= steps; ++j) {
+        const double at = segment_start_[seg] + (steps > 0 ? len * j / steps : 0.0);
+        double a = at - half, b = at + half;
+        if (!closed_) {
+          a = std::clamp(a, 0.0, total_length_);
+          b = std::clamp(b, 0.0, total_length_);
+        }
+        if (!(b > a)) continue;
+        const P3 ta = DirectionAt(a), tb = DirectionAt(b);
+        const double turn = std::atan2(Len(Cross(ta, tb)), ta.x * tb.x + ta.y * tb.y + ta.z * tb.z);
+        peak = std::max(peak, turn / (b - a));
+      }
+      segment_peak_.push_back(peak);
+    }
+  }
+  const double at = Normalize(s);
+  size_t seg = 0;
+  while (seg + 1 < n && at >= segment_start_[seg + 1]) ++seg;
+  double peak = segment_peak_[seg];
+  double end = segment_start_[seg] + segment_length_[seg];  // of the segments taken so far
+  for (size_t i = 1; i < n && end < at + distance; ++i) {
+    if (++seg == n) {
+      if (!closed_) break;
+      seg = 0;
+    }
+    peak = std::max(peak, segment_peak_[seg]);
+    end += segment_length_[seg];
+  }
+  return peak;
+}
+
 double ReferenceSpline::Project(const P3& p, double s_hint, double window) const {
   double lo = s_hint - window, hi = s_hint + window;
   if (!closed_) {

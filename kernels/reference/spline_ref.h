@@ -24,6 +24,9 @@ class ReferenceSpline {
   P3 LocationAt(double s) const;
   P3 DirectionAt(double s) const;  // unit tangent
   double CurvatureAt(double s) const;
+  // The largest peak curvature (turn over a kPeakCurvatureChord chord, sampled every
+  // kPeakCurvatureStep within a segment) of the segments [s, s + distance] touches.
+  double PeakCurvatureAhead(double s, double distance) const;
   // Arc length near s_hint (within +-window) whose point is closest to p.
   double Project(const P3& p, double s_hint, double window) const;
 
@@ -40,6 +43,7 @@ class ReferenceSpline {
   std::vector<double> segment_start_;  // arc length at each segment's start
   std::vector<double> segment_length_;
   double total_length_ = 0;
+  mutable std::vector<double> segment_peak_;  // filled on the first PeakCurvatureAhead
 };
 
 }  // namespace throng::reference
