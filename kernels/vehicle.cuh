@@ -48,6 +48,12 @@ struct FollowerParams {
   // s between two follower calls (a world passes its tick): the yaw feedback is scaled
   // down where one tick's correction would overshoot at speed (0 = continuous).
   float control_period = 1.f / 60.f;
+  // The wheels are commanded so that they reach the asked angle with this time constant
+  // instead of steering_lag (a lead on the lag; 0 = off, as when steering_lag is no more).
+  float wheel_response_time = 0.15f;  // s
+  // Speed (docs/VEHICLES.md, "Speed"): the curvature bound is also the segments' peak
+  // curvature (SplineKnot::peak_curvature), what a close follower actually turns at.
+  bool peak_curvature_speed = true;
 };
 
 // ALGORITHMS.md §1 as written, with the seed's gains: no feed-forward, no lag
@@ -64,6 +70,8 @@ inline FollowerParams PlainFollowerParams() {
   p.lag_compensation = 0.f;
   p.approach_curvature_share = 0.f;
   p.control_period = 0.f;
+  p.wheel_response_time = 0.f;
+  p.peak_curvature_speed = false;
   return p;
 }
 
@@ -76,7 +84,8 @@ struct VehicleState {
   float progress_hint;  // last tick's progress, m
   float max_speed;      // m/s, the vehicle's own limit
   // Current road-wheel angle, rad, + = right: the bicycle model's steering-lag state
-  // (kernels/bicycle.cuh; it follows steering * max_steer_angle). The follower ignores it.
+  // (kernels/bicycle.cuh; it follows steering * max_steer_angle). Lag compensation
+  // (PredictPose) and LeadWheels read it.
   float wheel_angle = 0.f;
 };
 
@@ -219,6 +228,32 @@ THRONG_HD inline float TickGainScale(float speed, const FollowerParams& p) {
   return per_tick > kMaxTickCorrection ? kMaxTickCorrection / per_tick : 1.f;
 }
 
+// LeadWheels: at 60 Hz and a 0.3 s lag this never binds (4.5 against the default scale
+// 2); at 10 Hz it turns the lead off (0.75), where any lead cost lane precision
+// (throng-bench-lanes --dt 0.1: 28 of 40 cells at 0.5x with a scale of 1.5, 32 without).
+constexpr float kMaxLeadPerTick = 0.25f;
+
+// The command that brings the wheels (at `wheel_angle`, rad) to `asked` (steering units)
+// with time constant wheel_response_time when their first-order lag is steering_lag:
+// the remaining gap, scaled by steering_lag / wheel_response_time. Off when the lag is
+// already no slower. The wheels close dt / steering_lag of the commanded gap per tick, so
+// the scale is held to where one tick closes at most kMaxLeadPerTick of the asked gap.
+THRONG_HD inline float LeadWheels(float asked, float wheel_angle, const FollowerParams& p) {
+  if (!(p.wheel_response_time > 0.f) || !(p.steering_lag > p.wheel_response_time)) return asked;
+  float scale = p.steering_lag / p.wheel_response_time;
+  if (p.control_period > 0.f) {
+    const float per_tick = kMaxLeadPerTick * p.steering_lag / p.control_period;
+    scale = fminf(scale, fmaxf(per_tick, 1.f));
+  }
+  const float wheel = wheel_angle / p.max_steer_angle;
+  return Clamp(wheel + (asked - wheel) * scale, -1.f, 1.f);
+}
+
+// With peak_curvature_speed, the share of max_lateral_accel left for the steering's own
+// corrections around the line: on the held-out courses a close follower turns up to 0.3%
+// tighter than the lane where the speed limit binds (throng-bench-lanes).
+constexpr float kLineCorrectionAllowance = 0.01f;
+
 // One follower tick for one vehicle. `world_speed_limit` <= 0 means none.
 THRONG_HD inline FollowerOutput FollowSpline(const SplineSetView& set, const VehicleState& v,
                                              const FollowerParams& p, float world_speed_limit) {
@@ -280,6 +315,7 @@ THRONG_HD inline FollowerOutput FollowSpline(const SplineSetView& set, const Veh
     feedback = LimitApproach(feedback, heading_error, pose.cte, speed, p);
   }
   out.steering = Clamp(feedforward + feedback * TickGainScale(speed, p), -1.f, 1.f);
+  out.steering = LeadWheels(out.steering, v.wheel_angle, p);
 
   // Speed: the sharpest curvature within what the vehicle sees or needs to stop in.
   // Past one lap (or the whole open spline) there is nothing new to see; the cap also
@@ -293,6 +329,10 @@ THRONG_HD inline FollowerOutput FollowSpline(const SplineSetView& set, const Veh
     const float s =
         out.progress + window * (static_cast<float>(i) / static_cast<float>(samples - 1));
     k_ahead = fmaxf(k_ahead, CurvatureAt(set, v.spline, s));
+  }
+  if (p.peak_curvature_speed) {
+    k_ahead = fmaxf(k_ahead, PeakCurvatureAhead(set, v.spline, out.progress, window)) *
+              (1.f + kLineCorrectionAllowance);
   }
   float target_speed = sqrtf(p.max_lateral_accel / fmaxf(k_ahead, 1e-4f));
   target_speed = fminf(target_speed, v.max_speed);

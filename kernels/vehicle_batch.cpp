@@ -73,6 +73,11 @@ void ValidateFollowerParams(const FollowerParams& p, float world_speed_limit,
           prefix, "max_steer_angle", "must be within [0.001, 1.5)");
   non_negative(p.steering_lag, "steering_lag", kMaxSeconds);
   non_negative(p.control_period, "control_period", kMaxSeconds);
+  // 0 switches the lead off; a denormal one would scale the wheel gap to infinity.
+  Require(std::isfinite(p.wheel_response_time) &&
+              (p.wheel_response_time == 0.f ||
+               (p.wheel_response_time >= 1e-2f && p.wheel_response_time <= kMaxSeconds)),
+          prefix, "wheel_response_time", "must be 0 (off) or within [0.01, 100]");
   if (!(std::isfinite(world_speed_limit) && world_speed_limit >= 0.f &&
         world_speed_limit <= kMaxSpeed)) {
     Reject("world.speed_limit: must be >= 0 and <= 1000 (0 = none)");

@@ -116,6 +116,8 @@ WorldConfig ConfigFromProto(const v1::WorldConfig& p) {
   if (f.has_lag_compensation()) c.follower.lag_compensation = f.lag_compensation();
   if (f.has_approach_curvature_share())
     c.follower.approach_curvature_share = f.approach_curvature_share();
+  if (f.has_wheel_response_time()) c.follower.wheel_response_time = f.wheel_response_time();
+  if (f.has_peak_curvature_speed()) c.follower.peak_curvature_speed = f.peak_curvature_speed();
 
   const auto& d = p.defaults();
   const AgentDefaults ad;
@@ -175,6 +177,8 @@ void ConfigToProto(const WorldConfig& c, v1::WorldConfig* p) {
   f->set_curvature_feedforward(c.follower.curvature_feedforward);
   f->set_lag_compensation(c.follower.lag_compensation);
   f->set_approach_curvature_share(c.follower.approach_curvature_share);
+  f->set_wheel_response_time(c.follower.wheel_response_time);
+  f->set_peak_curvature_speed(c.follower.peak_curvature_speed);
   auto* d = p->mutable_defaults();
   d->set_agent_radius(c.agent_defaults.radius);
   d->set_agent_max_speed(c.agent_defaults.max_speed);

@@ -173,6 +173,9 @@ TEST_P(FollowerValidationTest, rejects_bad_vehicles_and_parameters_naming_the_fi
          "follower.crosstrack_gain");
   expect([](VehicleColumns&, FollowerParams& p, float&) { p.heading_weight = 1.5f; },
          "follower.heading_weight");
+  // A denormal response time would scale the wheel gap to infinity.
+  expect([](VehicleColumns&, FollowerParams& p, float&) { p.wheel_response_time = 1e-30f; },
+         "follower.wheel_response_time: must be 0 (off) or within [0.01, 100]");
   expect([](VehicleColumns&, FollowerParams&, float& limit) { limit = -1.f; }, "world.speed_limit");
   expect([](VehicleColumns& v, FollowerParams&, float&) { v.profile[6] = 2; },
          "vehicles.profile[6]: 2");

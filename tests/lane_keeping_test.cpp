@@ -108,6 +108,42 @@ TEST(LaneKeepingTest, hill_worst_off_line_cell) { ExpectOffLine({"hill", 0.f, 5.
 TEST(LaneKeepingTest, big_loop_worst_off_line_cell) { ExpectOffLine({"big_loop", 0.f, 5.f}); }
 TEST(LaneKeepingTest, hairpin_lagged_fast_off_line_cell) { ExpectOffLine({"hairpin", 0.3f, 35.f}); }
 
+// Where the curvature speed limit binds, the lateral acceleration (speed^2 tan(wheel angle)
+// / wheelbase, the bicycle's) stays within max_lateral_accel over the lap. Without the
+// speed loop's peak curvature and without the wheel lead (the follower before them) the
+// same cell exceeds the limit by at least `before_above`.
+void ExpectWithinLateralLimit(const Cell& cell, float before_above) {
+  const Course& course = CourseNamed(cell.course);
+  const SplineSet set = BuildSplineSet({course.lane});
+  const DriveSetup setup{cell.speed, cell.lag, false};
+  const DriveResult t = DriveThrong(course, set, FollowerParams{}, setup);
+  DriveSetup before_setup = setup;
+  before_setup.speed_loop.peak_curvature_speed = false;
+  FollowerParams before = FollowerParams{};
+  before.wheel_response_time = 0.f;
+  const DriveResult b = DriveThrong(course, set, before, before_setup);
+  const float limit = setup.speed_loop.max_lateral_accel;
+  std::printf(
+      "  [lanes] %-8s lag %.1f %2.0f m/s: max lateral acceleration %.3f m/s^2 (before %.3f), "
+      "limit %.1f; mean speed %.2f m/s (before %.2f)\n",
+      cell.course, cell.lag, cell.speed, t.max_lateral_accel, b.max_lateral_accel, limit,
+      t.mean_speed, b.mean_speed);
+  ASSERT_TRUE(t.completed);
+  EXPECT_LE(t.max_lateral_accel, limit) << cell.course;
+  EXPECT_GT(t.max_lateral_accel, 0.95f * limit) << "the limit does not bind on this cell";
+  EXPECT_GT(b.max_lateral_accel, limit + before_above) << "it was already within the limit";
+}
+
+TEST(LaneKeepingTest, hairpin_lagged_lateral_acceleration_within_the_limit) {
+  ExpectWithinLateralLimit({"hairpin", 0.3f, 15.f}, 0.8f);
+}
+TEST(LaneKeepingTest, chicane_lateral_acceleration_within_the_limit) {
+  ExpectWithinLateralLimit({"chicane", 0.f, 15.f}, 0.5f);
+}
+TEST(LaneKeepingTest, hill_lagged_lateral_acceleration_within_the_limit) {
+  ExpectWithinLateralLimit({"hill", 0.3f, 15.f}, 0.1f);
+}
+
 // ALGORITHMS.md §1's switches on the plain formula: crosstrack_gain = 0 leaves the two
 // angles alone, adaptive_look_ahead = false a fixed look-ahead of look_ahead_base.
 TEST(LaneKeepingTest, plain_formula_switches_still_do_what_section_1_says) {

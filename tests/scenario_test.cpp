@@ -167,6 +167,8 @@ void ExpectSameConfig(const WorldConfig& a, const WorldConfig& b) {
   EXPECT_SAME_FLOAT(f.control_period, g.control_period);
   EXPECT_SAME_FLOAT(f.speed_gain, g.speed_gain);
   EXPECT_EQ(f.adaptive_look_ahead, g.adaptive_look_ahead);
+  EXPECT_SAME_FLOAT(f.wheel_response_time, g.wheel_response_time);
+  EXPECT_EQ(f.peak_curvature_speed, g.peak_curvature_speed);
   EXPECT_SAME_FLOAT(a.world_speed_limit, b.world_speed_limit);
   EXPECT_SAME_FLOAT(a.agent_defaults.radius, b.agent_defaults.radius);
   EXPECT_SAME_FLOAT(a.agent_defaults.max_speed, b.agent_defaults.max_speed);
@@ -360,7 +362,7 @@ TEST(ScenarioTest, floats_are_written_short) {
 TEST(ScenarioTest, config_structs_have_the_fields_the_json_knows) {
   EXPECT_EQ(sizeof(Frame), 2u);
   EXPECT_EQ(sizeof(OrcaParams), 40u);
-  EXPECT_EQ(sizeof(FollowerParams), 68u);
+  EXPECT_EQ(sizeof(FollowerParams), 76u);
   EXPECT_EQ(sizeof(AgentDefaults), 16u);
   EXPECT_EQ(sizeof(BicycleParams), 20u);
   EXPECT_EQ(sizeof(VehicleDefaults), 32u);

@@ -149,7 +149,20 @@ FollowerOutput FollowSpline(const ReferenceSpline& spline, double spline_speed_l
   const double per_tick = speed * p.control_period * p.max_steer_angle /
                           (static_cast<double>(p.max_yaw_delta) * p.wheelbase);
   if (per_tick > 0.5) feedback *= 0.5 / per_tick;
-  const double steering = std::clamp(feedforward + feedback, -1.0, 1.0);
+  double steering = std::clamp(feedforward + feedback, -1.0, 1.0);
+  // Lead on the wheels' lag: they should close the gap to the asked angle in
+  // wheel_response_time, not steering_lag; the gain is held to a quarter of the gap per
+  // tick (kMaxLeadPerTick).
+  if (p.wheel_response_time > 0 && p.steering_lag > p.wheel_response_time) {
+    double gain = static_cast<double>(p.steering_lag) / p.wheel_response_time;
+    if (p.control_period > 0) {
+      gain = std::min(
+          gain,
+          std::max(static_cast<double>(kMaxLeadPerTick) * p.steering_lag / p.control_period, 1.0));
+    }
+    const double wheel = static_cast<double>(v.wheel_angle) / p.max_steer_angle;
+    steering = std::clamp(wheel + (steering - wheel) * gain, -1.0, 1.0);
+  }
 
   // Speed window: what is seen, or what it takes to stop, whichever is longer; at most
   // the whole spline.
@@ -160,6 +173,10 @@ FollowerOutput FollowSpline(const ReferenceSpline& spline, double spline_speed_l
   for (int i = 1; i < samples; ++i) {
     k_ahead = std::max(
         k_ahead, spline.CurvatureAt(Normalize(spline, progress + window * i / (samples - 1))));
+  }
+  if (p.peak_curvature_speed) {
+    k_ahead = std::max(k_ahead, spline.PeakCurvatureAhead(progress, window)) *
+              (1.0 + static_cast<double>(kLineCorrectionAllowance));
   }
   double target_speed = std::sqrt(p.max_lateral_accel / std::max(k_ahead, 1e-4));
   target_speed = std::min(target_speed, static_cast<double>(v.max_speed));

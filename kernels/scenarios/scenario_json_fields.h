@@ -74,6 +74,8 @@ void VisitFields(V& v, FollowerParams& p) {
   v("steering_lag", p.steering_lag, kOptional);
   v("approach_curvature_share", p.approach_curvature_share, kOptional);
   v("control_period", p.control_period, kOptional);
+  v("wheel_response_time", p.wheel_response_time, kOptional);
+  v("peak_curvature_speed", p.peak_curvature_speed, kOptional);
 }
 
 template <class V>

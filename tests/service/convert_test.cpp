@@ -51,6 +51,26 @@ TEST(ConvertTest, zero_fields_take_engine_defaults) {
   EXPECT_EQ(c.detection.oscillation_window, d.detection.oscillation_window);
 }
 
+// The follower's switches beyond ALGORITHMS.md §1 are proto3 optional: unset takes the
+// default (on), an explicit 0 or false switches one off, and GetWorld reports that.
+TEST(ConvertTest, follower_switches_unset_take_the_default_and_zero_switches_off) {
+  const FollowerParams d;
+  const WorldConfig unset = ConfigFromProto(v1::WorldConfig());
+  EXPECT_EQ(unset.follower.wheel_response_time, d.wheel_response_time);
+  EXPECT_TRUE(unset.follower.peak_curvature_speed);
+  v1::WorldConfig off;
+  off.mutable_follower()->set_wheel_response_time(0.f);
+  off.mutable_follower()->set_peak_curvature_speed(false);
+  const WorldConfig c = ConfigFromProto(off);
+  EXPECT_EQ(c.follower.wheel_response_time, 0.f);
+  EXPECT_FALSE(c.follower.peak_curvature_speed);
+  v1::WorldConfig reported;
+  ConfigToProto(c, &reported);
+  ASSERT_TRUE(reported.follower().has_peak_curvature_speed());
+  EXPECT_FALSE(reported.follower().peak_curvature_speed());
+  EXPECT_EQ(reported.follower().wheel_response_time(), 0.f);
+}
+
 TEST(ConvertTest, snapshot_round_trips_present_columns_only) {
   const auto scene = MakeTestScene(5, 2);
   const auto request = StepRequest("w-1", scene.snapshot);
