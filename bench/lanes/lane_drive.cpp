@@ -33,7 +33,7 @@ DriveResult DriveLap(const Course& course, const SplineSetView& set,
                      const LaneController& controller, const DriveSetup& setup) {
   BicycleParams bike;
   bike.steering_time_constant = setup.steering_lag;
-  const FollowerParams speed_loop;  // default speed settings for every controller
+  const FollowerParams& speed_loop = setup.speed_loop;  // the same for every controller
   const float length = set.headers[0].length;
 
   VehicleState v{};

@@ -1,5 +1,5 @@
 // One closed-loop lap: a controller steers, the shared speed loop (the follower's
-// throttle and brake with default speed settings) drives, the kinematic bicycle moves,
+// throttle and brake, DriveSetup::speed_loop) drives, the kinematic bicycle moves,
 // and the vehicle is snapped onto the road surface (slopes and banks) every tick.
 #pragma once
 
@@ -13,6 +13,9 @@ struct DriveSetup {
   float steering_lag = 0.f;  // s, the bicycle's steering_time_constant
   bool off_line = false;     // start 3 m right of the line, 15 degrees turned away from it
   float dt = 1.f / 60.f;     // s per tick (the follower runs once a tick)
+  // The shared speed loop: the follower's throttle and brake with these settings (the
+  // defaults; PlainFollowerParams() for ALGORITHMS.md §1's speed rule).
+  FollowerParams speed_loop{};
 };
 
 struct DriveResult {

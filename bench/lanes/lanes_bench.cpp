@@ -34,8 +34,7 @@ struct SetField {
   }
 };
 
-FollowerParams ParseOverrides(const std::vector<std::string>& sets) {
-  FollowerParams p;
+FollowerParams ParseOverrides(const std::vector<std::string>& sets, FollowerParams p = {}) {
   for (const std::string& s : sets) {
     const size_t eq = s.find('=');
     if (eq == std::string::npos) throw std::invalid_argument("--set wants name=value: " + s);
@@ -53,7 +52,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> course_names;
   std::vector<float> speeds{5, 10, 15, 25, 35};
   std::vector<float> lags{0.f, 0.3f};
-  std::vector<std::string> sets;
+  std::vector<std::string> sets, speed_sets;
+  bool plain_speed = false;
   std::string starts = "both", json_path;
   bool quiet = false;
   int search = 0;
@@ -64,6 +64,10 @@ int main(int argc, char** argv) {
   app.add_option("--lags", lags, "steering lags, s")->delimiter(',');
   app.add_option("--starts", starts, "on, off or both");
   app.add_option("--set", sets, "follower parameter for Throng, name=value (repeatable)");
+  app.add_option("--speed-set", speed_sets,
+                 "speed-loop parameter for all three controllers, name=value (repeatable)");
+  app.add_flag("--plain-speed", plain_speed,
+               "the shared speed loop starts from ALGORITHMS.md §1's rule (PlainFollowerParams)");
   app.add_option("--json", json_path, "write every cell as JSON to this file");
   app.add_flag("--quiet", quiet, "print only the summary");
   app.add_option("--dt", dt, "seconds per tick (default 1/60)");
@@ -73,6 +77,8 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   FollowerParams params = ParseOverrides(sets);
+  const FollowerParams speed_loop =
+      ParseOverrides(speed_sets, plain_speed ? PlainFollowerParams() : FollowerParams{});
   const BicycleParams bike;
   if (search > 0) {
     SearchSetup ss;
@@ -98,7 +104,7 @@ int main(int argc, char** argv) {
   std::string json = "{\n  \"benchmark\": \"lane_keeping\",\n  \"cells\": [";
   bool first = true;
   int on_cells = 0, on_rms_ok = 0, on_max_ok = 0, off_cells = 0, off_ok = 0, lost = 0;
-  float worst_ratio = 0.f, max_lat = 0.f;
+  float worst_ratio = 0.f, max_lat = 0.f, max_lat_pp = 0.f, max_lat_stanley = 0.f;
   std::string worst_cell;
   if (!quiet) {
     std::printf("%-9s %4s %5s %4s %6s | %7s %7s | %7s %7s | %7s %7s | %6s %5s\n", "course", "lag",
@@ -111,7 +117,7 @@ int main(int argc, char** argv) {
       for (float speed : speeds) {
         for (int off = 0; off < 2; ++off) {
           if ((starts == "on" && off) || (starts == "off" && !off)) continue;
-          const DriveSetup setup{speed, lag, off == 1, dt};
+          const DriveSetup setup{speed, lag, off == 1, dt, speed_loop};
           // Throng is told the vehicle's steering lag and the tick, as a world tells it its
           // bicycle's and its dt (docs/VEHICLES.md); the baselines have no use for them.
           FollowerParams told = params;
@@ -122,7 +128,11 @@ int main(int argc, char** argv) {
           const DriveResult b = DriveLap(*course, set.View(), *stanley, setup);
           const char* start = off ? "off" : "on";
           if (!t.completed) ++lost;
-          if (!off) max_lat = std::max(max_lat, t.max_lateral_accel);
+          if (!off) {
+            max_lat = std::max(max_lat, t.max_lateral_accel);
+            if (a.completed) max_lat_pp = std::max(max_lat_pp, a.max_lateral_accel);
+            if (b.completed) max_lat_stanley = std::max(max_lat_stanley, b.max_lateral_accel);
+          }
           // A baseline that left the road counts as infinitely bad.
           auto rms = [](const DriveResult& r) { return r.completed ? r.rms_cte : 1e9f; };
           auto mx = [](const DriveResult& r) { return r.completed ? r.max_cte : 1e9f; };
@@ -201,7 +211,7 @@ int main(int argc, char** argv) {
       off_cells, off_ok);
   std::printf(
       "throng laps lost: %d; max lateral acceleration on the on-line laps %.2f m/s^2 (limit "
-      "%.1f)\n",
-      lost, max_lat, params.max_lateral_accel);
+      "%.1f; pure pursuit %.2f, Stanley %.2f on the same speed loop)\n",
+      lost, max_lat, speed_loop.max_lateral_accel, max_lat_pp, max_lat_stanley);
   return 0;
 }
