@@ -37,6 +37,7 @@ ReferenceSpline::ReferenceSpline(const SplineDesc& desc, size_t index) : closed_
     start += segment_length_.back();
   }
   total_length_ = start;
+  ComputeSegmentPeaks();
 }
 
 P3 ReferenceSpline::Point(long j) const {
@@ -105,8 +106,11 @@ double ReferenceSpline::Normalize(double s) const {
 
 void ReferenceSpline::Locate(double s, size_t* segment, double* t) const {
   s = Normalize(s);
-  size_t seg = 0;
-  while (seg + 1 < segment_start_.size() && s >= segment_start_[seg + 1]) ++seg;
+  // The last segment starting at or before s (binary search: the constructor's peaks
+  // query every 0.125 m of the spline).
+  const size_t seg =
+      static_cast<size_t>(std::upper_bound(segment_start_.begin() + 1, segment_start_.end(), s) -
+                          segment_start_.begin() - 1);
   const double target = s - segment_start_[seg];
   // Newton on the arc length, kept inside a shrinking bracket.
   double lo = 0, hi = 1, u = target / segment_length_[seg];
@@ -165,9 +169,10 @@ double ReferenceSpline::CurvatureAt(double s) const {
   return b > a ? turn / (b - a) : 0.0;
 }
 
-double ReferenceSpline::PeakCurvatureAhead(double s, double distance) const {
+// Once, in the constructor: queries then only read (they run on many threads at once).
+void ReferenceSpline::ComputeSegmentPeaks() {
   const size_t n = segment_length_.size();
-  if (segment_peak_.empty()) {
+  {
     const double half = 0.5 * static_cast<double>(kPeakCurvatureChord);
     for (size_t seg = 0; seg < n; ++seg) {
       const double len = segment_length_[seg];
@@ -188,6 +193,10 @@ double ReferenceSpline::PeakCurvatureAhead(double s, double distance) const {
       segment_peak_.push_back(peak);
     }
   }
+}
+
+double ReferenceSpline::PeakCurvatureAhead(double s, double distance) const {
+  const size_t n = segment_length_.size();
   const double at = Normalize(s);
   size_t seg = 0;
   while (seg + 1 < n && at >= segment_start_[seg + 1]) ++seg;

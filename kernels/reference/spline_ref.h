@@ -43,7 +43,8 @@ class ReferenceSpline {
   std::vector<double> segment_start_;  // arc length at each segment's start
   std::vector<double> segment_length_;
   double total_length_ = 0;
-  mutable std::vector<double> segment_peak_;  // filled on the first PeakCurvatureAhead
+  void ComputeSegmentPeaks();
+  std::vector<double> segment_peak_;  // per segment, filled by the constructor
 };
 
 }  // namespace throng::reference
