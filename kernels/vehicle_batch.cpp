@@ -29,7 +29,8 @@ void VehicleColumns::Resize(size_t n) {
 
 void FollowerResults::Resize(size_t n) {
   for (auto* c : {&steering, &throttle, &brake, &target_speed, &cte, &progress, &position_delta,
-                  &heading_delta, &look_ahead, &target_x, &target_y, &target_z}) {
+                  &heading_delta, &look_ahead, &target_x, &target_y, &target_z, &progress_x,
+                  &progress_y, &progress_z, &tangent_x, &tangent_y, &tangent_z}) {
     c->resize(n);
   }
 }

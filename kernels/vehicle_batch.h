@@ -37,6 +37,8 @@ struct FollowerResults {
   std::vector<float> steering, throttle, brake, target_speed, cte, progress;
   std::vector<float> position_delta, heading_delta, look_ahead;  // debug signals
   std::vector<float> target_x, target_y, target_z;               // debug: look-ahead point
+  std::vector<float> progress_x, progress_y, progress_z;         // debug: lane point at `progress`
+  std::vector<float> tangent_x, tangent_y, tangent_z;  // debug: unit tangent at the target
 
   void Resize(size_t n);
 };

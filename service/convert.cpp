@@ -13,6 +13,11 @@ namespace {
 using google::protobuf::RepeatedField;
 
 float Or(float value, float fallback) { return value != 0.f ? value : fallback; }
+// A proto3 optional field: the value when set (0 included), else the default.
+template <class T>
+T Given(bool has, T value, T fallback) {
+  return has ? value : fallback;
+}
 
 // 0 takes the fallback; a value too large for the engine's int is named.
 int OrInt(uint32_t value, int fallback, const char* path) {
@@ -104,20 +109,40 @@ WorldConfig ConfigFromProto(const v1::WorldConfig& p) {
 
   const FollowerParams fol;
   const auto& f = p.follower();
-  c.follower.look_ahead_base = Or(f.look_ahead_base(), fol.look_ahead_base);
-  c.follower.look_ahead_speed_factor = Or(f.look_ahead_speed_factor(), fol.look_ahead_speed_factor);
-  c.follower.heading_weight = Or(f.heading_weight(), fol.heading_weight);
-  c.follower.max_yaw_delta = Or(f.max_yaw_delta(), fol.max_yaw_delta);
-  c.follower.crosstrack_gain = Or(f.crosstrack_gain(), fol.crosstrack_gain);
-  c.follower.max_lateral_accel = Or(f.max_lateral_accel(), fol.max_lateral_accel);
-  c.follower.max_brake_decel = Or(f.max_brake_decel(), fol.max_brake_decel);
-  c.follower.speed_gain = Or(f.speed_gain(), fol.speed_gain);
+  // proto3 optional: a value set means what it says (0 included), unset is the default.
+  c.follower.look_ahead_base =
+      Given(f.has_look_ahead_base(), f.look_ahead_base(), fol.look_ahead_base);
+  c.follower.look_ahead_speed_factor = Given(
+      f.has_look_ahead_speed_factor(), f.look_ahead_speed_factor(), fol.look_ahead_speed_factor);
+  c.follower.heading_weight = Given(f.has_heading_weight(), f.heading_weight(), fol.heading_weight);
+  c.follower.max_yaw_delta = Given(f.has_max_yaw_delta(), f.max_yaw_delta(), fol.max_yaw_delta);
+  c.follower.crosstrack_gain =
+      Given(f.has_crosstrack_gain(), f.crosstrack_gain(), fol.crosstrack_gain);
+  c.follower.max_lateral_accel =
+      Given(f.has_max_lateral_accel(), f.max_lateral_accel(), fol.max_lateral_accel);
+  c.follower.max_brake_decel =
+      Given(f.has_max_brake_decel(), f.max_brake_decel(), fol.max_brake_decel);
+  c.follower.speed_gain = Given(f.has_speed_gain(), f.speed_gain(), fol.speed_gain);
+  c.follower.projection_window =
+      Given(f.has_projection_window(), f.projection_window(), fol.projection_window);
+  c.follower.adaptive_look_ahead =
+      Given(f.has_adaptive_look_ahead(), f.adaptive_look_ahead(), fol.adaptive_look_ahead);
   if (f.has_curvature_feedforward()) c.follower.curvature_feedforward = f.curvature_feedforward();
   if (f.has_lag_compensation()) c.follower.lag_compensation = f.lag_compensation();
   if (f.has_approach_curvature_share())
     c.follower.approach_curvature_share = f.approach_curvature_share();
   if (f.has_wheel_response_time()) c.follower.wheel_response_time = f.wheel_response_time();
   if (f.has_peak_curvature_speed()) c.follower.peak_curvature_speed = f.peak_curvature_speed();
+
+  const BicycleParams bike;
+  const auto& b = p.bicycle();
+  BicycleParams& cb = c.vehicle_defaults.bicycle;
+  cb.wheelbase = Given(b.has_wheelbase(), b.wheelbase(), bike.wheelbase);
+  cb.max_steer_angle = Given(b.has_max_steer_angle(), b.max_steer_angle(), bike.max_steer_angle);
+  cb.max_accel = Given(b.has_max_accel(), b.max_accel(), bike.max_accel);
+  cb.max_brake = Given(b.has_max_brake(), b.max_brake(), bike.max_brake);
+  cb.steering_time_constant =
+      Given(b.has_steering_lag(), b.steering_lag(), bike.steering_time_constant);
 
   const auto& d = p.defaults();
   const AgentDefaults ad;
@@ -174,6 +199,8 @@ void ConfigToProto(const WorldConfig& c, v1::WorldConfig* p) {
   f->set_max_lateral_accel(c.follower.max_lateral_accel);
   f->set_max_brake_decel(c.follower.max_brake_decel);
   f->set_speed_gain(c.follower.speed_gain);
+  f->set_projection_window(c.follower.projection_window);
+  f->set_adaptive_look_ahead(c.follower.adaptive_look_ahead);
   f->set_curvature_feedforward(c.follower.curvature_feedforward);
   f->set_lag_compensation(c.follower.lag_compensation);
   f->set_approach_curvature_share(c.follower.approach_curvature_share);
@@ -193,6 +220,13 @@ void ConfigToProto(const WorldConfig& c, v1::WorldConfig* p) {
   d->set_stall_min_progress(c.detection.stall_min_progress);
   p->set_world_speed_limit(c.world_speed_limit);
   p->set_audit_every(c.audit_every);
+  const BicycleParams& cb = c.vehicle_defaults.bicycle;
+  auto* b = p->mutable_bicycle();
+  b->set_wheelbase(cb.wheelbase);
+  b->set_max_steer_angle(cb.max_steer_angle);
+  b->set_max_accel(cb.max_accel);
+  b->set_max_brake(cb.max_brake);
+  b->set_steering_lag(cb.steering_time_constant);
 }
 
 std::string ConfigMessageToProto(std::string_view message) {
@@ -200,7 +234,8 @@ std::string ConfigMessageToProto(std::string_view message) {
   static constexpr std::pair<std::string_view, std::string_view> kPrefixes[] = {
       {"params.", "orca."},
       {"agent_defaults.", "defaults.agent_"},
-      {"vehicle_defaults.bicycle.", "vehicle_defaults.bicycle."},  // not in the API
+      {"vehicle_defaults.bicycle.steering_time_constant", "bicycle.steering_lag"},
+      {"vehicle_defaults.bicycle.", "bicycle."},
       {"vehicle_defaults.", "defaults.vehicle_"},
       {"detection.", "defaults."},
       {"frame.up", "up_axis"},
@@ -376,6 +411,15 @@ void ResultToProto(const TickResult& r, const Snapshot& state, const TickOptions
   Put(r.vehicles.target_x, md, v->mutable_target_x());
   Put(r.vehicles.target_y, md, v->mutable_target_y());
   Put(r.vehicles.target_z, md, v->mutable_target_z());
+  Put(r.vehicles.progress_x, md, v->mutable_progress_x());
+  Put(r.vehicles.progress_y, md, v->mutable_progress_y());
+  Put(r.vehicles.progress_z, md, v->mutable_progress_z());
+  Put(r.vehicles.tangent_x, md, v->mutable_tangent_x());
+  Put(r.vehicles.tangent_y, md, v->mutable_tangent_y());
+  Put(r.vehicles.tangent_z, md, v->mutable_tangent_z());
+  Put(r.vehicles.position_delta, md, v->mutable_position_delta());
+  Put(r.vehicles.heading_delta, md, v->mutable_heading_delta());
+  Put(r.vehicles.look_ahead, md, v->mutable_look_ahead());
   const size_t ni = options.integrate ? n : 0;
   Put(state.agents.x, ni, a->mutable_x());
   Put(state.agents.y, ni, a->mutable_y());

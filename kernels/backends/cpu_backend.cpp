@@ -98,7 +98,9 @@ void CpuBackend::FollowSplines(const FollowerParams& params, float world_speed_l
       world_speed_limit,
       {out->steering.data(), out->throttle.data(), out->brake.data(), out->target_speed.data(),
        out->cte.data(), out->progress.data(), out->position_delta.data(), out->heading_delta.data(),
-       out->look_ahead.data(), out->target_x.data(), out->target_y.data(), out->target_z.data()}};
+       out->look_ahead.data(), out->target_x.data(), out->target_y.data(), out->target_z.data(),
+       out->progress_x.data(), out->progress_y.data(), out->progress_z.data(),
+       out->tangent_x.data(), out->tangent_y.data(), out->tangent_z.data()}};
   thrust::for_each_n(thrust::omp::par, thrust::counting_iterator<size_t>(0), n, f);
 }
 

@@ -91,7 +91,8 @@ class CudaBackend final : public Backend {
         world_speed_limit,
         {Raw(d_f_out_[0]), Raw(d_f_out_[1]), Raw(d_f_out_[2]), Raw(d_f_out_[3]), Raw(d_f_out_[4]),
          Raw(d_f_out_[5]), Raw(d_f_out_[6]), Raw(d_f_out_[7]), Raw(d_f_out_[8]), Raw(d_f_out_[9]),
-         Raw(d_f_out_[10]), Raw(d_f_out_[11])}};
+         Raw(d_f_out_[10]), Raw(d_f_out_[11]), Raw(d_f_out_[12]), Raw(d_f_out_[13]),
+         Raw(d_f_out_[14]), Raw(d_f_out_[15]), Raw(d_f_out_[16]), Raw(d_f_out_[17])}};
     thrust::for_each_n(thrust::cuda::par_nosync.on(stream_), thrust::counting_iterator<size_t>(0),
                        n, f);
     THRONG_CUDA_CHECK(cudaGetLastError());
@@ -99,8 +100,10 @@ class CudaBackend final : public Backend {
     std::vector<float>* host[] = {&out->steering,       &out->throttle,      &out->brake,
                                   &out->target_speed,   &out->cte,           &out->progress,
                                   &out->position_delta, &out->heading_delta, &out->look_ahead,
-                                  &out->target_x,       &out->target_y,      &out->target_z};
-    for (int k = 0; k < 12; ++k) Download(d_f_out_[k], *host[k], stream_);
+                                  &out->target_x,       &out->target_y,      &out->target_z,
+                                  &out->progress_x,     &out->progress_y,    &out->progress_z,
+                                  &out->tangent_x,      &out->tangent_y,     &out->tangent_z};
+    for (int k = 0; k < kFollowerOutputs; ++k) Download(d_f_out_[k], *host[k], stream_);
     THRONG_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
@@ -291,7 +294,8 @@ class CudaBackend final : public Backend {
   std::vector<uint32_t> spline_ids_;
   DeviceVector<uint32_t> d_v_spline_;
   DeviceVector<float> d_v_px_, d_v_py_, d_v_pz_, d_v_yaw_, d_v_speed_, d_v_hint_, d_v_max_speed_;
-  DeviceVector<float> d_f_out_[12];
+  static constexpr int kFollowerOutputs = 18;  // FollowerOutputView's columns
+  DeviceVector<float> d_f_out_[kFollowerOutputs];
   DeviceVector<uint16_t> d_v_profile_;
   DeviceVector<float> d_v_wheel_;
   DeviceVector<FollowerParams> d_v_params_;

@@ -19,7 +19,7 @@ struct VehicleInputView {
   const float* __restrict__ speed;
   const float* __restrict__ progress_hint;
   const float* __restrict__ max_speed;
-  const uint16_t* __restrict__ profile;  // null: every vehicle uses table[0]
+  const uint16_t* __restrict__ profile;   // null: every vehicle uses table[0]
   const float* __restrict__ wheel_angle;  // null: the wheels straight
 };
 
@@ -36,6 +36,12 @@ struct FollowerOutputView {
   float* __restrict__ target_x;
   float* __restrict__ target_y;
   float* __restrict__ target_z;
+  float* __restrict__ progress_x;  // debug: the lane point at `progress`
+  float* __restrict__ progress_y;
+  float* __restrict__ progress_z;
+  float* __restrict__ tangent_x;  // debug: the lane's unit tangent at the target
+  float* __restrict__ tangent_y;
+  float* __restrict__ tangent_z;
 };
 
 struct FollowerFunctor {
@@ -68,6 +74,12 @@ struct FollowerFunctor {
     out.target_x[i] = f.target.x;
     out.target_y[i] = f.target.y;
     out.target_z[i] = f.target.z;
+    out.progress_x[i] = f.progress_point.x;
+    out.progress_y[i] = f.progress_point.y;
+    out.progress_z[i] = f.progress_point.z;
+    out.tangent_x[i] = f.tangent.x;
+    out.tangent_y[i] = f.tangent.y;
+    out.tangent_z[i] = f.tangent.z;
   }
 };
 

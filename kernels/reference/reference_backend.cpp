@@ -100,6 +100,12 @@ void ReferenceBackend::FollowSplines(const FollowerParams& params, float world_s
     out->target_x[i] = f.target.x;
     out->target_y[i] = f.target.y;
     out->target_z[i] = f.target.z;
+    out->progress_x[i] = f.progress_point.x;
+    out->progress_y[i] = f.progress_point.y;
+    out->progress_z[i] = f.progress_point.z;
+    out->tangent_x[i] = f.tangent.x;
+    out->tangent_y[i] = f.tangent.y;
+    out->tangent_z[i] = f.tangent.z;
   }
 }
 

@@ -257,19 +257,32 @@ void FillResults(const WorldConfig& config, const Snapshot& s, const TickOptions
   vr.cte = fr.cte;
   vr.progress = fr.progress;
   vr.clear_distance = w.clear;
-  vr.target_x.clear();
-  vr.target_y.clear();
-  vr.target_z.clear();
+  for (auto* c : {&vr.target_x, &vr.target_y, &vr.target_z, &vr.progress_x, &vr.progress_y,
+                  &vr.progress_z, &vr.tangent_x, &vr.tangent_y, &vr.tangent_z}) {
+    c->assign(options.debug ? m : 0, 0.f);
+  }
+  vr.position_delta.clear();
+  vr.heading_delta.clear();
+  vr.look_ahead.clear();
   if (options.debug) {
-    vr.target_x.resize(m);
-    vr.target_y.resize(m);
-    vr.target_z.resize(m);
     for (size_t i = 0; i < m; ++i) {
       const Vec3 t = frame.ToExternal({fr.target_x[i], fr.target_y[i], fr.target_z[i]});
+      const Vec3 p = frame.ToExternal({fr.progress_x[i], fr.progress_y[i], fr.progress_z[i]});
+      const Vec3 d = frame.ToExternal({fr.tangent_x[i], fr.tangent_y[i], fr.tangent_z[i]});
       vr.target_x[i] = t.x;
       vr.target_y[i] = t.y;
       vr.target_z[i] = t.z;
+      vr.progress_x[i] = p.x;
+      vr.progress_y[i] = p.y;
+      vr.progress_z[i] = p.z;
+      vr.tangent_x[i] = d.x;
+      vr.tangent_y[i] = d.y;
+      vr.tangent_z[i] = d.z;
     }
+    // Angles are to the vehicle's right in every frame: they need no conversion.
+    vr.position_delta = fr.position_delta;
+    vr.heading_delta = fr.heading_delta;
+    vr.look_ahead = fr.look_ahead;
   }
   for (size_t i = 0; i < m; ++i) w.vehicle_memory[i].progress = fr.progress[i];
   if (!options.integrate) {

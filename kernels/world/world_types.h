@@ -188,7 +188,14 @@ struct VehicleResults {
   std::vector<float> cte;              // m, > 0 right of the lane's centre line
   std::vector<float> progress;         // m along the lane
   std::vector<float> clear_distance;   // m free ahead along the lane (+inf: nothing seen)
-  std::vector<float> target_x, target_y, target_z;  // look-ahead point (debug only)
+  // Debug only (TickOptions::debug), the rest of ALGORITHMS.md §1's debug values: the
+  // look-ahead point, the lane point at `progress`, the lane's unit tangent at the target
+  // (caller's frame), the two angles (rad, > 0: to the vehicle's right) and the
+  // look-ahead distance (m).
+  std::vector<float> target_x, target_y, target_z;
+  std::vector<float> progress_x, progress_y, progress_z;
+  std::vector<float> tangent_x, tangent_y, tangent_z;
+  std::vector<float> position_delta, heading_delta, look_ahead;
 };
 
 struct TickResult {

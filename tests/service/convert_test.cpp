@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernels/world/world_validate.h"
 #include "tests/service/service_test_util.h"
 
 namespace throng::service::testing {
@@ -69,6 +70,67 @@ TEST(ConvertTest, follower_switches_unset_take_the_default_and_zero_switches_off
   ASSERT_TRUE(reported.follower().has_peak_curvature_speed());
   EXPECT_FALSE(reported.follower().peak_curvature_speed());
   EXPECT_EQ(reported.follower().wheel_response_time(), 0.f);
+}
+
+// Issue 17: every follower field is proto3 optional. A 0 that means something is kept
+// (crosstrack_gain 0 is no CTE term, heading_weight 0 position only, speed factor 0 a
+// fixed look-ahead), GetWorld reports it, and an unset field is the default.
+TEST(ConvertTest, follower_zeros_mean_what_they_say) {
+  v1::WorldConfig proto;
+  auto* f = proto.mutable_follower();
+  f->set_crosstrack_gain(0.f);
+  f->set_heading_weight(0.f);
+  f->set_look_ahead_speed_factor(0.f);
+  f->set_look_ahead_base(0.f);
+  f->set_adaptive_look_ahead(false);
+  f->set_projection_window(2.5f);
+  const WorldConfig c = ConfigFromProto(proto);
+  EXPECT_EQ(c.follower.crosstrack_gain, 0.f);
+  EXPECT_EQ(c.follower.heading_weight, 0.f);
+  EXPECT_EQ(c.follower.look_ahead_speed_factor, 0.f);
+  EXPECT_EQ(c.follower.look_ahead_base, 0.f);
+  EXPECT_FALSE(c.follower.adaptive_look_ahead);
+  EXPECT_EQ(c.follower.projection_window, 2.5f);
+  const FollowerParams d;
+  EXPECT_EQ(c.follower.max_yaw_delta, d.max_yaw_delta) << "unset: the default";
+  v1::WorldConfig reported;
+  ConfigToProto(c, &reported);
+  ASSERT_TRUE(reported.follower().has_crosstrack_gain());
+  EXPECT_EQ(reported.follower().crosstrack_gain(), 0.f);
+  EXPECT_EQ(reported.follower().heading_weight(), 0.f);
+  EXPECT_FALSE(reported.follower().adaptive_look_ahead());
+  // An explicit 0 where 0 is not allowed is an error, not the default.
+  v1::WorldConfig bad;
+  bad.mutable_follower()->set_max_yaw_delta(0.f);
+  EXPECT_NE(InvalidArgument([&] {
+              ValidateWorldConfig(ConfigFromProto(bad));
+            }).find("follower.max_yaw_delta"),
+            std::string::npos);
+}
+
+// The bicycle that Advance integrates with, and whose geometry the follower is told:
+// in the API (WorldConfig.bicycle), round-tripped, errors named by their API path.
+TEST(ConvertTest, bicycle_parameters_reach_the_world_and_errors_name_the_api_field) {
+  v1::WorldConfig proto;
+  proto.mutable_bicycle()->set_wheelbase(3.5f);
+  proto.mutable_bicycle()->set_steering_lag(0.f);
+  const WorldConfig c = ConfigFromProto(proto);
+  EXPECT_EQ(c.vehicle_defaults.bicycle.wheelbase, 3.5f);
+  EXPECT_EQ(c.vehicle_defaults.bicycle.steering_time_constant, 0.f) << "0: no lag, not the default";
+  EXPECT_EQ(c.vehicle_defaults.bicycle.max_steer_angle, BicycleParams{}.max_steer_angle);
+  v1::WorldConfig reported;
+  ConfigToProto(c, &reported);
+  EXPECT_EQ(reported.bicycle().wheelbase(), 3.5f);
+  ASSERT_TRUE(reported.bicycle().has_steering_lag());
+  EXPECT_EQ(reported.bicycle().steering_lag(), 0.f);
+  v1::WorldConfig bad;
+  bad.mutable_bicycle()->set_max_steer_angle(2.f);
+  const std::string engine = InvalidArgument([&] { ValidateWorldConfig(ConfigFromProto(bad)); });
+  EXPECT_EQ(ConfigMessageToProto(engine).rfind("bicycle.max_steer_angle", 0), 0u) << engine;
+  bad.mutable_bicycle()->clear_max_steer_angle();
+  bad.mutable_bicycle()->set_steering_lag(-1.f);
+  const std::string lag = InvalidArgument([&] { ValidateWorldConfig(ConfigFromProto(bad)); });
+  EXPECT_EQ(ConfigMessageToProto(lag).rfind("bicycle.steering_lag", 0), 0u) << lag;
 }
 
 TEST(ConvertTest, snapshot_round_trips_present_columns_only) {

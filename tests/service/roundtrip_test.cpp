@@ -2,6 +2,8 @@
 // World on the same input (same backend: cpu).
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "kernels/world/world.h"
 #include "service/convert.h"
 #include "tests/service/service_test_util.h"
@@ -57,6 +59,23 @@ TEST_F(RoundTripTest, step_equals_the_engine) {
     EXPECT_EQ(got.vehicles().steering_size(), 4);
     EXPECT_EQ(got.agents().x_size(), options.integrate ? 40 : 0);
     EXPECT_EQ(got.vehicles().target_x_size(), options.debug ? 4 : 0);
+    EXPECT_EQ(got.vehicles().look_ahead_size(), options.debug ? 4 : 0);
+    EXPECT_EQ(got.vehicles().tangent_z_size(), options.debug ? 4 : 0);
+    if (options.debug) {
+      // ALGORITHMS.md §1's debug values (issue 17): the lane point at `progress` lies
+      // |cte| from the vehicle (flat lanes), the tangent is a unit vector, the look-ahead
+      // is a distance, the angles are angles.
+      const auto& v = got.vehicles();
+      for (int i = 0; i < 4; ++i) {
+        const float dx = scene.snapshot.vehicles.x[i] - v.progress_x(i);
+        const float dy = scene.snapshot.vehicles.y[i] - v.progress_y(i);
+        EXPECT_NEAR(std::hypot(dx, dy), std::fabs(v.cte(i)), 1e-2f) << i;
+        EXPECT_NEAR(std::hypot(v.tangent_x(i), v.tangent_y(i), v.tangent_z(i)), 1.f, 1e-4f) << i;
+        EXPECT_GT(v.look_ahead(i), 0.f) << i;
+        EXPECT_LE(std::fabs(v.position_delta(i)), 3.1416f) << i;
+        EXPECT_LE(std::fabs(v.heading_delta(i)), 3.1416f) << i;
+      }
+    }
     EXPECT_EQ(got.stats().backend(), "cpu");
     EXPECT_GT(got.stats().stage_seconds().total(), 0.0);
     EXPECT_TRUE(SameResponse(got, EngineStep(engine, scene.snapshot, options, id))) << tick;
