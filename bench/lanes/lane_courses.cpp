@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "kernels/scalar.cuh"
+#include "kernels/scenarios/roads.h"
 
 namespace throng::lanes {
 namespace {
@@ -52,28 +53,10 @@ class Turtle {
   std::vector<Vec3> points_;
 };
 
-// tests/vehicle_test.cpp's course, point for point: straight A 120 m, a left hairpin
-// (R = 8 m), straight B, an S-bend (min radius ~16 m), straight C, a wide left turn
-// (R = 18 m) and the closing straight (367 m).
+// tests/vehicle_test.cpp's course (scenarios::HairpinCourse), closed.
 SplineDesc HairpinCourse() {
-  SplineDesc d;
+  SplineDesc d = scenarios::HairpinCourse(true);
   d.id = 1;
-  d.closed = true;
-  for (int i = 0; i < 24; ++i) d.points.push_back({5.f * i, 0.f, 0.f});
-  for (int i = 0; i <= 12; ++i) {
-    const float a = -kPi / 2 + kPi * i / 12.f;
-    d.points.push_back({120.f + 8.f * std::cos(a), 8.f + 8.f * std::sin(a), 0.f});
-  }
-  for (int i = 1; i <= 12; ++i) d.points.push_back({120.f - 5.f * i, 16.f, 0.f});
-  for (int i = 1; i <= 16; ++i) {
-    d.points.push_back({60.f - 2.5f * i, 16.f + 10.f * (1.f - std::cos(kPi * i / 16.f)), 0.f});
-  }
-  for (int i = 1; i <= 8; ++i) d.points.push_back({20.f - 5.f * i, 36.f, 0.f});
-  for (int i = 1; i <= 20; ++i) {
-    const float a = kPi / 2 + kPi * i / 20.f;
-    d.points.push_back({-20.f + 18.f * std::cos(a), 18.f + 18.f * std::sin(a), 0.f});
-  }
-  for (int i = 1; i <= 3; ++i) d.points.push_back({-20.f + 5.f * i, 0.f, 0.f});
   return d;
 }
 

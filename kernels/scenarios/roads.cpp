@@ -49,4 +49,25 @@ VehicleColumns VehiclesOn(const std::vector<SplineDesc>& roads, size_t n, uint32
   return v;
 }
 
+SplineDesc HairpinCourse(bool closed) {
+  SplineDesc d;
+  d.closed = closed;
+  for (int i = 0; i < 24; ++i) d.points.push_back({5.f * i, 0.f, 0.f});
+  for (int i = 0; i <= 12; ++i) {
+    const float a = -kPi / 2 + kPi * i / 12.f;
+    d.points.push_back({120.f + 8.f * std::cos(a), 8.f + 8.f * std::sin(a), 0.f});
+  }
+  for (int i = 1; i <= 12; ++i) d.points.push_back({120.f - 5.f * i, 16.f, 0.f});
+  for (int i = 1; i <= 16; ++i) {
+    d.points.push_back({60.f - 2.5f * i, 16.f + 10.f * (1.f - std::cos(kPi * i / 16.f)), 0.f});
+  }
+  for (int i = 1; i <= 8; ++i) d.points.push_back({20.f - 5.f * i, 36.f, 0.f});
+  for (int i = 1; i <= 20; ++i) {
+    const float a = kPi / 2 + kPi * i / 20.f;
+    d.points.push_back({-20.f + 18.f * std::cos(a), 18.f + 18.f * std::sin(a), 0.f});
+  }
+  for (int i = 1; i <= 3; ++i) d.points.push_back({-20.f + 5.f * i, 0.f, 0.f});
+  return d;
+}
+
 }  // namespace throng::scenarios
