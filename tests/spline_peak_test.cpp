@@ -82,6 +82,25 @@ TEST(SplinePeakTest, a_closed_spline_wraps_into_its_first_segments) {
   EXPECT_GE(PeakCurvatureAhead(v, 0, length - 1.f, 10.f), first);
 }
 
+// A hostile window (1000 m/s of braking distance over a lane of 0.5 m segments) walks at
+// most kMaxPeakSegments segments: a bend beyond them is not seen by the peak bound.
+TEST(SplinePeakTest, the_walk_is_bounded_on_a_long_dense_lane) {
+  SplineDesc d;
+  for (int i = 0; i < 4000; ++i) d.points.push_back({0.5f * i, 0.f, 0.f});
+  for (int i = 1; i <= 20; ++i) {
+    const float a = 0.5f * kPi * static_cast<float>(i) / 20.f;
+    d.points.push_back({1999.5f + 10.f * std::sin(a), 10.f - 10.f * std::cos(a), 0.f});
+  }
+  const SplineSet set = BuildSplineSet({d});
+  const reference::ReferenceSpline ref(d);
+  // From the start, 2,500 m ahead reaches the bend at 2,000 m, but 256 segments are 128 m.
+  EXPECT_LT(PeakCurvatureAhead(set.View(), 0, 0.f, 2500.f), 1e-3f);
+  EXPECT_LT(ref.PeakCurvatureAhead(0.0, 2500.0), 1e-3);
+  // From 1,950 m the bend is within the walk.
+  EXPECT_GT(PeakCurvatureAhead(set.View(), 0, 1950.f, 2500.f), 0.09f);
+  EXPECT_GT(ref.PeakCurvatureAhead(1950.0, 2500.0), 0.09);
+}
+
 TEST(SplinePeakTest, the_reference_computes_the_same_peaks_in_double) {
   for (bool closed : {false, true}) {
     SplineDesc d = StraightIntoArc(30.f, 12.f);

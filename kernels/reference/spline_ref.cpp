@@ -202,7 +202,8 @@ double ReferenceSpline::PeakCurvatureAhead(double s, double distance) const {
   while (seg + 1 < n && at >= segment_start_[seg + 1]) ++seg;
   double peak = segment_peak_[seg];
   double end = segment_start_[seg] + segment_length_[seg];  // of the segments taken so far
-  for (size_t i = 1; i < n && end < at + distance; ++i) {
+  const size_t walk = std::min<size_t>(n, kMaxPeakSegments);
+  for (size_t i = 1; i < walk && end < at + distance; ++i) {
     if (++seg == n) {
       if (!closed_) break;
       seg = 0;
