@@ -208,9 +208,16 @@ void ValidateWorldConfig(const WorldConfig& c) {
   RequirePositive("vehicle_defaults.width", c.vehicle_defaults.width, kMaxVehicleSize);
   RequirePositive("vehicle_defaults.max_speed", c.vehicle_defaults.max_speed, kMaxSpeed);
   const BicycleParams& b = c.vehicle_defaults.bicycle;
-  RequirePositive("vehicle_defaults.bicycle.wheelbase", b.wheelbase, kMaxVehicleSize);
-  RequirePositive("vehicle_defaults.bicycle.max_steer_angle", b.max_steer_angle, 1.5f);
-  if (b.max_steer_angle >= 1.5f) Reject("vehicle_defaults.bicycle.max_steer_angle: must be < 1.5");
+  // The follower divides by both (it is told the bicycle's geometry): a denormal one, now
+  // reachable over the API (WorldConfig.bicycle), would turn the steering into NaN. The
+  // bounds are the follower's own (ValidateFollowerParams).
+  if (!(std::isfinite(b.wheelbase) && b.wheelbase >= kMinSize && b.wheelbase <= kMaxVehicleSize)) {
+    Reject("vehicle_defaults.bicycle.wheelbase: must be within [0.001, 100]");
+  }
+  if (!(std::isfinite(b.max_steer_angle) && b.max_steer_angle >= 1e-3f &&
+        b.max_steer_angle < kMaxWheelAngle)) {
+    Reject("vehicle_defaults.bicycle.max_steer_angle: must be within [0.001, 1.5)");
+  }
   RequireNonNegative("vehicle_defaults.bicycle.max_accel", b.max_accel, kMaxAcceleration);
   RequireNonNegative("vehicle_defaults.bicycle.max_brake", b.max_brake, kMaxAcceleration);
   RequireNonNegative("vehicle_defaults.bicycle.steering_time_constant", b.steering_time_constant,
