@@ -140,17 +140,12 @@ THRONG_HD inline Vec3 DirectionAt(const SplineSetView& set, uint32_t spline, flo
   return t;
 }
 
-// Turning angle between the tangents at the ends of a window centred on s, divided by
-// the window's length. The window is the shorter segment at each knot, interpolated in
-// between, so it follows the spacing of the control points and varies continuously.
-THRONG_HD inline float CurvatureAt(const SplineSetView& set, uint32_t spline, float s) {
+// Turning angle between the tangents at the ends of a window of `width` centred on s,
+// divided by the window's length (clamped at an open spline's ends).
+THRONG_HD inline float TurnRateOver(const SplineSetView& set, uint32_t spline, float s,
+                                    float width) {
   const SplineHeader& h = set.headers[spline];
-  s = NormalizeArcLength(h, s);
-  const uint32_t seg = ParamAt(set, h, s).segment;
-  const SplineKnot a = set.knots[h.knot_begin + seg];
-  const SplineKnot b = set.knots[h.knot_begin + seg + 1];
-  const float w = Lerp(a.window, b.window, Clamp((s - a.s) / (b.s - a.s), 0.f, 1.f));
-  float lo = s - 0.5f * w, hi = s + 0.5f * w;
+  float lo = s - 0.5f * width, hi = s + 0.5f * width;
   if (!h.closed) {
     lo = Clamp(lo, 0.f, h.length);
     hi = Clamp(hi, 0.f, h.length);
@@ -160,18 +155,21 @@ THRONG_HD inline float CurvatureAt(const SplineSetView& set, uint32_t spline, fl
   return atan2f(Length(Cross(ta, tb)), Dot(ta, tb)) / (hi - lo);
 }
 
-// Turning angle over the chord kPeakCurvatureChord centred on s, divided by the chord
-// (clamped at an open spline's ends). SegmentPeakCurvature's sample.
-THRONG_HD inline float ChordCurvatureAt(const SplineSetView& set, uint32_t spline, float s) {
+// The turn rate over a window that is the shorter segment at each knot, interpolated in
+// between, so it follows the spacing of the control points and varies continuously.
+THRONG_HD inline float CurvatureAt(const SplineSetView& set, uint32_t spline, float s) {
   const SplineHeader& h = set.headers[spline];
-  float lo = s - 0.5f * kPeakCurvatureChord, hi = s + 0.5f * kPeakCurvatureChord;
-  if (!h.closed) {
-    lo = Clamp(lo, 0.f, h.length);
-    hi = Clamp(hi, 0.f, h.length);
-  }
-  if (!(hi > lo)) return 0.f;
-  const Vec3 ta = DirectionAt(set, spline, lo), tb = DirectionAt(set, spline, hi);
-  return atan2f(Length(Cross(ta, tb)), Dot(ta, tb)) / (hi - lo);
+  s = NormalizeArcLength(h, s);
+  const uint32_t seg = ParamAt(set, h, s).segment;
+  const SplineKnot a = set.knots[h.knot_begin + seg];
+  const SplineKnot b = set.knots[h.knot_begin + seg + 1];
+  const float w = Lerp(a.window, b.window, Clamp((s - a.s) / (b.s - a.s), 0.f, 1.f));
+  return TurnRateOver(set, spline, s, w);
+}
+
+// The turn rate over kPeakCurvatureChord: SegmentPeakCurvature's sample.
+THRONG_HD inline float ChordCurvatureAt(const SplineSetView& set, uint32_t spline, float s) {
+  return TurnRateOver(set, spline, s, kPeakCurvatureChord);
 }
 
 // The largest ChordCurvatureAt over segment `segment` of `spline`, sampled at most

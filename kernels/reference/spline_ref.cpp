@@ -144,8 +144,21 @@ P3 ReferenceSpline::DirectionAt(double s) const {
   return Scale(d, 1.0 / Len(d));
 }
 
-// Turning angle between the tangents at the ends of a window centred on s, over the
-// window's length. The window is the shorter segment at each control point,
+// Turning angle between the tangents at the ends of a window of `width` centred on `at`,
+// over the window's length (clamped at an open spline's ends).
+double ReferenceSpline::TurnRateOver(double at, double width) const {
+  double a = at - 0.5 * width, b = at + 0.5 * width;
+  if (!closed_) {
+    a = std::clamp(a, 0.0, total_length_);
+    b = std::clamp(b, 0.0, total_length_);
+  }
+  if (!(b > a)) return 0.0;
+  const P3 ta = DirectionAt(a), tb = DirectionAt(b);
+  const double turn = std::atan2(Len(Cross(ta, tb)), ta.x * tb.x + ta.y * tb.y + ta.z * tb.z);
+  return turn / (b - a);
+}
+
+// The turn rate over a window that is the shorter segment at each control point,
 // interpolated in between (docs/SPLINES.md).
 double ReferenceSpline::CurvatureAt(double s) const {
   const size_t n = segment_length_.size();
@@ -159,39 +172,20 @@ double ReferenceSpline::CurvatureAt(double s) const {
   while (seg + 1 < n && at >= segment_start_[seg + 1]) ++seg;
   const double frac = (at - segment_start_[seg]) / segment_length_[seg];
   const double w = knot_window(seg) + (knot_window(seg + 1) - knot_window(seg)) * frac;
-  double a = at - 0.5 * w, b = at + 0.5 * w;
-  if (!closed_) {
-    a = std::max(a, 0.0);
-    b = std::min(b, total_length_);
-  }
-  const P3 ta = DirectionAt(a), tb = DirectionAt(b);
-  const double turn = std::atan2(Len(Cross(ta, tb)), ta.x * tb.x + ta.y * tb.y + ta.z * tb.z);
-  return b > a ? turn / (b - a) : 0.0;
+  return TurnRateOver(at, w);
 }
 
 // Once, in the constructor: queries then only read (they run on many threads at once).
 void ReferenceSpline::ComputeSegmentPeaks() {
-  const size_t n = segment_length_.size();
-  {
-    const double half = 0.5 * static_cast<double>(kPeakCurvatureChord);
-    for (size_t seg = 0; seg < n; ++seg) {
-      const double len = segment_length_[seg];
-      const long steps = static_cast<long>(std::ceil(len / kPeakCurvatureStep));
-      double peak = 0;
-      for (long j = 0; j <= steps; ++j) {
-        const double at = segment_start_[seg] + (steps > 0 ? len * j / steps : 0.0);
-        double a = at - half, b = at + half;
-        if (!closed_) {
-          a = std::clamp(a, 0.0, total_length_);
-          b = std::clamp(b, 0.0, total_length_);
-        }
-        if (!(b > a)) continue;
-        const P3 ta = DirectionAt(a), tb = DirectionAt(b);
-        const double turn = std::atan2(Len(Cross(ta, tb)), ta.x * tb.x + ta.y * tb.y + ta.z * tb.z);
-        peak = std::max(peak, turn / (b - a));
-      }
-      segment_peak_.push_back(peak);
+  for (size_t seg = 0; seg < segment_length_.size(); ++seg) {
+    const double len = segment_length_[seg];
+    const long steps = static_cast<long>(std::ceil(len / kPeakCurvatureStep));
+    double peak = 0;
+    for (long j = 0; j <= steps; ++j) {
+      const double at = segment_start_[seg] + (steps > 0 ? len * j / steps : 0.0);
+      peak = std::max(peak, TurnRateOver(at, kPeakCurvatureChord));
     }
+    segment_peak_.push_back(peak);
   }
 }
 

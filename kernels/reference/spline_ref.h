@@ -44,6 +44,7 @@ class ReferenceSpline {
   std::vector<double> segment_length_;
   double total_length_ = 0;
   void ComputeSegmentPeaks();
+  double TurnRateOver(double at, double width) const;
   std::vector<double> segment_peak_;  // per segment, filled by the constructor
 };
 
