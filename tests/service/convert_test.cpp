@@ -124,25 +124,24 @@ TEST(ConvertTest, bicycle_parameters_reach_the_world_and_errors_name_the_api_fie
   ASSERT_TRUE(reported.bicycle().has_steering_lag());
   EXPECT_EQ(reported.bicycle().steering_lag(), 0.f);
   v1::WorldConfig bad;
+  // The validation error as the API names it.
+  auto api_error = [&] {
+    return ConfigMessageToProto(
+        InvalidArgument([&] { ValidateWorldConfig(ConfigFromProto(bad)); }));
+  };
   bad.mutable_bicycle()->set_max_steer_angle(2.f);
-  const std::string engine = InvalidArgument([&] { ValidateWorldConfig(ConfigFromProto(bad)); });
-  EXPECT_EQ(ConfigMessageToProto(engine).rfind("bicycle.max_steer_angle", 0), 0u) << engine;
+  EXPECT_EQ(api_error().rfind("bicycle.max_steer_angle", 0), 0u) << api_error();
   // Denormal geometry would make the follower's steering NaN: refused like the follower's.
   bad.mutable_bicycle()->set_max_steer_angle(1e-30f);
-  EXPECT_EQ(ConfigMessageToProto(InvalidArgument([&] {
-              ValidateWorldConfig(ConfigFromProto(bad));
-            })).rfind("bicycle.max_steer_angle: must be within [0.001, 1.5)", 0),
-            0u);
+  EXPECT_EQ(api_error().rfind("bicycle.max_steer_angle: must be within [0.001, 1.5)", 0), 0u)
+      << api_error();
   bad.mutable_bicycle()->clear_max_steer_angle();
   bad.mutable_bicycle()->set_wheelbase(1e-30f);
-  EXPECT_EQ(ConfigMessageToProto(InvalidArgument([&] {
-              ValidateWorldConfig(ConfigFromProto(bad));
-            })).rfind("bicycle.wheelbase: must be within [0.001, 100]", 0),
-            0u);
+  EXPECT_EQ(api_error().rfind("bicycle.wheelbase: must be within [0.001, 100]", 0), 0u)
+      << api_error();
   bad.mutable_bicycle()->clear_wheelbase();
   bad.mutable_bicycle()->set_steering_lag(-1.f);
-  const std::string lag = InvalidArgument([&] { ValidateWorldConfig(ConfigFromProto(bad)); });
-  EXPECT_EQ(ConfigMessageToProto(lag).rfind("bicycle.steering_lag", 0), 0u) << lag;
+  EXPECT_EQ(api_error().rfind("bicycle.steering_lag", 0), 0u) << api_error();
 }
 
 TEST(ConvertTest, snapshot_round_trips_present_columns_only) {
