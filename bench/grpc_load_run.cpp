@@ -33,8 +33,8 @@ std::shared_ptr<grpc::Channel> OpenChannel(const std::string& address, int index
 
 void Check(const grpc::Status& status, const char* what) {
   if (!status.ok()) {
-    throw std::runtime_error(std::string(what) + ": " + std::to_string(status.error_code()) +
-                             " " + status.error_message());
+    throw std::runtime_error(std::string(what) + ": " + std::to_string(status.error_code()) + " " +
+                             status.error_message());
   }
 }
 
@@ -72,7 +72,7 @@ struct WorldDriver {
 void Drive(const scenarios::Scenario& scenario, const LoadOptions& o, WorldDriver* d) {
   Snapshot state = scenario.initial;
   state.tick = 1;
-  std::vector<uint32_t> flags;
+  client::WidenedAgentColumns widened;
   std::unique_ptr<RawStream> stream;
   if (o.stream) stream = std::make_unique<RawStream>(d->channel);
   for (int t = 0; t < o.warmup + o.ticks; ++t) {
@@ -83,9 +83,8 @@ void Drive(const scenarios::Scenario& scenario, const LoadOptions& o, WorldDrive
     d->request.set_tick(state.tick);
     d->request.set_dt(state.dt);
     d->request.mutable_options()->set_integrate(o.integrate);
-    client::FillAgents(client::AgentColumnsOf(state.agents, &flags), d->request.mutable_agents());
-    client::FillVehicles(client::VehicleColumnsOf(state.vehicles),
-                         d->request.mutable_vehicles());
+    client::FillAgents(client::AgentColumnsOf(state.agents, &widened), d->request.mutable_agents());
+    client::FillVehicles(client::VehicleColumnsOf(state.vehicles), d->request.mutable_vehicles());
     const auto t1 = Clock::now();
     grpc::ByteBuffer request_bytes, response_bytes;
     Encode(d->request, &request_bytes);
@@ -236,9 +235,8 @@ ServerSplit MeasureServerSplit(const v1::StepRequest& request, const v1::StepRes
     service::ResultToProto(result, state, options, backend, &fresh);
   });
   v1::StepResponse reused;
-  s.convert_out_reused = MedianMs(repeats, [&] {
-    service::ResultToProto(result, state, options, backend, &reused);
-  });
+  s.convert_out_reused =
+      MedianMs(repeats, [&] { service::ResultToProto(result, state, options, backend, &reused); });
   s.encode = MedianMs(repeats, [&] {
     grpc::ByteBuffer bytes;
     Encode(reused, &bytes);

@@ -17,9 +17,9 @@ constexpr float kMaxCoordinate = 2e6f;  // m, |x|, |y|, |z| of every point
 // Above any vehicle a game steers (Mach 3); bounds look-ahead and path-check lengths.
 constexpr float kMaxSpeed = 1000.f;  // m/s, every speed and velocity component
 // Any finite yaw is a heading; within 10^4 rad float still steps by under a milliradian.
-constexpr float kMaxYaw = 1e4f;      // rad, |yaw| of a vehicle
+constexpr float kMaxYaw = 1e4f;         // rad, |yaw| of a vehicle
 constexpr float kMaxWheelAngle = 1.5f;  // rad, |road-wheel angle| (tan() stays finite)
-constexpr float kMaxRadius = 100.f;  // m, a pedestrian (or any agent steered as one)
+constexpr float kMaxRadius = 100.f;     // m, a pedestrian (or any agent steered as one)
 // The smallest radius, size or max speed: below it squares leave float's normal range
 // (1e-45 m/s squared is 0) and the programs' answers stop meaning anything.
 constexpr float kMinSize = 1e-3f;         // m and m/s
@@ -31,6 +31,8 @@ constexpr double kMaxTotalLaneLength = 2e6;  // m, all splines of one world
 constexpr size_t kMaxSplines = 10'000;
 constexpr size_t kMaxSplinePoints = 1'000'000;    // control points, all splines of a world
 constexpr size_t kMaxObstacleVertices = 100'000;  // all obstacles of a world
+// Follower profiles of one world (VehicleColumns::profile is a uint16 index into them).
+constexpr size_t kMaxVehicleProfiles = 1'024;
 // Exact in a double, so every client language sees the tick it sent; at 1,000 ticks a
 // second it lasts 285,000 years, and a world at the limit still has room to Advance.
 constexpr uint64_t kMaxTick = uint64_t{1} << 53;

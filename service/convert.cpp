@@ -7,6 +7,8 @@
 #include <string>
 #include <utility>
 
+#include "kernels/input_limits.h"
+
 namespace throng::service {
 namespace {
 
@@ -65,6 +67,46 @@ void PutPresent(const std::vector<T>& in, RepeatedField<P>* out) {
   out->Add(in.begin(), in.end());
 }
 
+// proto3 optional: a value set means what it says (0 included), unset takes `base`'s.
+FollowerParams FollowerFromProto(const v1::FollowerConfig& f, const FollowerParams& base) {
+  FollowerParams c = base;
+  if (f.has_look_ahead_base()) c.look_ahead_base = f.look_ahead_base();
+  if (f.has_look_ahead_speed_factor()) c.look_ahead_speed_factor = f.look_ahead_speed_factor();
+  if (f.has_heading_weight()) c.heading_weight = f.heading_weight();
+  if (f.has_max_yaw_delta()) c.max_yaw_delta = f.max_yaw_delta();
+  if (f.has_crosstrack_gain()) c.crosstrack_gain = f.crosstrack_gain();
+  if (f.has_max_lateral_accel()) c.max_lateral_accel = f.max_lateral_accel();
+  if (f.has_max_brake_decel()) c.max_brake_decel = f.max_brake_decel();
+  if (f.has_speed_gain()) c.speed_gain = f.speed_gain();
+  if (f.has_projection_window()) c.projection_window = f.projection_window();
+  if (f.has_adaptive_look_ahead()) c.adaptive_look_ahead = f.adaptive_look_ahead();
+  if (f.has_curvature_feedforward()) c.curvature_feedforward = f.curvature_feedforward();
+  if (f.has_lag_compensation()) c.lag_compensation = f.lag_compensation();
+  if (f.has_approach_curvature_share()) c.approach_curvature_share = f.approach_curvature_share();
+  if (f.has_wheel_response_time()) c.wheel_response_time = f.wheel_response_time();
+  if (f.has_peak_curvature_speed()) c.peak_curvature_speed = f.peak_curvature_speed();
+  return c;
+}
+
+// Every field set: GetWorld reports the values in use.
+void FollowerToProto(const FollowerParams& c, v1::FollowerConfig* f) {
+  f->set_look_ahead_base(c.look_ahead_base);
+  f->set_look_ahead_speed_factor(c.look_ahead_speed_factor);
+  f->set_heading_weight(c.heading_weight);
+  f->set_max_yaw_delta(c.max_yaw_delta);
+  f->set_crosstrack_gain(c.crosstrack_gain);
+  f->set_max_lateral_accel(c.max_lateral_accel);
+  f->set_max_brake_decel(c.max_brake_decel);
+  f->set_speed_gain(c.speed_gain);
+  f->set_projection_window(c.projection_window);
+  f->set_adaptive_look_ahead(c.adaptive_look_ahead);
+  f->set_curvature_feedforward(c.curvature_feedforward);
+  f->set_lag_compensation(c.lag_compensation);
+  f->set_approach_curvature_share(c.approach_curvature_share);
+  f->set_wheel_response_time(c.wheel_response_time);
+  f->set_peak_curvature_speed(c.peak_curvature_speed);
+}
+
 constexpr uint32_t kKnownAgentFlags =
     v1::AGENT_FLAG_NON_COOPERATIVE | v1::AGENT_FLAG_USES_PREFERRED_VELOCITY;
 
@@ -107,32 +149,14 @@ WorldConfig ConfigFromProto(const v1::WorldConfig& p) {
   if (p.orca().has_contact_margin_ratio())
     c.orca.contact_margin_ratio = p.orca().contact_margin_ratio();
 
-  const FollowerParams fol;
-  const auto& f = p.follower();
-  // proto3 optional: a value set means what it says (0 included), unset is the default.
-  c.follower.look_ahead_base =
-      Given(f.has_look_ahead_base(), f.look_ahead_base(), fol.look_ahead_base);
-  c.follower.look_ahead_speed_factor = Given(
-      f.has_look_ahead_speed_factor(), f.look_ahead_speed_factor(), fol.look_ahead_speed_factor);
-  c.follower.heading_weight = Given(f.has_heading_weight(), f.heading_weight(), fol.heading_weight);
-  c.follower.max_yaw_delta = Given(f.has_max_yaw_delta(), f.max_yaw_delta(), fol.max_yaw_delta);
-  c.follower.crosstrack_gain =
-      Given(f.has_crosstrack_gain(), f.crosstrack_gain(), fol.crosstrack_gain);
-  c.follower.max_lateral_accel =
-      Given(f.has_max_lateral_accel(), f.max_lateral_accel(), fol.max_lateral_accel);
-  c.follower.max_brake_decel =
-      Given(f.has_max_brake_decel(), f.max_brake_decel(), fol.max_brake_decel);
-  c.follower.speed_gain = Given(f.has_speed_gain(), f.speed_gain(), fol.speed_gain);
-  c.follower.projection_window =
-      Given(f.has_projection_window(), f.projection_window(), fol.projection_window);
-  c.follower.adaptive_look_ahead =
-      Given(f.has_adaptive_look_ahead(), f.adaptive_look_ahead(), fol.adaptive_look_ahead);
-  if (f.has_curvature_feedforward()) c.follower.curvature_feedforward = f.curvature_feedforward();
-  if (f.has_lag_compensation()) c.follower.lag_compensation = f.lag_compensation();
-  if (f.has_approach_curvature_share())
-    c.follower.approach_curvature_share = f.approach_curvature_share();
-  if (f.has_wheel_response_time()) c.follower.wheel_response_time = f.wheel_response_time();
-  if (f.has_peak_curvature_speed()) c.follower.peak_curvature_speed = f.peak_curvature_speed();
+  c.follower = FollowerFromProto(p.follower(), FollowerParams{});
+  if (p.vehicle_profiles_size() > static_cast<int>(kMaxVehicleProfiles)) {
+    throw LimitExceeded("vehicle_profiles: " + std::to_string(p.vehicle_profiles_size()) +
+                        " profiles, more than the limit of " + std::to_string(kMaxVehicleProfiles));
+  }
+  for (const auto& profile : p.vehicle_profiles()) {
+    c.vehicle_profiles.push_back(FollowerFromProto(profile, c.follower));
+  }
 
   const BicycleParams bike;
   const auto& b = p.bicycle();
@@ -161,6 +185,12 @@ WorldConfig ConfigFromProto(const v1::WorldConfig& p) {
       OrInt(d.oscillation_flips(), det.oscillation_flips, "defaults.oscillation_flips");
   c.detection.stall_ticks = OrInt(d.stall_ticks(), det.stall_ticks, "defaults.stall_ticks");
   c.detection.stall_min_progress = Or(d.stall_min_progress(), det.stall_min_progress);
+  if (d.agent_behavior() < 0 || d.agent_behavior() >= static_cast<int>(kAgentBehaviorCount)) {
+    throw std::invalid_argument("defaults.agent_behavior: " + std::to_string(d.agent_behavior()) +
+                                " is not a Behavior (0 by columns, 1 arrive, 2 seek, 3 flee, 4 "
+                                "preferred velocity)");
+  }
+  c.agent_defaults.behavior = static_cast<AgentBehavior>(d.agent_behavior());
 
   c.world_speed_limit = p.world_speed_limit();
   c.audit_every = p.audit_every();
@@ -190,22 +220,11 @@ void ConfigToProto(const WorldConfig& c, v1::WorldConfig* p) {
   orca->set_neighbor_dist(c.orca.neighbor_dist);
   orca->set_contact_margin_ratio(c.orca.contact_margin_ratio);
   orca->set_max_neighbors(static_cast<uint32_t>(c.orca.max_neighbors));
-  auto* f = p->mutable_follower();
-  f->set_look_ahead_base(c.follower.look_ahead_base);
-  f->set_look_ahead_speed_factor(c.follower.look_ahead_speed_factor);
-  f->set_heading_weight(c.follower.heading_weight);
-  f->set_max_yaw_delta(c.follower.max_yaw_delta);
-  f->set_crosstrack_gain(c.follower.crosstrack_gain);
-  f->set_max_lateral_accel(c.follower.max_lateral_accel);
-  f->set_max_brake_decel(c.follower.max_brake_decel);
-  f->set_speed_gain(c.follower.speed_gain);
-  f->set_projection_window(c.follower.projection_window);
-  f->set_adaptive_look_ahead(c.follower.adaptive_look_ahead);
-  f->set_curvature_feedforward(c.follower.curvature_feedforward);
-  f->set_lag_compensation(c.follower.lag_compensation);
-  f->set_approach_curvature_share(c.follower.approach_curvature_share);
-  f->set_wheel_response_time(c.follower.wheel_response_time);
-  f->set_peak_curvature_speed(c.follower.peak_curvature_speed);
+  FollowerToProto(c.follower, p->mutable_follower());
+  p->clear_vehicle_profiles();
+  for (const FollowerParams& profile : c.vehicle_profiles) {
+    FollowerToProto(profile, p->add_vehicle_profiles());
+  }
   auto* d = p->mutable_defaults();
   d->set_agent_radius(c.agent_defaults.radius);
   d->set_agent_max_speed(c.agent_defaults.max_speed);
@@ -218,6 +237,7 @@ void ConfigToProto(const WorldConfig& c, v1::WorldConfig* p) {
   d->set_oscillation_flips(static_cast<uint32_t>(c.detection.oscillation_flips));
   d->set_stall_ticks(static_cast<uint32_t>(c.detection.stall_ticks));
   d->set_stall_min_progress(c.detection.stall_min_progress);
+  d->set_agent_behavior(static_cast<v1::Behavior>(c.agent_defaults.behavior));
   p->set_world_speed_limit(c.world_speed_limit);
   p->set_audit_every(c.audit_every);
   const BicycleParams& cb = c.vehicle_defaults.bicycle;
@@ -309,6 +329,15 @@ void SnapshotFromProto(uint64_t tick, float dt, const v1::AgentBatch& a, const v
                                   "preferred velocity)");
     }
   }
+  CheckLength(a.behavior(), n, true, agents, "behavior", agents);
+  for (int i = 0; i < a.behavior_size(); ++i) {
+    if (a.behavior(i) >= kAgentBehaviorCount) {
+      throw std::invalid_argument("agents.behavior[" + std::to_string(i) +
+                                  "]: " + std::to_string(a.behavior(i)) +
+                                  " is not a Behavior (0 by columns, 1 arrive, 2 seek, 3 flee, 4 "
+                                  "preferred velocity)");
+    }
+  }
   const auto m = static_cast<size_t>(v.id_size());
   const char* vehicles = "vehicles";
   CheckLength(v.x(), m, false, vehicles, "x", vehicles);
@@ -321,6 +350,7 @@ void SnapshotFromProto(uint64_t tick, float dt, const v1::AgentBatch& a, const v
   CheckLength(v.length(), m, true, vehicles, "length", vehicles);
   CheckLength(v.width(), m, true, vehicles, "width", vehicles);
   CheckLength(v.max_speed(), m, true, vehicles, "max_speed", vehicles);
+  CheckLength(v.profile(), m, true, vehicles, "profile", vehicles);
 
   out->tick = tick;
   out->dt = dt;
@@ -340,7 +370,8 @@ void SnapshotFromProto(uint64_t tick, float dt, const v1::AgentBatch& a, const v
   Take(a.pref_vx(), &sa.pref_vx);
   Take(a.pref_vy(), &sa.pref_vy);
   Take(a.pref_vz(), &sa.pref_vz);
-  Take(a.flags(), &sa.flags);  // bits checked above: they fit
+  Take(a.flags(), &sa.flags);        // bits checked above: they fit
+  Take(a.behavior(), &sa.behavior);  // values checked above: they fit
   auto& sv = out->vehicles;
   Take(v.id(), &sv.id);
   Take(v.x(), &sv.x);
@@ -353,6 +384,7 @@ void SnapshotFromProto(uint64_t tick, float dt, const v1::AgentBatch& a, const v
   Take(v.length(), &sv.length);
   Take(v.width(), &sv.width);
   Take(v.max_speed(), &sv.max_speed);
+  Take(v.profile(), &sv.profile);
 }
 
 void AgentsToProto(const AgentSnapshot& a, v1::AgentBatch* out) {
@@ -372,6 +404,7 @@ void AgentsToProto(const AgentSnapshot& a, v1::AgentBatch* out) {
   PutPresent(a.pref_vy, out->mutable_pref_vy());
   PutPresent(a.pref_vz, out->mutable_pref_vz());
   PutPresent(a.flags, out->mutable_flags());
+  PutPresent(a.behavior, out->mutable_behavior());
 }
 
 void VehiclesToProto(const VehicleSnapshot& v, v1::VehicleBatch* out) {
@@ -386,6 +419,7 @@ void VehiclesToProto(const VehicleSnapshot& v, v1::VehicleBatch* out) {
   PutPresent(v.length, out->mutable_length());
   PutPresent(v.width, out->mutable_width());
   PutPresent(v.max_speed, out->mutable_max_speed());
+  PutPresent(v.profile, out->mutable_profile());
 }
 
 void ResultToProto(const TickResult& r, const Snapshot& state, const TickOptions& options,

@@ -103,6 +103,7 @@ void ExpectSameSnapshot(const Snapshot& a, const Snapshot& b) {
   ExpectSameBits(p.pref_vy, q.pref_vy, "agents.pref_vy");
   ExpectSameBits(p.pref_vz, q.pref_vz, "agents.pref_vz");
   ExpectSameBits(p.flags, q.flags, "agents.flags");
+  ExpectSameBits(p.behavior, q.behavior, "agents.behavior");
   const VehicleSnapshot &v = a.vehicles, &w = b.vehicles;
   ExpectSameBits(v.id, w.id, "vehicles.id");
   ExpectSameBits(v.x, w.x, "vehicles.x");
@@ -115,10 +116,33 @@ void ExpectSameSnapshot(const Snapshot& a, const Snapshot& b) {
   ExpectSameBits(v.length, w.length, "vehicles.length");
   ExpectSameBits(v.width, w.width, "vehicles.width");
   ExpectSameBits(v.max_speed, w.max_speed, "vehicles.max_speed");
+  ExpectSameBits(v.profile, w.profile, "vehicles.profile");
 }
 
 #define EXPECT_SAME_FLOAT(a, b) \
   EXPECT_EQ(std::bit_cast<uint32_t>(a), std::bit_cast<uint32_t>(b)) << #a
+
+void ExpectSameFollower(const FollowerParams& f, const FollowerParams& g) {
+  EXPECT_SAME_FLOAT(f.look_ahead_base, g.look_ahead_base);
+  EXPECT_SAME_FLOAT(f.look_ahead_speed_factor, g.look_ahead_speed_factor);
+  EXPECT_SAME_FLOAT(f.heading_weight, g.heading_weight);
+  EXPECT_SAME_FLOAT(f.max_yaw_delta, g.max_yaw_delta);
+  EXPECT_SAME_FLOAT(f.crosstrack_gain, g.crosstrack_gain);
+  EXPECT_SAME_FLOAT(f.projection_window, g.projection_window);
+  EXPECT_SAME_FLOAT(f.max_lateral_accel, g.max_lateral_accel);
+  EXPECT_SAME_FLOAT(f.max_brake_decel, g.max_brake_decel);
+  EXPECT_SAME_FLOAT(f.curvature_feedforward, g.curvature_feedforward);
+  EXPECT_SAME_FLOAT(f.lag_compensation, g.lag_compensation);
+  EXPECT_SAME_FLOAT(f.wheelbase, g.wheelbase);
+  EXPECT_SAME_FLOAT(f.max_steer_angle, g.max_steer_angle);
+  EXPECT_SAME_FLOAT(f.steering_lag, g.steering_lag);
+  EXPECT_SAME_FLOAT(f.approach_curvature_share, g.approach_curvature_share);
+  EXPECT_SAME_FLOAT(f.control_period, g.control_period);
+  EXPECT_SAME_FLOAT(f.speed_gain, g.speed_gain);
+  EXPECT_EQ(f.adaptive_look_ahead, g.adaptive_look_ahead);
+  EXPECT_SAME_FLOAT(f.wheel_response_time, g.wheel_response_time);
+  EXPECT_EQ(f.peak_curvature_speed, g.peak_curvature_speed);
+}
 
 // Field by field, written out independently of the library's field list, so a field that
 // list forgets fails here.
@@ -149,31 +173,17 @@ void ExpectSameConfig(const WorldConfig& a, const WorldConfig& b) {
   EXPECT_EQ(o.revalidate_passes, p.revalidate_passes);
   EXPECT_EQ(o.revalidate_fallback, p.revalidate_fallback);
   EXPECT_EQ(o.rvo2_fallback, p.rvo2_fallback);
-  const FollowerParams &f = a.follower, &g = b.follower;
-  EXPECT_SAME_FLOAT(f.look_ahead_base, g.look_ahead_base);
-  EXPECT_SAME_FLOAT(f.look_ahead_speed_factor, g.look_ahead_speed_factor);
-  EXPECT_SAME_FLOAT(f.heading_weight, g.heading_weight);
-  EXPECT_SAME_FLOAT(f.max_yaw_delta, g.max_yaw_delta);
-  EXPECT_SAME_FLOAT(f.crosstrack_gain, g.crosstrack_gain);
-  EXPECT_SAME_FLOAT(f.projection_window, g.projection_window);
-  EXPECT_SAME_FLOAT(f.max_lateral_accel, g.max_lateral_accel);
-  EXPECT_SAME_FLOAT(f.max_brake_decel, g.max_brake_decel);
-  EXPECT_SAME_FLOAT(f.curvature_feedforward, g.curvature_feedforward);
-  EXPECT_SAME_FLOAT(f.lag_compensation, g.lag_compensation);
-  EXPECT_SAME_FLOAT(f.wheelbase, g.wheelbase);
-  EXPECT_SAME_FLOAT(f.max_steer_angle, g.max_steer_angle);
-  EXPECT_SAME_FLOAT(f.steering_lag, g.steering_lag);
-  EXPECT_SAME_FLOAT(f.approach_curvature_share, g.approach_curvature_share);
-  EXPECT_SAME_FLOAT(f.control_period, g.control_period);
-  EXPECT_SAME_FLOAT(f.speed_gain, g.speed_gain);
-  EXPECT_EQ(f.adaptive_look_ahead, g.adaptive_look_ahead);
-  EXPECT_SAME_FLOAT(f.wheel_response_time, g.wheel_response_time);
-  EXPECT_EQ(f.peak_curvature_speed, g.peak_curvature_speed);
+  ExpectSameFollower(a.follower, b.follower);
+  ASSERT_EQ(a.vehicle_profiles.size(), b.vehicle_profiles.size());
+  for (size_t k = 0; k < a.vehicle_profiles.size(); ++k) {
+    ExpectSameFollower(a.vehicle_profiles[k], b.vehicle_profiles[k]);
+  }
   EXPECT_SAME_FLOAT(a.world_speed_limit, b.world_speed_limit);
   EXPECT_SAME_FLOAT(a.agent_defaults.radius, b.agent_defaults.radius);
   EXPECT_SAME_FLOAT(a.agent_defaults.max_speed, b.agent_defaults.max_speed);
   EXPECT_SAME_FLOAT(a.agent_defaults.max_accel, b.agent_defaults.max_accel);
   EXPECT_SAME_FLOAT(a.agent_defaults.slowing_radius, b.agent_defaults.slowing_radius);
+  EXPECT_EQ(a.agent_defaults.behavior, b.agent_defaults.behavior);
   const VehicleDefaults &v = a.vehicle_defaults, &w = b.vehicle_defaults;
   EXPECT_SAME_FLOAT(v.length, w.length);
   EXPECT_SAME_FLOAT(v.width, w.width);
@@ -295,8 +305,11 @@ Scenario Everything() {
   c.obstacles = {{{0, 0, 0}, {1, 0, 0}}, {{2, 2, 0}, {3, 2, 0.5f}, {3, 3, -0.5f}}};
   c.orca = {0.05f, 3.5f, 1.25f, 7.f, 17, 0.2f, 2e-3f, false, false, false, true};
   c.follower = {2.5f, 0.3f, 0.6f, 0.45f, 0.2f, 7.f, 2.5f, 5.f, 0.4f, false};
+  c.vehicle_profiles = {c.follower, FollowerParams{}};
+  c.vehicle_profiles[0].max_lateral_accel = 1.25f;
+  c.vehicle_profiles[1].peak_curvature_speed = false;
   c.world_speed_limit = 11.1f;
-  c.agent_defaults = {0.35f, 1.3f, 2.5f, 1.1f};
+  c.agent_defaults = {0.35f, 1.3f, 2.5f, 1.1f, AgentBehavior::kFlee};
   c.vehicle_defaults = {5.1f, 2.1f, 12.f, {3.1f, 0.55f, 2.5f, 7.f, 0.25f}};
   c.detection = {16, 3, 0.15f, 40, 0.3f, 0.04f, 0.2f};
   c.path_check = {2.5f, 1.2f, 7.f, 0.35f};
@@ -325,6 +338,7 @@ Scenario Everything() {
   for (size_t i = 0; i < n; ++i) {
     a.id.push_back(static_cast<uint32_t>(n - i) * 977u);
     a.flags.push_back(static_cast<uint8_t>(i));
+    a.behavior.push_back(static_cast<uint8_t>(i % kAgentBehaviorCount));
   }
   VehicleSnapshot& v = s.initial.vehicles;
   for (auto* column :
@@ -334,6 +348,7 @@ Scenario Everything() {
   for (size_t i = 0; i < m; ++i) {
     v.id.push_back(static_cast<uint32_t>(i) + 4000000000u);
     v.spline_id.push_back(i % 2 ? 7 : 9);
+    v.profile.push_back(static_cast<uint32_t>(i % 3));
   }
   return s;
 }
@@ -363,7 +378,7 @@ TEST(ScenarioTest, config_structs_have_the_fields_the_json_knows) {
   EXPECT_EQ(sizeof(Frame), 2u);
   EXPECT_EQ(sizeof(OrcaParams), 40u);
   EXPECT_EQ(sizeof(FollowerParams), 76u);
-  EXPECT_EQ(sizeof(AgentDefaults), 16u);
+  EXPECT_EQ(sizeof(AgentDefaults), 20u);
   EXPECT_EQ(sizeof(BicycleParams), 20u);
   EXPECT_EQ(sizeof(VehicleDefaults), 32u);
   EXPECT_EQ(sizeof(DetectionParams), 28u);

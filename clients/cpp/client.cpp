@@ -81,6 +81,7 @@ void FillAgents(const AgentColumns& c, v1::AgentBatch* out) {
   Set(c.pref_vy, out->mutable_pref_vy());
   Set(c.pref_vz, out->mutable_pref_vz());
   Set(c.flags, out->mutable_flags());
+  Set(c.behavior, out->mutable_behavior());
 }
 
 void FillVehicles(const VehicleColumns& c, v1::VehicleBatch* out) {
@@ -95,6 +96,7 @@ void FillVehicles(const VehicleColumns& c, v1::VehicleBatch* out) {
   Set(c.length, out->mutable_length());
   Set(c.width, out->mutable_width());
   Set(c.max_speed, out->mutable_max_speed());
+  Set(c.profile, out->mutable_profile());
 }
 
 v1::StepRequest MakeStep(const std::string& world_id, uint64_t tick, float dt, bool integrate,

@@ -61,6 +61,7 @@ struct AgentColumns {
   std::span<const float> x, y, z, vx, vy, vz, radius, max_speed;
   std::span<const float> goal_x, goal_y, goal_z, pref_vx, pref_vy, pref_vz;
   std::span<const uint32_t> flags;
+  std::span<const uint32_t> behavior;  // v1::Behavior values
 };
 
 // As VehicleBatch.
@@ -69,6 +70,7 @@ struct VehicleColumns {
   std::span<const float> x, y, z, yaw, speed;
   std::span<const uint32_t> spline_id;
   std::span<const float> progress_hint, length, width, max_speed;
+  std::span<const uint32_t> profile;  // 0: the world's follower, k: vehicle_profiles[k - 1]
 };
 
 // Replace the batch's columns with copies of the spans (one memcpy per column).

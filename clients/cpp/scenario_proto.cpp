@@ -88,8 +88,9 @@ std::vector<v1::StepResponse> RunInProcess(const scenarios::Scenario& scenario, 
   return out;
 }
 
-AgentColumns AgentColumnsOf(const AgentSnapshot& a, std::vector<uint32_t>* flags) {
-  flags->assign(a.flags.begin(), a.flags.end());
+AgentColumns AgentColumnsOf(const AgentSnapshot& a, WidenedAgentColumns* widened) {
+  widened->flags.assign(a.flags.begin(), a.flags.end());
+  widened->behavior.assign(a.behavior.begin(), a.behavior.end());
   AgentColumns c;
   c.id = a.id;
   c.x = a.x;
@@ -106,7 +107,8 @@ AgentColumns AgentColumnsOf(const AgentSnapshot& a, std::vector<uint32_t>* flags
   c.pref_vx = a.pref_vx;
   c.pref_vy = a.pref_vy;
   c.pref_vz = a.pref_vz;
-  c.flags = *flags;
+  c.flags = widened->flags;
+  c.behavior = widened->behavior;
   return c;
 }
 
@@ -123,6 +125,7 @@ VehicleColumns VehicleColumnsOf(const VehicleSnapshot& v) {
   c.length = v.length;
   c.width = v.width;
   c.max_speed = v.max_speed;
+  c.profile = v.profile;
   return c;
 }
 

@@ -37,10 +37,14 @@ std::string ScenarioToProtoJson(const scenarios::Scenario& scenario,
 std::vector<v1::StepResponse> RunInProcess(const scenarios::Scenario& scenario, int ticks,
                                            bool debug);
 
-// The client's columns over an engine snapshot (views into it; `flags` receives the agent
-// flags widened to the wire's uint32). What a C++ game keeping its state in the engine's
-// Snapshot type sends each tick.
-AgentColumns AgentColumnsOf(const AgentSnapshot& agents, std::vector<uint32_t>* flags);
+// The engine's byte columns widened to the wire's uint32 (AgentColumnsOf's storage).
+struct WidenedAgentColumns {
+  std::vector<uint32_t> flags, behavior;
+};
+
+// The client's columns over an engine snapshot (views into it and into `widened`). What a
+// C++ game keeping its state in the engine's Snapshot type sends each tick.
+AgentColumns AgentColumnsOf(const AgentSnapshot& agents, WidenedAgentColumns* widened);
 VehicleColumns VehicleColumnsOf(const VehicleSnapshot& vehicles);
 
 // Creates a world for the scenario; returns its info.

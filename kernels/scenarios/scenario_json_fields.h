@@ -84,6 +84,12 @@ void VisitFields(V& v, AgentDefaults& d) {
   v("max_speed", d.max_speed, kOptional);
   v("max_accel", d.max_accel, kOptional);
   v("slowing_radius", d.slowing_radius, kOptional);
+  v.Enum("behavior", d.behavior,
+         {{AgentBehavior::kByColumns, "by_columns"},
+          {AgentBehavior::kArrive, "arrive"},
+          {AgentBehavior::kSeek, "seek"},
+          {AgentBehavior::kFlee, "flee"},
+          {AgentBehavior::kPreferredVelocity, "preferred_velocity"}});
 }
 
 template <class V>
@@ -129,6 +135,7 @@ void VisitFields(V& v, WorldConfig& c) {
   v.PointLists("obstacles", c.obstacles, kOptional);
   v.Object("orca", c.orca, kOptional);
   v.Object("follower", c.follower, kOptional);
+  v.Array("vehicle_profiles", c.vehicle_profiles, kOptional);
   v("world_speed_limit", c.world_speed_limit, kOptional);
   v.Object("agent_defaults", c.agent_defaults, kOptional);
   v.Object("vehicle_defaults", c.vehicle_defaults, kOptional);
@@ -157,6 +164,7 @@ void VisitFields(V& v, AgentSnapshot& a) {
   v.Column("pref_vy", a.pref_vy, kOptional);
   v.Column("pref_vz", a.pref_vz, kOptional);
   v.Column("flags", a.flags, kOptional);
+  v.Column("behavior", a.behavior, kOptional);
 }
 
 template <class V>
@@ -172,6 +180,7 @@ void VisitFields(V& v, VehicleSnapshot& s) {
   v.Column("length", s.length, kOptional);
   v.Column("width", s.width, kOptional);
   v.Column("max_speed", s.max_speed, kOptional);
+  v.Column("profile", s.profile, kOptional);
 }
 
 // An absent "agents" or "vehicles" object means none.

@@ -79,15 +79,36 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, World::Int
     Vec2 pref{};
     if (flags & kSnapshotNonCooperative) {
       pref = {v.x, v.y};
-    } else if (a.has_goals() && !(flags & kSnapshotUsesPreferredVelocity)) {
-      const Vec3 g = frame.ToInternal({a.goal_x[i], a.goal_y[i], Or(a.goal_z, i, 0.f)});
-      w.goal[i] = {g.x, g.y};
-      w.has_goal[i] = 1;
+    } else {
+      const AgentBehavior behavior = EffectiveBehavior(a, i, ad.behavior);
       const ArriveParams arrive{oa.max_speed[i], ad.max_accel, 1.f, ad.slowing_radius};
-      pref = ArriveStep({p.x, p.y}, {v.x, v.y}, w.goal[i], arrive, dt);
-    } else if (!a.pref_vx.empty()) {
-      const Vec3 q = frame.ToInternal({a.pref_vx[i], a.pref_vy[i], Or(a.pref_vz, i, 0.f)});
-      pref = {q.x, q.y};
+      Vec2 goal{};
+      if (behavior != AgentBehavior::kPreferredVelocity) {
+        const Vec3 g = frame.ToInternal({a.goal_x[i], a.goal_y[i], Or(a.goal_z, i, 0.f)});
+        goal = {g.x, g.y};
+      }
+      switch (behavior) {
+        case AgentBehavior::kArrive:
+        case AgentBehavior::kSeek:
+          // Progress (stall detection) is measured toward the goal; a fleeing agent's
+          // along its preferred direction instead.
+          w.goal[i] = goal;
+          w.has_goal[i] = 1;
+          pref =
+              behavior == AgentBehavior::kArrive
+                  ? ArriveStep({p.x, p.y}, {v.x, v.y}, goal, arrive, dt)
+                  : SteerToward({v.x, v.y}, Seek({p.x, p.y}, goal, arrive.max_speed), arrive, dt);
+          break;
+        case AgentBehavior::kFlee:
+          pref = SteerToward({v.x, v.y}, Flee({p.x, p.y}, goal, arrive.max_speed), arrive, dt);
+          break;
+        default:
+          if (!a.pref_vx.empty()) {
+            const Vec3 q = frame.ToInternal({a.pref_vx[i], a.pref_vy[i], Or(a.pref_vz, i, 0.f)});
+            pref = {q.x, q.y};
+          }
+          break;
+      }
     }
     oa.pref_vx[i] = pref.x;
     oa.pref_vy[i] = pref.y;
@@ -105,8 +126,20 @@ uint64_t DriveVehicles(const WorldConfig& config, const Snapshot& s, const StopR
   const VehicleDefaults& vd = config.vehicle_defaults;
   VehicleColumns& vc = w.vehicles;
   vc.Resize(m);
-  vc.profile.clear();
+  // Profiles are told the world's bicycle and tick, like the world's own parameters.
+  const auto told_the_vehicle = [&](FollowerParams params) {
+    params.wheelbase = vd.bicycle.wheelbase;
+    params.max_steer_angle = vd.bicycle.max_steer_angle;
+    params.steering_lag = vd.bicycle.steering_time_constant;
+    params.control_period = s.dt;
+    return params;
+  };
+  vc.profile.assign(vs.profile.begin(), vs.profile.end());  // validated: <= kMaxVehicleProfiles
   vc.profiles.clear();
+  if (!vc.profile.empty()) {
+    for (const FollowerParams& p : config.vehicle_profiles)
+      vc.profiles.push_back(told_the_vehicle(p));
+  }
   vc.wheel_angle.resize(m);  // the bicycle's state (Integrate), for lag compensation
   w.bodies.resize(m);
   w.lane.resize(m);
@@ -137,12 +170,7 @@ uint64_t DriveVehicles(const WorldConfig& config, const Snapshot& s, const StopR
   if (m > 0) {
     // The follower steers the vehicle the world integrates (its bicycle's geometry and
     // lag), once a tick.
-    FollowerParams follower = config.follower;
-    follower.wheelbase = vd.bicycle.wheelbase;
-    follower.max_steer_angle = vd.bicycle.max_steer_angle;
-    follower.steering_lag = vd.bicycle.steering_time_constant;
-    follower.control_period = s.dt;
-    w.backend->FollowSplines(follower, config.world_speed_limit, vc, &fr);
+    w.backend->FollowSplines(told_the_vehicle(config.follower), config.world_speed_limit, vc, &fr);
   } else {
     fr.Resize(0);  // no stale answers from a tick that had vehicles
   }
@@ -159,16 +187,23 @@ uint64_t DriveVehicles(const WorldConfig& config, const Snapshot& s, const StopR
     scene.progress = fr.progress;
     scene.speed = vc.speed;
     scene.edges = w.edges;
-    CheckPaths(config.path_check, config.follower.max_brake_decel, w.lanes, scene, &w.clear, stop);
+    // It looks as far ahead as the weakest brakes need.
+    float weakest_brake = config.follower.max_brake_decel;
+    for (const FollowerParams& p : vc.profiles) {
+      weakest_brake = std::min(weakest_brake, p.max_brake_decel);
+    }
+    CheckPaths(config.path_check, weakest_brake, w.lanes, scene, &w.clear, stop);
   }
   uint64_t braking = 0;
   for (size_t i = 0; i < m; ++i) {
-    const float decel = config.follower.max_brake_decel;
+    const FollowerParams& own =
+        vc.profile.empty() || vc.profile[i] == 0 ? config.follower : vc.profiles[vc.profile[i] - 1];
+    const float decel = own.max_brake_decel;
     const float cap = SpeedToStopWithin(w.clear[i], config.path_check.gap, decel);
     if (cap >= fr.target_speed[i]) continue;
     ++braking;
     fr.target_speed[i] = cap;
-    const float speed = vc.speed[i], gain = config.follower.speed_gain;
+    const float speed = vc.speed[i], gain = own.speed_gain;
     fr.throttle[i] = std::clamp((cap - speed) * gain, 0.f, 1.f);
     // At least the deceleration that stops short of the gap, not only the gain's share.
     const float room = std::max(w.clear[i] - config.path_check.gap, 1e-3f);

@@ -10,6 +10,24 @@ std::string_view StageName(Stage stage) {
   return i < kStageCount ? kNames[i] : std::string_view("unknown");
 }
 
+std::string_view AgentBehaviorName(AgentBehavior behavior) {
+  static constexpr std::string_view kNames[kAgentBehaviorCount] = {"by columns", "arrive", "seek",
+                                                                   "flee", "preferred velocity"};
+  const auto i = static_cast<size_t>(behavior);
+  return i < kAgentBehaviorCount ? kNames[i] : std::string_view("unknown");
+}
+
+AgentBehavior EffectiveBehavior(const AgentSnapshot& a, size_t i, AgentBehavior world_default) {
+  const auto own =
+      a.behavior.empty() ? AgentBehavior::kByColumns : static_cast<AgentBehavior>(a.behavior[i]);
+  if (own != AgentBehavior::kByColumns) return own;
+  if (!a.flags.empty() && (a.flags[i] & kSnapshotUsesPreferredVelocity)) {
+    return AgentBehavior::kPreferredVelocity;
+  }
+  if (world_default != AgentBehavior::kByColumns) return world_default;
+  return a.has_goals() ? AgentBehavior::kArrive : AgentBehavior::kPreferredVelocity;
+}
+
 double TickStats::total_ms() const {
   double sum = 0;
   for (double ms : stage_ms) sum += ms;

@@ -34,12 +34,26 @@ enum AgentCondition : uint8_t {
   kAgentStopped = 1u << 2,      // wants to move but was given (almost) no speed this tick
 };
 
+// How a pedestrian's preferred velocity is made (ALGORITHMS.md §3; AgentSnapshot::behavior).
+enum class AgentBehavior : uint8_t {
+  // Implied by the columns: arrive when the snapshot has goals (unless the agent is
+  // flagged kSnapshotUsesPreferredVelocity), else its preferred velocity.
+  kByColumns = 0,
+  kArrive = 1,             // to the goal, stopping on it
+  kSeek = 2,               // at the goal at full speed (no slowing radius)
+  kFlee = 3,               // away from the goal point at full speed
+  kPreferredVelocity = 4,  // the pref_v* columns as given (absent: stand still)
+};
+constexpr uint8_t kAgentBehaviorCount = 5;
+std::string_view AgentBehaviorName(AgentBehavior behavior);
+
 // Used where a snapshot leaves an optional agent column out.
 struct AgentDefaults {
   float radius = 0.3f;          // m
   float max_speed = 1.4f;       // m/s
   float max_accel = 3.f;        // m/s^2, the arrive behaviour's largest acceleration
   float slowing_radius = 1.5f;  // m, arrive ramps its speed down inside it
+  AgentBehavior behavior = AgentBehavior::kByColumns;  // for agents without a behavior value
 };
 
 // Used where a snapshot leaves an optional vehicle column out.
@@ -77,6 +91,10 @@ struct WorldConfig {
   std::vector<std::vector<Vec3>> obstacles;
   OrcaParams orca;  // time_step is replaced by each tick's dt
   FollowerParams follower;
+  // Per-vehicle follower parameters: VehicleSnapshot::profile k follows with
+  // vehicle_profiles[k - 1] (0: `follower`). The bicycle geometry, lag and control period
+  // in them are replaced by the world's, like `follower`'s.
+  std::vector<FollowerParams> vehicle_profiles;
   float world_speed_limit = 0.f;  // m/s over every lane; 0 = none
   AgentDefaults agent_defaults;
   VehicleDefaults vehicle_defaults;
@@ -96,6 +114,9 @@ struct AgentSnapshot {
   std::vector<float> goal_x, goal_y, goal_z;     // arrive target (optional, all or none)
   std::vector<float> pref_vx, pref_vy, pref_vz;  // preferred velocity (optional)
   std::vector<uint8_t> flags;                    // SnapshotAgentFlag bits (optional: 0)
+  // AgentBehavior values (optional; kByColumns, or an absent column, takes the world's
+  // AgentDefaults::behavior). Arrive, seek and flee need the goal columns.
+  std::vector<uint8_t> behavior;
 
   size_t size() const { return id.size(); }
   bool has_goals() const { return !goal_x.empty(); }
@@ -112,9 +133,16 @@ struct VehicleSnapshot {
   // progress and a new one is projected onto the whole lane.
   std::vector<float> progress_hint;
   std::vector<float> length, width, max_speed;  // optional: the world's defaults
+  // Optional: 0 follows with WorldConfig::follower, k with vehicle_profiles[k - 1].
+  std::vector<uint32_t> profile;
 
   size_t size() const { return id.size(); }
 };
+
+// The behaviour agent i moves by, never kByColumns. An agent's own value comes first,
+// then its kSnapshotUsesPreferredVelocity flag, then the world's default, then the
+// columns (goals: arrive; none: preferred velocity). Values are validated beforehand.
+AgentBehavior EffectiveBehavior(const AgentSnapshot& agents, size_t i, AgentBehavior world_default);
 
 struct Snapshot {
   uint64_t tick = 0;  // must increase from one accepted tick to the next

@@ -76,6 +76,43 @@ void RequireTogether(const char* table, const char* first, const std::vector<flo
   }
 }
 
+bool NeedsGoal(AgentBehavior b) {
+  return b == AgentBehavior::kArrive || b == AgentBehavior::kSeek || b == AgentBehavior::kFlee;
+}
+
+// Known values; arrive, seek and flee only with goals; an agent's own arrive, seek or
+// flee together with its "uses preferred velocity" flag is a contradiction, not a choice.
+void ValidateBehaviors(const AgentSnapshot& a, AgentBehavior world_default) {
+  const char* t = "agents";
+  const size_t n = a.size();
+  if (!a.behavior.empty()) {
+    RequireLength(t, "behavior", a.behavior.size(), n);
+    for (size_t i = 0; i < n; ++i) {
+      if (a.behavior[i] >= kAgentBehaviorCount) {
+        Reject(ColumnAt(t, "behavior", i) + ": " + std::to_string(a.behavior[i]) +
+               " is not a behaviour (0 by columns, 1 arrive, 2 seek, 3 flee, 4 preferred "
+               "velocity)");
+      }
+      const auto own = static_cast<AgentBehavior>(a.behavior[i]);
+      if (NeedsGoal(own) && !a.flags.empty() && (a.flags[i] & kSnapshotUsesPreferredVelocity)) {
+        Reject(ColumnAt(t, "flags", i) + ": \"uses preferred velocity\" contradicts behavior " +
+               std::string(AgentBehaviorName(own)));
+      }
+    }
+  }
+  if (a.has_goals()) return;
+  for (size_t i = 0; i < n; ++i) {
+    const AgentBehavior b = EffectiveBehavior(a, i, world_default);
+    if (!NeedsGoal(b)) continue;
+    const std::string name(AgentBehaviorName(b));
+    if (!a.behavior.empty() && a.behavior[i] != 0) {
+      Reject(ColumnAt(t, "behavior", i) + ": " + name + " needs the goal columns");
+    }
+    Reject(std::string(t) + ".goal_x: missing while agent " + std::to_string(i) + " moves by " +
+           name + " (the world's default behaviour), which needs it");
+  }
+}
+
 void ValidateAgentSnapshot(const AgentSnapshot& a) {
   const char* t = "agents";
   const size_t n = a.size();
@@ -129,6 +166,17 @@ void ValidateVehicleSnapshot(const WorldConfig& config, const VehicleSnapshot& v
     if (!std::binary_search(lane_ids.begin(), lane_ids.end(), v.spline_id[i])) {
       Reject(ColumnAt(t, "spline_id", i) + ": " + std::to_string(v.spline_id[i]) +
              " is not a spline of this world");
+    }
+  }
+  if (!v.profile.empty()) {
+    RequireLength(t, "profile", v.profile.size(), n);
+    const size_t profiles = config.vehicle_profiles.size();
+    for (size_t i = 0; i < n; ++i) {
+      if (v.profile[i] > profiles) {
+        Reject(ColumnAt(t, "profile", i) + ": " + std::to_string(v.profile[i]) +
+               " but the world has " + std::to_string(profiles) +
+               (profiles == 1 ? " profile" : " profiles") + " (0 = its follower parameters)");
+      }
     }
   }
   RequireUniqueIds(t, v.id);
@@ -199,11 +247,24 @@ void ValidateWorldConfig(const WorldConfig& c) {
   orca.time_step = 0.1f;  // each tick's dt replaces it, checked per snapshot
   ValidateOrcaParams(orca);
   ValidateFollowerParams(c.follower, c.world_speed_limit);
+  if (c.vehicle_profiles.size() > kMaxVehicleProfiles) {
+    throw LimitExceeded("vehicle_profiles: " + std::to_string(c.vehicle_profiles.size()) +
+                        " profiles, more than the limit of " + std::to_string(kMaxVehicleProfiles));
+  }
+  for (size_t k = 0; k < c.vehicle_profiles.size(); ++k) {
+    ValidateFollowerParams(c.vehicle_profiles[k], c.world_speed_limit,
+                           "vehicle_profiles[" + std::to_string(k) + "].");
+  }
   RequirePositive("agent_defaults.radius", c.agent_defaults.radius, kMaxRadius);
   RequirePositive("agent_defaults.max_speed", c.agent_defaults.max_speed, kMaxSpeed);
   RequirePositive("agent_defaults.max_accel", c.agent_defaults.max_accel, kMaxAcceleration);
   RequireNonNegative("agent_defaults.slowing_radius", c.agent_defaults.slowing_radius,
                      kMaxDistance);
+  if (static_cast<uint8_t>(c.agent_defaults.behavior) >= kAgentBehaviorCount) {
+    Reject("agent_defaults.behavior: " +
+           std::to_string(static_cast<unsigned>(c.agent_defaults.behavior)) +
+           " is not a behaviour");
+  }
   RequirePositive("vehicle_defaults.length", c.vehicle_defaults.length, kMaxVehicleSize);
   RequirePositive("vehicle_defaults.width", c.vehicle_defaults.width, kMaxVehicleSize);
   RequirePositive("vehicle_defaults.max_speed", c.vehicle_defaults.max_speed, kMaxSpeed);
@@ -253,6 +314,7 @@ void ValidateSnapshot(const WorldConfig& config, const Snapshot& s, bool has_las
   }
   ValidateTimeStep(s.dt);
   ValidateAgentSnapshot(s.agents);
+  ValidateBehaviors(s.agents, config.agent_defaults.behavior);
   ValidateVehicleSnapshot(config, s.vehicles);
 }
 

@@ -91,8 +91,8 @@ Client Connect(const std::string& address, const std::string& token = "") {
 // The request the client sends for `state` (the same path game_loop takes).
 v1::StepRequest Request(const std::string& world, const Snapshot& s, bool integrate) {
   v1::StepRequest request = MakeStep(world, s.tick, s.dt, integrate);
-  std::vector<uint32_t> flags;
-  FillAgents(AgentColumnsOf(s.agents, &flags), request.mutable_agents());
+  WidenedAgentColumns widened;
+  FillAgents(AgentColumnsOf(s.agents, &widened), request.mutable_agents());
   FillVehicles(VehicleColumnsOf(s.vehicles), request.mutable_vehicles());
   return request;
 }

@@ -183,6 +183,71 @@ TEST(ConvertTest, column_lengths_are_named) {
             0u);
 }
 
+// A profile overrides the fields it sets; the rest are the world's follower values (not
+// the engine defaults), and GetWorld reports every field of every profile.
+TEST(ConvertTest, vehicle_profiles_inherit_the_worlds_follower_and_report_every_value) {
+  v1::WorldConfig p;
+  p.mutable_follower()->set_max_brake_decel(4.f);
+  p.mutable_follower()->set_heading_weight(0.5f);
+  auto* truck = p.add_vehicle_profiles();
+  truck->set_max_lateral_accel(1.5f);
+  truck->set_crosstrack_gain(0.f);
+  p.add_vehicle_profiles();  // all unset: the world's follower
+  const WorldConfig c = ConfigFromProto(p);
+  ASSERT_EQ(c.vehicle_profiles.size(), 2u);
+  EXPECT_EQ(c.vehicle_profiles[0].max_lateral_accel, 1.5f);
+  EXPECT_EQ(c.vehicle_profiles[0].crosstrack_gain, 0.f);
+  EXPECT_EQ(c.vehicle_profiles[0].max_brake_decel, 4.f);
+  EXPECT_EQ(c.vehicle_profiles[0].heading_weight, 0.5f);
+  EXPECT_EQ(c.vehicle_profiles[1].heading_weight, 0.5f);
+  EXPECT_EQ(c.vehicle_profiles[1].look_ahead_base, FollowerParams{}.look_ahead_base);
+  v1::WorldConfig reported;
+  ConfigToProto(c, &reported);
+  ASSERT_EQ(reported.vehicle_profiles_size(), 2);
+  EXPECT_TRUE(reported.vehicle_profiles(1).has_peak_curvature_speed());
+  EXPECT_EQ(reported.vehicle_profiles(0).crosstrack_gain(), 0.f);
+  EXPECT_EQ(reported.vehicle_profiles(0).max_brake_decel(), 4.f);
+  // What GetWorld reports creates the same world.
+  const WorldConfig again = ConfigFromProto(reported);
+  v1::WorldConfig reported_again;
+  ConfigToProto(again, &reported_again);
+  EXPECT_TRUE(SameMessage(reported, reported_again));
+}
+
+TEST(ConvertTest, behaviors_and_profiles_travel_as_columns) {
+  v1::WorldConfig p;
+  p.mutable_defaults()->set_agent_behavior(v1::BEHAVIOR_SEEK);
+  const WorldConfig c = ConfigFromProto(p);
+  EXPECT_EQ(c.agent_defaults.behavior, AgentBehavior::kSeek);
+  v1::WorldConfig reported;
+  ConfigToProto(c, &reported);
+  EXPECT_EQ(reported.defaults().agent_behavior(), v1::BEHAVIOR_SEEK);
+
+  auto request = StepRequest("w-1", MakeTestScene(3, 2).snapshot);
+  for (uint32_t b : {v1::BEHAVIOR_FLEE, v1::BEHAVIOR_BY_COLUMNS, v1::BEHAVIOR_ARRIVE}) {
+    request.mutable_agents()->add_behavior(b);
+  }
+  request.mutable_vehicles()->add_profile(0);
+  request.mutable_vehicles()->add_profile(1);
+  Snapshot back;
+  SnapshotFromProto(request.tick(), request.dt(), request.agents(), request.vehicles(), &back);
+  EXPECT_EQ(back.agents.behavior, (std::vector<uint8_t>{3, 0, 1}));
+  EXPECT_EQ(back.vehicles.profile, (std::vector<uint32_t>{0, 1}));
+  v1::AgentBatch agents;
+  AgentsToProto(back.agents, &agents);
+  EXPECT_TRUE(SameMessage(agents, request.agents()));
+  v1::VehicleBatch vehicles;
+  VehiclesToProto(back.vehicles, &vehicles);
+  EXPECT_TRUE(SameMessage(vehicles, request.vehicles()));
+  // A value beyond the enum never reaches the engine's byte column.
+  request.mutable_agents()->set_behavior(1, 256 + 2);
+  EXPECT_EQ(InvalidArgument([&] {
+              SnapshotFromProto(request.tick(), request.dt(), request.agents(), request.vehicles(),
+                                &back);
+            }).rfind("agents.behavior[1]: 258 is not a Behavior", 0),
+            0u);
+}
+
 TEST(ConvertTest, contact_margin_ratio_zero_is_a_value_not_the_default) {
   v1::WorldConfig proto;
   proto.mutable_orca()->set_contact_margin_ratio(0.f);

@@ -118,6 +118,53 @@ TEST_F(ErrorsTest, unknown_flag_bits) {
       StatusCode::INVALID_ARGUMENT, "agents.flags[5]");
 }
 
+// A behavior column of `behavior` for every agent.
+void SetBehaviors(v1::StepRequest& r, uint32_t behavior) {
+  r.mutable_agents()->clear_behavior();
+  for (int i = 0; i < r.agents().id_size(); ++i) r.mutable_agents()->add_behavior(behavior);
+}
+
+TEST_F(ErrorsTest, unknown_behavior) {
+  ExpectRejected(
+      [](auto& r) {
+        SetBehaviors(r, v1::BEHAVIOR_SEEK);
+        r.mutable_agents()->set_behavior(4, 9);
+      },
+      StatusCode::INVALID_ARGUMENT, "agents.behavior[4]: 9 is not a Behavior");
+}
+
+TEST_F(ErrorsTest, seek_and_flee_need_goals) {
+  ExpectRejected(
+      [](auto& r) {
+        SetBehaviors(r, v1::BEHAVIOR_PREFERRED_VELOCITY);
+        r.mutable_agents()->set_behavior(2, v1::BEHAVIOR_FLEE);
+        r.mutable_agents()->clear_goal_x();
+        r.mutable_agents()->clear_goal_y();
+      },
+      StatusCode::INVALID_ARGUMENT, "agents.behavior[2]: flee needs the goal columns");
+}
+
+TEST_F(ErrorsTest, behavior_contradicting_its_flag) {
+  ExpectRejected(
+      [](auto& r) {
+        SetBehaviors(r, v1::BEHAVIOR_ARRIVE);
+        for (int i = 0; i < r.agents().id_size(); ++i) r.mutable_agents()->add_flags(0);
+        r.mutable_agents()->set_flags(3, v1::AGENT_FLAG_USES_PREFERRED_VELOCITY);
+      },
+      StatusCode::INVALID_ARGUMENT, "agents.flags[3]: \"uses preferred velocity\" contradicts");
+}
+
+TEST_F(ErrorsTest, unknown_vehicle_profile) {
+  ExpectRejected(
+      [](auto& r) {
+        r.mutable_vehicles()->add_profile(0);
+        r.mutable_vehicles()->add_profile(1);
+      },
+      StatusCode::INVALID_ARGUMENT, "vehicles.profile[1]: 1 but the world has 0 profiles");
+  ExpectRejected([](auto& r) { r.mutable_vehicles()->add_profile(0); },
+                 StatusCode::INVALID_ARGUMENT, "vehicles.profile: 1 value for 2 vehicles");
+}
+
 TEST_F(ErrorsTest, tick_going_backwards) {
   ExpectRejected([](auto& r) { r.set_tick(4); }, StatusCode::INVALID_ARGUMENT, "tick");
 }
@@ -234,6 +281,23 @@ TEST_F(ErrorsTest, bad_world_configs) {
   ExpectCreateRejected(
       *stub_, [](auto& c) { c.set_backend(static_cast<v1::Backend>(42)); },
       StatusCode::INVALID_ARGUMENT, "backend");
+  ExpectCreateRejected(
+      *stub_,
+      [](auto& c) { c.mutable_defaults()->set_agent_behavior(static_cast<v1::Behavior>(7)); },
+      StatusCode::INVALID_ARGUMENT, "defaults.agent_behavior: 7 is not a Behavior");
+  ExpectCreateRejected(
+      *stub_,
+      [](auto& c) {
+        c.add_vehicle_profiles();
+        c.add_vehicle_profiles()->set_heading_weight(2.f);
+      },
+      StatusCode::INVALID_ARGUMENT, "vehicle_profiles[1].heading_weight");
+  ExpectCreateRejected(
+      *stub_,
+      [](auto& c) {
+        for (int k = 0; k < 1025; ++k) c.add_vehicle_profiles();
+      },
+      StatusCode::RESOURCE_EXHAUSTED, "vehicle_profiles: 1025 profiles");
   if (!CudaDeviceAvailable()) {
     ExpectCreateRejected(
         *stub_, [](auto& c) { c.set_backend(v1::BACKEND_CUDA); }, StatusCode::FAILED_PRECONDITION,

@@ -98,8 +98,8 @@ int main(int argc, char** argv) {
     uint64_t collisions = 0;
     for (int t = 0; t < ticks; ++t) {
       v1::StepRequest request = throng::client::MakeStep(world.world_id(), state.tick, state.dt);
-      std::vector<uint32_t> agent_flags;
-      throng::client::FillAgents(throng::client::AgentColumnsOf(state.agents, &agent_flags),
+      throng::client::WidenedAgentColumns widened;
+      throng::client::FillAgents(throng::client::AgentColumnsOf(state.agents, &widened),
                                  request.mutable_agents());
       throng::client::FillVehicles(throng::client::VehicleColumnsOf(state.vehicles),
                                    request.mutable_vehicles());

@@ -81,6 +81,7 @@ BaseScene MakeBaseScene(WorldKind kind, std::mt19937_64& rng) {
   c.mutable_defaults()->set_agent_max_speed(Uniform(rng, 1.f, 2.f));
   c.mutable_defaults()->set_vehicle_max_speed(Uniform(rng, 10.f, 15.f));
   if (Coin(rng, 0.3)) c.set_audit_every(5);
+  if (Coin(rng, 0.3)) c.add_vehicle_profiles()->set_max_lateral_accel(Uniform(rng, 1.f, 3.f));
 
   const int n = UniformInt(rng, 5, 50);
   const float ring = std::max(6.f, 0.4f * static_cast<float>(n));
@@ -102,7 +103,7 @@ void FillAgents(const BaseScene& s, std::mt19937_64& rng, v1::AgentBatch* a) {
   const bool goals = Coin(rng, 0.6), prefs = !goals || Coin(rng, 0.3);
   const bool z = Coin(rng, 0.3), vel = Coin(rng), vz = Coin(rng, 0.2), radius = Coin(rng);
   const bool max_speed = Coin(rng), flags = Coin(rng, 0.4), goal_z = goals && Coin(rng, 0.2);
-  const bool pref_vz = prefs && Coin(rng, 0.2);
+  const bool pref_vz = prefs && Coin(rng, 0.2), behavior = Coin(rng, 0.4);
   for (int i = 0; i < n; ++i) {
     a->add_id(static_cast<uint32_t>(100 + 3 * i));  // fixed ids: state carries across ticks
     a->add_x(s.x[i] + Uniform(rng, -0.1f, 0.1f));
@@ -127,12 +128,21 @@ void FillAgents(const BaseScene& s, std::mt19937_64& rng, v1::AgentBatch* a) {
       if (pref_vz) a->add_pref_vz(0.f);
     }
     // Mostly cooperative; some players, some preferring their pref_v over their goal.
-    if (flags) a->add_flags(Coin(rng, 0.1) ? 1u : (Coin(rng, 0.2) ? 2u : 0u));
+    const uint32_t flag = Coin(rng, 0.1) ? 1u : (Coin(rng, 0.2) ? 2u : 0u);
+    if (flags) a->add_flags(flag);
+    // Any behaviour with goals (but never arrive, seek or flee against the "uses preferred
+    // velocity" flag); without them only those that need none.
+    if (behavior) {
+      const bool goal_free = !goals || (flags && flag == 2u);
+      a->add_behavior(goal_free ? (Coin(rng) ? 0u : 4u)
+                                : static_cast<uint32_t>(UniformInt(rng, 0, 4)));
+    }
   }
 }
 
 void FillVehicles(const BaseScene& s, std::mt19937_64& rng, v1::VehicleBatch* v) {
   const bool z = Coin(rng, 0.3), hint = Coin(rng, 0.4), size = Coin(rng), max_speed = Coin(rng);
+  const bool profiles = Coin(rng, 0.4);
   for (int i = 0; i < s.vehicles; ++i) {
     const auto& lane = s.config.splines(i % s.config.splines_size());
     float x, y, yaw;
@@ -150,6 +160,8 @@ void FillVehicles(const BaseScene& s, std::mt19937_64& rng, v1::VehicleBatch* v)
       v->add_width(Uniform(rng, 1.7f, 2.f));
     }
     if (max_speed) v->add_max_speed(Uniform(rng, 8.f, 15.f));
+    if (profiles)
+      v->add_profile(static_cast<uint32_t>(UniformInt(rng, 0, s.config.vehicle_profiles_size())));
   }
 }
 
