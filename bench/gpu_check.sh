@@ -61,6 +61,10 @@ echo "== world ticks: random and town at 100k and 1M, cpu and cuda on identical 
 step 200 "$bin/throng-bench" --scenario random,town --sizes 100000,1000000 \
   --compare cpu,cuda --ticks 20 --warmup 3 --budget-s 15 --json "$out/world_gpu.json" || status=1
 
+echo "== forward agents (cast fans): flock and drones at 10k and 100k, cpu and cuda"
+step 120 "$bin/throng-bench" --scenario flock,drones --sizes 10000,100000 \
+  --compare cpu,cuda --ticks 10 --warmup 2 --budget-s 10 --json "$out/forward_gpu.json" || status=1
+
 echo "== CPU tests on this host, for the record"
 step 240 "$bin/throng_tests" --gtest_filter='*OrcaEquivalence*cpu*:*SplineEquivalence*cpu*' || status=1
 

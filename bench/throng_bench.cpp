@@ -83,10 +83,12 @@ int main(int argc, char** argv) {
   uint32_t seed = 1;
   bench::RunOptions options;
   std::string json_path;
-  app.add_option("--scenario,--scenarios", scenario_names,
-                 "circle, random, corridor, crossing, town, or all (comma-separated)")
+  app.add_option(
+         "--scenario,--scenarios", scenario_names,
+         "circle, random, corridor, crossing, town, flock, drones, or all (comma-separated)")
       ->delimiter(',');
-  app.add_option("--size,--sizes", sizes, "pedestrians asked for (comma-separated)")
+  app.add_option("--size,--sizes", sizes,
+                 "pedestrians asked for (forward agents in flock and drones; comma-separated)")
       ->delimiter(',')
       ->check(CLI::PositiveNumber);
   app.add_option("--seed", seed, "scenario seed");

@@ -35,6 +35,7 @@ Json RunJson(const RunFigures& f) {
             {"seed", f.seed},
             {"agents", f.agents},
             {"vehicles", f.vehicles},
+            {"forward_agents", f.forward},
             {"backend", f.backend},
             {"mode", f.mode},
             {"warmup", f.warmup},
@@ -47,14 +48,15 @@ Json RunJson(const RunFigures& f) {
             {"peak_host_bytes", f.peak_host_bytes},
             {"device_bytes", f.device_bytes ? Json(*f.device_bytes) : Json(nullptr)},
             {"device_bytes_per_agent",
-             f.device_bytes && f.agents + f.vehicles > 0
-                 ? Json(static_cast<double>(*f.device_bytes) / (f.agents + f.vehicles))
+             f.device_bytes && f.agents + f.vehicles + f.forward > 0
+                 ? Json(static_cast<double>(*f.device_bytes) / (f.agents + f.vehicles + f.forward))
                  : Json(nullptr)},
             {"quality",
              {{"ticks", q.ticks},
               {"agent_overlaps", q.agent_overlaps},
               {"vehicle_overlaps", q.vehicle_overlaps},
               {"agents_in_obstacles", q.agents_in_obstacles},
+              {"forward_in_obstacles", q.forward_in_obstacles},
               {"ok", q.status_count[0]},
               {"safe_stop", q.status_count[1]},
               {"emergency", q.status_count[2]},
@@ -91,10 +93,10 @@ void PrintRuns(const std::vector<RunFigures>& runs) {
   if (runs.empty()) return;
   const RunFigures& r0 = runs[0];
   std::printf(
-      "%s size %zu seed %u: %zu agents, %zu vehicles, dt %.3g s, %d ticks after %d "
-      "warm-up (%s)\n",
-      r0.scenario.c_str(), r0.size, r0.seed, r0.agents, r0.vehicles, r0.dt, r0.ticks, r0.warmup,
-      r0.mode.c_str());
+      "%s size %zu seed %u: %zu agents, %zu vehicles, %zu forward agents, dt %.3g s, %d ticks "
+      "after %d warm-up (%s)\n",
+      r0.scenario.c_str(), r0.size, r0.seed, r0.agents, r0.vehicles, r0.forward, r0.dt, r0.ticks,
+      r0.warmup, r0.mode.c_str());
   // Times: one row of medians and one of p90s per backend.
   std::printf("%-10s %-6s %9s", "backend", "ms", "tick");
   for (int s = 0; s < kStageCount; ++s) {
@@ -116,15 +118,16 @@ void PrintRuns(const std::vector<RunFigures>& runs) {
     }
   }
   // Quality over every tick run, warm-up included.
-  std::printf("%-10s %6s %9s %9s %9s %10s %10s %10s %9s %9s %12s\n", "quality", "ticks", "overlaps",
-              "veh_ovl", "in_obst", "ok", "safe_stop", "emergency", "oscill", "stalled", "at_goal");
+  std::printf("%-10s %6s %9s %9s %9s %10s %10s %10s %9s %9s %12s %9s\n", "quality", "ticks",
+              "overlaps", "veh_ovl", "in_obst", "ok", "safe_stop", "emergency", "oscill", "stalled",
+              "at_goal", "fwd_obst");
   for (const RunFigures& f : runs) {
     const Quality& q = f.quality;
-    std::printf("%-10s %6llu %9llu %9llu %9llu %10llu %10llu %10llu %9llu %9llu %6zu/%-6zu\n",
+    std::printf("%-10s %6llu %9llu %9llu %9llu %10llu %10llu %10llu %9llu %9llu %6zu/%-6zu %9llu\n",
                 f.backend.c_str(), U(q.ticks), U(q.agent_overlaps), U(q.vehicle_overlaps),
                 U(q.agents_in_obstacles), U(q.status_count[0]), U(q.status_count[1]),
                 U(q.status_count[2]), U(q.oscillating), U(q.stalled), q.agents_at_goal,
-                q.agents_with_goals);
+                q.agents_with_goals, U(q.forward_in_obstacles));
   }
   for (const RunFigures& f : runs) {
     if (!f.agreement) continue;

@@ -91,6 +91,17 @@ void Compare(const TickResult& first, const TickResult& other, Agreement* a) {
     a->throttle_max_abs = std::max(a->throttle_max_abs, dt);
     a->brake_max_abs = std::max(a->brake_max_abs, db);
   }
+  // Forward agents count as agents: their unit move direction (times their speed would
+  // be a velocity; the direction alone is what the fan decides).
+  const ForwardResults &ff = first.forward, &of = other.forward;
+  for (size_t i = 0; i < ff.move_x.size(); ++i) {
+    const double d = std::hypot(static_cast<double>(ff.move_x[i]) - of.move_x[i],
+                                std::hypot(static_cast<double>(ff.move_y[i]) - of.move_y[i],
+                                           static_cast<double>(ff.move_z[i]) - of.move_z[i]));
+    ++a->agent_ticks;
+    if (d > kAgreementTolerance) ++a->agent_ticks_differing;
+    a->velocity_max_abs = std::max(a->velocity_max_abs, d);
+  }
 }
 
 Quality MeasureQuality(const World& world) {
@@ -100,6 +111,7 @@ Quality MeasureQuality(const World& world) {
   q.agent_overlaps = t.agent_overlaps;
   q.vehicle_overlaps = t.vehicle_overlaps;
   q.agents_in_obstacles = t.agents_in_obstacles;
+  q.forward_in_obstacles = t.forward_in_obstacles;
   std::copy(std::begin(t.status_count), std::end(t.status_count), q.status_count);
   q.oscillating = t.oscillating;
   q.stalled = t.stalled;
@@ -129,17 +141,16 @@ RunFigures Figures(const scenarios::Scenario& scenario, const Lane& lane, const 
   f.seed = scenario.seed;
   f.agents = scenario.initial.agents.size();
   f.vehicles = scenario.initial.vehicles.size();
+  f.forward = scenario.initial.forward.size();
   f.warmup = options.warmup;
   f.ticks = static_cast<int>(lane.tick_ms.size());
   f.dt = scenario.initial.dt;
   f.tick_ms = Summarise(lane.tick_ms);
   for (int s = 0; s < kStageCount; ++s) f.stage_ms[s] = Summarise(lane.stage_ms[s]);
   const double seconds = std::accumulate(lane.tick_ms.begin(), lane.tick_ms.end(), 0.0) / 1e3;
-  if (seconds > 0) f.agents_per_s = static_cast<double>(f.agents + f.vehicles) * f.ticks / seconds;
-  if (f.tick_ms.median > 0) {
-    f.agents_per_s_at_median =
-        static_cast<double>(f.agents + f.vehicles) / (f.tick_ms.median / 1e3);
-  }
+  const double everyone = static_cast<double>(f.agents + f.vehicles + f.forward);
+  if (seconds > 0) f.agents_per_s = everyone * f.ticks / seconds;
+  if (f.tick_ms.median > 0) f.agents_per_s_at_median = everyone / (f.tick_ms.median / 1e3);
   f.peak_host_bytes = PeakHostBytes();
   f.device_bytes = lane.device_peak;
   f.quality = MeasureQuality(*lane.world);

@@ -22,6 +22,7 @@ Summary Summarise(std::vector<double> samples);
 struct Quality {
   uint64_t ticks = 0;
   uint64_t agent_overlaps = 0, vehicle_overlaps = 0, agents_in_obstacles = 0;
+  uint64_t forward_in_obstacles = 0;                     // forward-agent-ticks
   uint64_t status_count[kSolveStatusCount] = {0, 0, 0};  // ok, safe_stop, emergency
   uint64_t oscillating = 0, stalled = 0;                 // agent-ticks flagged
   size_t agents_with_goals = 0;
@@ -42,7 +43,7 @@ constexpr double kAgreementTolerance = 1e-3;
 
 struct RunFigures {
   std::string scenario, backend, mode;  // mode: "single" or "compare"
-  size_t size = 0, agents = 0, vehicles = 0;
+  size_t size = 0, agents = 0, vehicles = 0, forward = 0;
   uint32_t seed = 0;
   int warmup = 0, ticks = 0;  // ticks: timed ticks actually run
   float dt = 0;

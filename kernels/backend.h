@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/forward_batch.h"
+#include "kernels/forward_scene.h"
 #include "kernels/orca_types.h"
 #include "kernels/spline.h"
 #include "kernels/spline_queries.h"
@@ -67,6 +68,16 @@ class Backend {
   // toward it for dt. Validates first (std::invalid_argument naming the field).
   virtual void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& agents,
                             FanResults* out) = 0;
+
+  // Forward agents in a world (kernels/forward_scene.h): installs the static shapes their
+  // casts meet, indexed with cells of `cell` m (about one probe reach). Replaces any
+  // earlier set. The world validates them.
+  virtual void SetFanObstacles(const FanObstacleSet& shapes, float cell) = 0;
+  // The cast fan of every agent against the installed shapes and this tick's bodies, in
+  // the ground plane or in 3D, and the direction to move along after turning for dt.
+  // Inputs are validated by the world (every column filled, probes within 1..64).
+  virtual void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
+                                 const FanBodies& bodies, ForwardSceneResults* out) = 0;
 };
 
 // kAuto picks cuda when a device is present, else cpu. Asking for cuda without a device

@@ -25,6 +25,8 @@ namespace {
 using Json = nlohmann::json;
 
 std::vector<std::string> Names() { return ScenarioNames(); }
+// Scenarios of forward agents rather than pedestrians.
+bool IsForward(const std::string& name) { return name == "flock" || name == "drones"; }
 
 // The columns MeasureOverlaps reads, with the world's default radius where the snapshot
 // leaves it out.
@@ -117,6 +119,23 @@ void ExpectSameSnapshot(const Snapshot& a, const Snapshot& b) {
   ExpectSameBits(v.width, w.width, "vehicles.width");
   ExpectSameBits(v.max_speed, w.max_speed, "vehicles.max_speed");
   ExpectSameBits(v.profile, w.profile, "vehicles.profile");
+  const ForwardSnapshot &f = a.forward, &g = b.forward;
+  ExpectSameBits(f.id, g.id, "forward.id");
+  ExpectSameBits(f.x, g.x, "forward.x");
+  ExpectSameBits(f.y, g.y, "forward.y");
+  ExpectSameBits(f.z, g.z, "forward.z");
+  ExpectSameBits(f.forward_x, g.forward_x, "forward.forward_x");
+  ExpectSameBits(f.forward_y, g.forward_y, "forward.forward_y");
+  ExpectSameBits(f.forward_z, g.forward_z, "forward.forward_z");
+  ExpectSameBits(f.speed, g.speed, "forward.speed");
+  ExpectSameBits(f.radius, g.radius, "forward.radius");
+  ExpectSameBits(f.goal_x, g.goal_x, "forward.goal_x");
+  ExpectSameBits(f.goal_y, g.goal_y, "forward.goal_y");
+  ExpectSameBits(f.goal_z, g.goal_z, "forward.goal_z");
+  ExpectSameBits(f.probes, g.probes, "forward.probes");
+  ExpectSameBits(f.half_angle, g.half_angle, "forward.half_angle");
+  ExpectSameBits(f.probe_length, g.probe_length, "forward.probe_length");
+  ExpectSameBits(f.turn_speed, g.turn_speed, "forward.turn_speed");
 }
 
 #define EXPECT_SAME_FLOAT(a, b) \
@@ -159,6 +178,25 @@ void ExpectSameConfig(const WorldConfig& a, const WorldConfig& b) {
   ASSERT_EQ(a.obstacles.size(), b.obstacles.size());
   for (size_t i = 0; i < a.obstacles.size(); ++i)
     ExpectSameBits(a.obstacles[i], b.obstacles[i], "obstacle");
+  ASSERT_EQ(a.obstacle_heights.size(), b.obstacle_heights.size());
+  for (size_t i = 0; i < a.obstacle_heights.size(); ++i) {
+    EXPECT_EQ(a.obstacle_heights[i].bounded, b.obstacle_heights[i].bounded);
+    EXPECT_SAME_FLOAT(a.obstacle_heights[i].base, b.obstacle_heights[i].base);
+    EXPECT_SAME_FLOAT(a.obstacle_heights[i].top, b.obstacle_heights[i].top);
+  }
+  ASSERT_EQ(a.spheres.size(), b.spheres.size());
+  for (size_t i = 0; i < a.spheres.size(); ++i) {
+    EXPECT_SAME_FLOAT(a.spheres[i].center.x, b.spheres[i].center.x);
+    EXPECT_SAME_FLOAT(a.spheres[i].center.y, b.spheres[i].center.y);
+    EXPECT_SAME_FLOAT(a.spheres[i].center.z, b.spheres[i].center.z);
+    EXPECT_SAME_FLOAT(a.spheres[i].radius, b.spheres[i].radius);
+  }
+  EXPECT_EQ(a.forward.mode, b.forward.mode);
+  EXPECT_EQ(a.forward.probes, b.forward.probes);
+  EXPECT_SAME_FLOAT(a.forward.half_angle, b.forward.half_angle);
+  EXPECT_SAME_FLOAT(a.forward.probe_length, b.forward.probe_length);
+  EXPECT_SAME_FLOAT(a.forward.turn_speed, b.forward.turn_speed);
+  EXPECT_SAME_FLOAT(a.forward.radius, b.forward.radius);
   const OrcaParams &o = a.orca, &p = b.orca;
   EXPECT_SAME_FLOAT(o.time_step, p.time_step);
   EXPECT_SAME_FLOAT(o.time_horizon, p.time_horizon);
@@ -218,9 +256,9 @@ void ExpectSameScenario(const Scenario& a, const Scenario& b) {
   ExpectSameSnapshot(a.initial, b.initial);
 }
 
-TEST(ScenarioTest, names_are_the_five_scenarios) {
-  EXPECT_EQ(Names(),
-            (std::vector<std::string>{"circle", "random", "corridor", "crossing", "town"}));
+TEST(ScenarioTest, names_are_the_seven_scenarios) {
+  EXPECT_EQ(Names(), (std::vector<std::string>{"circle", "random", "corridor", "crossing", "town",
+                                               "flock", "drones"}));
 }
 
 TEST(ScenarioTest, unknown_name_or_size_zero_is_rejected) {
@@ -245,6 +283,19 @@ TEST(ScenarioTest, every_scenario_has_the_asked_size_and_columns) {
       EXPECT_GT(s.suggested_ticks, 0);
       EXPECT_GT(s.initial.dt, 0.f);
       EXPECT_EQ(s.initial.dt, s.config.orca.time_step);
+      if (IsForward(name)) {
+        const ForwardSnapshot& f = s.initial.forward;
+        ASSERT_EQ(f.size(), size);
+        EXPECT_TRUE(s.initial.agents.id.empty());
+        for (size_t i = 0; i < size; ++i) ASSERT_EQ(f.id[i], i);
+        for (const auto* column : {&f.x, &f.y, &f.z, &f.forward_x, &f.forward_y, &f.forward_z,
+                                   &f.speed}) {
+          EXPECT_EQ(column->size(), size);
+          for (float value : *column) ASSERT_TRUE(std::isfinite(value));
+        }
+        EXPECT_EQ(f.goal_x.size(), name == "drones" ? size : 0u);
+        continue;
+      }
       const AgentSnapshot& a = s.initial.agents;
       ASSERT_EQ(a.size(), size);
       for (size_t i = 0; i < size; ++i) ASSERT_EQ(a.id[i], i);
@@ -274,7 +325,8 @@ TEST(ScenarioTest, a_seed_gives_one_scenario_and_another_seed_another) {
     ExpectSameScenario(a, b);
     // The circle is RVO2's benchmark circle whatever the seed.
     const bool moved = a.initial.agents.x != c.initial.agents.x ||
-                       a.initial.agents.goal_x != c.initial.agents.goal_x;
+                       a.initial.agents.goal_x != c.initial.agents.goal_x ||
+                       a.initial.forward.x != c.initial.forward.x;
     EXPECT_EQ(moved, name != "circle");
   }
 }
@@ -310,6 +362,9 @@ Scenario Everything() {
   c.vehicle_profiles[1].peak_curvature_speed = false;
   c.world_speed_limit = 11.1f;
   c.agent_defaults = {0.35f, 1.3f, 2.5f, 1.1f, AgentBehavior::kFlee};
+  c.obstacle_heights = {{}, {true, -0.5f, 7.25f}};
+  c.spheres = {{{1, 2, 3}, 0.75f}, {{-4e5f, 1e-3f, 7.f}, 1234.5f}};
+  c.forward = {FanMode::kCone, 17, 0.9f, 11.5f, 0.f, 0.45f};
   c.vehicle_defaults = {5.1f, 2.1f, 12.f, {3.1f, 0.55f, 2.5f, 7.f, 0.25f}};
   c.detection = {16, 3, 0.15f, 40, 0.3f, 0.04f, 0.2f};
   c.path_check = {2.5f, 1.2f, 7.f, 0.35f};
@@ -339,6 +394,16 @@ Scenario Everything() {
     a.id.push_back(static_cast<uint32_t>(n - i) * 977u);
     a.flags.push_back(static_cast<uint8_t>(i));
     a.behavior.push_back(static_cast<uint8_t>(i % kAgentBehaviorCount));
+  }
+  ForwardSnapshot& f = s.initial.forward;
+  for (auto* column : {&f.x, &f.y, &f.z, &f.forward_x, &f.forward_y, &f.forward_z, &f.speed,
+                       &f.radius, &f.goal_x, &f.goal_y, &f.goal_z, &f.half_angle,
+                       &f.probe_length, &f.turn_speed}) {
+    for (size_t i = 0; i < 30; ++i) column->push_back(awkward(i + 3));
+  }
+  for (size_t i = 0; i < 30; ++i) {
+    f.id.push_back(static_cast<uint32_t>(i) * 3u);
+    f.probes.push_back(static_cast<uint32_t>(i % 70));
   }
   VehicleSnapshot& v = s.initial.vehicles;
   for (auto* column :
@@ -379,6 +444,9 @@ TEST(ScenarioTest, config_structs_have_the_fields_the_json_knows) {
   EXPECT_EQ(sizeof(OrcaParams), 40u);
   EXPECT_EQ(sizeof(FollowerParams), 76u);
   EXPECT_EQ(sizeof(AgentDefaults), 20u);
+  EXPECT_EQ(sizeof(ForwardDefaults), 24u);
+  EXPECT_EQ(sizeof(HeightRange), 12u);
+  EXPECT_EQ(sizeof(SphereObstacle), 16u);
   EXPECT_EQ(sizeof(BicycleParams), 20u);
   EXPECT_EQ(sizeof(VehicleDefaults), 32u);
   EXPECT_EQ(sizeof(DetectionParams), 28u);

@@ -44,8 +44,12 @@ uint64_t HashRun(const Scenario& scenario, int ticks) {
     Mix(h, r.vehicles.steering);
     Mix(h, r.vehicles.throttle);
     Mix(h, r.vehicles.brake);
+    Mix(h, r.forward.move_x);
+    Mix(h, r.forward.move_z);
+    Mix(h, r.forward.probe);
     Mix(h, world.state().agents.x);
     Mix(h, world.state().vehicles.x);
+    Mix(h, world.state().forward.y);
   }
   return h;
 }
@@ -67,6 +71,14 @@ TEST_P(ScenarioWorldTest, CpuMatchesTheReferenceTickByTick) {
       const float d = std::hypot(a.agents.vx[i] - b.agents.vx[i], a.agents.vy[i] - b.agents.vy[i]);
       velocity_mismatches += d > 1e-3f ? 1 : 0;
       status_mismatches += a.agents.status[i] != b.agents.status[i] ? 1 : 0;
+    }
+    for (size_t i = 0; i < a.forward.probe.size(); ++i) {  // forward agents
+      ++compared;
+      const float d = std::hypot(a.forward.move_x[i] - b.forward.move_x[i],
+                                 std::hypot(a.forward.move_y[i] - b.forward.move_y[i],
+                                            a.forward.move_z[i] - b.forward.move_z[i]));
+      velocity_mismatches += d > 1e-4f ? 1 : 0;
+      status_mismatches += a.forward.probe[i] != b.forward.probe[i] ? 1 : 0;
     }
     for (size_t i = 0; i < a.vehicles.steering.size(); ++i) {
       worst_steering =
@@ -100,7 +112,8 @@ TEST_P(ScenarioWorldTest, RunsRepeatBitForBitAtAnyThreadCount) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Library, ScenarioWorldTest,
-                         ::testing::Values("circle", "random", "corridor", "crossing", "town"),
+                         ::testing::Values("circle", "random", "corridor", "crossing", "town",
+                                           "flock", "drones"),
                          [](const auto& p) { return p.param; });
 
 TEST(TownTest, TwoThousandTicksOfTrafficAndPedestrians) {

@@ -12,6 +12,7 @@
 
 #include "kernels/backends/fan_kernel.cuh"
 #include "kernels/backends/follower_kernel.cuh"
+#include "kernels/backends/forward_scene_buffers.cuh"
 #include "kernels/backends/orca_pipeline.cuh"
 #include "kernels/backends/orca_result_stats.h"
 #include "kernels/backends/spline_query_kernel.cuh"
@@ -19,7 +20,16 @@
 
 namespace throng {
 
-CpuBackend::CpuBackend() : orca_(std::make_unique<OrcaPipeline<std::vector>>()) {}
+namespace {
+
+// The cpu backend's "upload": its memory is the host's.
+const auto kCopy = [](const auto& from, auto& to) { to.assign(from.begin(), from.end()); };
+
+}  // namespace
+
+CpuBackend::CpuBackend()
+    : orca_(std::make_unique<OrcaPipeline<std::vector>>()),
+      forward_(std::make_unique<ForwardSceneBuffers<std::vector>>()) {}
 CpuBackend::~CpuBackend() = default;
 
 void CpuBackend::SetSplines(const std::vector<SplineDesc>& splines) {
@@ -126,6 +136,19 @@ void CpuBackend::SteerForward(const FanParams& params, float dt, const ForwardAg
                      out->hit_distance.data(),
                      out->all_blocked.data()};
   thrust::for_each_n(thrust::omp::par, thrust::counting_iterator<size_t>(0), n, f);
+}
+
+void CpuBackend::SetFanObstacles(const FanObstacleSet& shapes, float cell) {
+  forward_->SetStatic(shapes, cell, kCopy);
+}
+
+void CpuBackend::SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
+                                   const FanBodies& bodies, ForwardSceneResults* out) {
+  const ForwardSceneFunctor f = forward_->Prepare(mode, dt, agents, bodies, kCopy);
+  thrust::for_each_n(thrust::omp::par, thrust::counting_iterator<uint32_t>(0),
+                     static_cast<uint32_t>(agents.size()), f);
+  out->Resize(agents.size());
+  forward_->Results(out, [](const auto& from, auto& to) { to.assign(from.begin(), from.end()); });
 }
 
 }  // namespace throng

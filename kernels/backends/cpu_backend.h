@@ -12,6 +12,8 @@ namespace throng {
 
 template <template <class...> class Vector>
 class OrcaPipeline;
+template <template <class...> class Vector>
+class ForwardSceneBuffers;
 
 class CpuBackend final : public Backend {
  public:
@@ -28,6 +30,9 @@ class CpuBackend final : public Backend {
                      const VehicleColumns& vehicles, FollowerResults* out) override;
   void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& agents,
                     FanResults* out) override;
+  void SetFanObstacles(const FanObstacleSet& shapes, float cell) override;
+  void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
+                         const FanBodies& bodies, ForwardSceneResults* out) override;
 
   // Off: the solve scans every obstacle edge instead of querying the edge grid. Same
   // results bit for bit; for the tests and benchmarks that show it. On by default.
@@ -40,6 +45,7 @@ class CpuBackend final : public Backend {
   bool use_edge_grid_ = true;
   std::vector<Vec2> segments_;  // obstacle edges for casts
   std::unique_ptr<OrcaPipeline<std::vector>> orca_;
+  std::unique_ptr<ForwardSceneBuffers<std::vector>> forward_;
   std::vector<uint16_t> audit_missed_;
 };
 

@@ -14,6 +14,7 @@
 #include "kernels/backends/cuda_check.cuh"
 #include "kernels/backends/fan_kernel.cuh"
 #include "kernels/backends/follower_kernel.cuh"
+#include "kernels/backends/forward_scene_buffers.cuh"
 #include "kernels/backends/orca_pipeline.cuh"
 #include "kernels/backends/orca_result_stats.h"
 #include "kernels/backends/spline_query_kernel.cuh"
@@ -44,6 +45,15 @@ void Download(const DeviceVector<T>& device, std::vector<T>& host, cudaStream_t 
                                       cudaMemcpyDeviceToHost, stream));
   }
 }
+
+// ForwardSceneBuffers' copy: Upload on one stream.
+struct StreamUpload {
+  cudaStream_t stream;
+  template <class T>
+  void operator()(const std::vector<T>& host, DeviceVector<T>& device) const {
+    Upload(host, device, stream);
+  }
+};
 
 class CudaBackend final : public Backend {
  public:
@@ -155,6 +165,23 @@ class CudaBackend final : public Backend {
     grid_ = grid.View();  // host pointers replaced by the device copies' below
     grid_.cell_start = grid.cell_start.empty() ? nullptr : Raw(d_grid_start_);
     grid_.edge_index = grid.cell_start.empty() ? nullptr : Raw(d_grid_index_);
+  }
+
+  void SetFanObstacles(const FanObstacleSet& shapes, float cell) override {
+    forward_.SetStatic(shapes, cell, Uploader());
+    THRONG_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+  void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
+                         const FanBodies& bodies, ForwardSceneResults* out) override {
+    const ForwardSceneFunctor f = forward_.Prepare(mode, dt, agents, bodies, Uploader());
+    thrust::for_each_n(thrust::cuda::par_nosync.on(stream_), thrust::counting_iterator<uint32_t>(0),
+                       static_cast<uint32_t>(agents.size()), f);
+    THRONG_CUDA_CHECK(cudaGetLastError());
+    out->Resize(agents.size());
+    forward_.Results(out,
+                     [this](const auto& device, auto& host) { Download(device, host, stream_); });
+    THRONG_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
   void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& a,
@@ -272,6 +299,10 @@ class CudaBackend final : public Backend {
  private:
   cudaStream_t stream_ = nullptr;
   OrcaPipeline<thrust::device_vector> orca_;
+  ForwardSceneBuffers<thrust::device_vector> forward_;
+  // Uploads on the backend's stream; the host vectors outlive the copies because every
+  // caller synchronises before returning.
+  StreamUpload Uploader() const { return {stream_}; }
   int obstacle_count_ = 0;
   orca::EdgeGridView grid_;  // device pointers into d_grid_start_, d_grid_index_
   DeviceVector<Vec2> d_segments_;

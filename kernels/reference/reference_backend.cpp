@@ -7,6 +7,7 @@
 
 #include "kernels/obstacles.h"
 #include "kernels/orca_validate.h"
+#include "kernels/reference/forward_scene_ref.h"
 #include "kernels/reference/orca_ref.h"
 #include "kernels/reference/steering_ref.h"
 #include "kernels/reference/vehicle_ref.h"
@@ -137,6 +138,15 @@ void ReferenceBackend::SteerForward(const FanParams& params, float dt, const For
     out->hit_distance[i] = static_cast<float>(c.hit_distance);
     out->all_blocked[i] = c.all_blocked ? 1 : 0;
   }
+}
+
+void ReferenceBackend::SetFanObstacles(const FanObstacleSet& shapes, float /*cell*/) {
+  fan_shapes_ = shapes;
+}
+
+void ReferenceBackend::SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
+                                         const FanBodies& bodies, ForwardSceneResults* out) {
+  reference::SteerForwardScene(fan_shapes_, mode, dt, agents, bodies, out);
 }
 
 }  // namespace throng::reference

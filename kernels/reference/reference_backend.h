@@ -22,12 +22,17 @@ class ReferenceBackend final : public Backend {
                      const VehicleColumns& vehicles, FollowerResults* out) override;
   void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& agents,
                     FanResults* out) override;
+  // Brute force in double (the grid's cell is not used).
+  void SetFanObstacles(const FanObstacleSet& shapes, float cell) override;
+  void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
+                         const FanBodies& bodies, ForwardSceneResults* out) override;
 
  private:
   std::vector<ReferenceSpline> splines_;
   std::vector<uint32_t> spline_ids_;
   std::vector<double> spline_speed_limits_;
   std::vector<Polygon> obstacles_;
+  FanObstacleSet fan_shapes_;
 };
 
 }  // namespace throng::reference

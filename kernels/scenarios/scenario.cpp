@@ -7,7 +7,7 @@
 namespace throng::scenarios {
 
 std::vector<std::string> ScenarioNames() {
-  return {"circle", "random", "corridor", "crossing", "town"};
+  return {"circle", "random", "corridor", "crossing", "town", "flock", "drones"};
 }
 
 Scenario MakeScenario(std::string_view name, size_t size, uint32_t seed) {
@@ -17,6 +17,8 @@ Scenario MakeScenario(std::string_view name, size_t size, uint32_t seed) {
   if (name == "corridor") return detail::MakeCorridor(size, seed);
   if (name == "crossing") return detail::MakeCrossing(size, seed);
   if (name == "town") return detail::MakeTown(size, seed);
+  if (name == "flock") return detail::MakeFlock(size, seed);
+  if (name == "drones") return detail::MakeDrones(size, seed);
   std::string names;
   for (const std::string& n : ScenarioNames()) names += (names.empty() ? "" : ", ") + n;
   throw std::invalid_argument("unknown scenario \"" + std::string(name) + "\"; valid: " + names);

@@ -13,15 +13,17 @@
 namespace throng::scenarios {
 
 struct Scenario {
-  std::string name;   // one of ScenarioNames()
-  size_t size = 0;    // pedestrians asked for (the town adds TownVehicles(size) vehicles)
+  std::string name;  // one of ScenarioNames()
+  // Pedestrians asked for (the town adds TownVehicles(size) vehicles); forward agents in
+  // "flock" and "drones".
+  size_t size = 0;
   uint32_t seed = 0;
   WorldConfig config;
-  Snapshot initial;   // tick 0, dt the scenario's time step
+  Snapshot initial;         // tick 0, dt the scenario's time step
   int suggested_ticks = 0;  // long enough for most agents to arrive
 };
 
-// "circle", "random", "corridor", "crossing", "town".
+// "circle", "random", "corridor", "crossing", "town", "flock", "drones".
 std::vector<std::string> ScenarioNames();
 
 // Vehicles in a town of `size` pedestrians: one per 50 people (200 at 10,000), and at

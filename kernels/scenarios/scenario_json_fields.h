@@ -8,6 +8,7 @@
 //   v.Enum(key, value, {{value, "name"}, ..})                      an enum, by name
 //   v.Object(key, sub, Need)        a nested object, its fields by VisitFields(sub)
 //   v.Array(key, vector, Need)      an array of objects, each by VisitFields(element)
+//   v.Point(key, Vec3, Need)                    one [x, y, z]
 //   v.Points(key, vector<Vec3>, Need)           an array of [x, y, z]
 //   v.PointLists(key, vector<vector<Vec3>>)     an array of arrays of [x, y, z]
 //   v.Column(key, vector<T>, Need)  an agent or vehicle column; empty when absent
@@ -129,10 +130,36 @@ void VisitFields(V& v, PathCheckParams& p) {
 }
 
 template <class V>
+void VisitFields(V& v, ForwardDefaults& d) {
+  v.Enum("mode", d.mode, {{FanMode::kGround, "ground"}, {FanMode::kCone, "cone"}});
+  v("probes", d.probes, kOptional);
+  v("half_angle", d.half_angle, kOptional);
+  v("probe_length", d.probe_length, kOptional);
+  v("turn_speed", d.turn_speed, kOptional);
+  v("radius", d.radius, kOptional);
+}
+
+template <class V>
+void VisitFields(V& v, HeightRange& h) {
+  v("bounded", h.bounded, kOptional);
+  v("base", h.base, kOptional);
+  v("top", h.top, kOptional);
+}
+
+template <class V>
+void VisitFields(V& v, SphereObstacle& s) {
+  v.Point("center", s.center, kRequired);
+  v("radius", s.radius, kRequired);
+}
+
+template <class V>
 void VisitFields(V& v, WorldConfig& c) {
   v.Object("frame", c.frame, kOptional);
   v.Array("splines", c.splines, kOptional);
   v.PointLists("obstacles", c.obstacles, kOptional);
+  v.Array("obstacle_heights", c.obstacle_heights, kOptional);
+  v.Array("spheres", c.spheres, kOptional);
+  v.Object("forward", c.forward, kOptional);
   v.Object("orca", c.orca, kOptional);
   v.Object("follower", c.follower, kOptional);
   v.Array("vehicle_profiles", c.vehicle_profiles, kOptional);
@@ -183,13 +210,34 @@ void VisitFields(V& v, VehicleSnapshot& s) {
   v.Column("profile", s.profile, kOptional);
 }
 
-// An absent "agents" or "vehicles" object means none.
+template <class V>
+void VisitFields(V& v, ForwardSnapshot& f) {
+  v.Column("id", f.id, kRequired);
+  v.Column("x", f.x, kRequired);
+  v.Column("y", f.y, kRequired);
+  v.Column("z", f.z, kOptional);
+  v.Column("forward_x", f.forward_x, kRequired);
+  v.Column("forward_y", f.forward_y, kRequired);
+  v.Column("forward_z", f.forward_z, kOptional);
+  v.Column("speed", f.speed, kRequired);
+  v.Column("radius", f.radius, kOptional);
+  v.Column("goal_x", f.goal_x, kOptional);
+  v.Column("goal_y", f.goal_y, kOptional);
+  v.Column("goal_z", f.goal_z, kOptional);
+  v.Column("probes", f.probes, kOptional);
+  v.Column("half_angle", f.half_angle, kOptional);
+  v.Column("probe_length", f.probe_length, kOptional);
+  v.Column("turn_speed", f.turn_speed, kOptional);
+}
+
+// An absent "agents", "vehicles" or "forward" object means none.
 template <class V>
 void VisitFields(V& v, Snapshot& s) {
   v("tick", s.tick, kOptional);
   v("dt", s.dt, kRequired);
   v.Object("agents", s.agents, kOptional);
   v.Object("vehicles", s.vehicles, kOptional);
+  v.Object("forward", s.forward, kOptional);
 }
 
 template <class V>

@@ -143,6 +143,11 @@ class Reader {
     }
   }
 
+  // One [x, y, z], read as a one-point list.
+  void Point(const char* key, Vec3& point, Need need) {
+    if (const Json* j = Find(key, need)) point = ReadPoints(Json::array({*j}), Child(key))[0];
+  }
+
   void Points(const char* key, std::vector<Vec3>& points, Need need) {
     if (const Json* j = Find(key, need)) points = ReadPoints(*j, Child(key));
   }

@@ -74,6 +74,10 @@ class Writer {
     out_[key] = std::move(array);
   }
 
+  void Point(const char* key, const Vec3& point, Need) {
+    out_[key] = PointArray({point}, Child(key))[0];
+  }
+
   void Points(const char* key, const std::vector<Vec3>& points, Need) {
     out_[key] = PointArray(points, Child(key));
   }

@@ -60,5 +60,7 @@ Scenario MakeRandom(size_t size, uint32_t seed);    // scenario_crowds.cpp
 Scenario MakeCorridor(size_t size, uint32_t seed);  // scenario_streets.cpp
 Scenario MakeCrossing(size_t size, uint32_t seed);  // scenario_streets.cpp
 Scenario MakeTown(size_t size, uint32_t seed);      // scenario_town.cpp
+Scenario MakeFlock(size_t size, uint32_t seed);     // scenario_forward.cpp
+Scenario MakeDrones(size_t size, uint32_t seed);    // scenario_forward.cpp
 
 }  // namespace throng::scenarios::detail

@@ -59,6 +59,7 @@ World::World(WorldConfig config, BackendKind backend)
   in_->backend->SetSplines(splines);
   in_->obstacles = InternalObstacles(config_);
   in_->backend->SetObstacles(in_->obstacles);
+  in_->backend->SetFanObstacles(InternalFanShapes(config_, in_->obstacles), FanShapesCell(config_));
   in_->edges = EdgeSegments(BuildObstacleVertices(in_->obstacles));
 }
 
@@ -90,8 +91,12 @@ void World::Step(const Snapshot& s, const TickOptions& options, TickResult* out)
   lap(Stage::kPreferred);
 
   const uint64_t braking = DriveVehicles(config_, s, options.stop, w);
-  AddVehicleDiscs(w);
   lap(Stage::kVehicles);
+
+  // Before the vehicles' discs join the pedestrians: forward agents meet vehicles as boxes.
+  SteerForwardAgents(config_, s, w, out, &stats);
+  lap(Stage::kForward);
+  AddVehicleDiscs(w);
 
   AgentColumns& oa = w.orca_agents;
   OrcaParams orca_params = config_.orca;
@@ -116,7 +121,10 @@ void World::Step(const Snapshot& s, const TickOptions& options, TickResult* out)
 
   // The next state: the snapshot as given, or moved by dt.
   Snapshot next = s;
-  if (options.integrate) Integrate(config_, s, w, *out, &next);
+  if (options.integrate) {
+    Integrate(config_, s, w, *out, &next);
+    IntegrateForward(config_, s, w, &next);
+  }
   lap(Stage::kIntegrate);
 
   // Tick stats over the pedestrians ORCA solved (non-cooperative ones are not solved).

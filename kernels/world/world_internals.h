@@ -32,7 +32,10 @@ struct World::Internals {
   std::vector<float> clear;
   std::vector<Vec2> goal;
   std::vector<uint8_t> has_goal;
-  std::vector<float> z, vz;  // internal height and vertical speed of each pedestrian
+  std::vector<float> z, vz;           // internal height and vertical speed of each pedestrian
+  ForwardSceneAgents forward_agents;  // internal frame
+  FanBodies fan_bodies;
+  ForwardSceneResults fan_results;
 };
 
 // Stages of World::Step, in order. Each reads the snapshot and the world's buffers and
@@ -47,6 +50,17 @@ uint64_t DriveVehicles(const WorldConfig& config, const Snapshot& s, const StopR
                        World::Internals& w);
 // The vehicles' bodies as non-cooperative discs after the pedestrians, for ORCA.
 void AddVehicleDiscs(World::Internals& w);
+// The static shapes forward agents meet (internal frame), from the configuration and the
+// world's internal polygons, and the cell of their grid (about one probe reach).
+FanObstacleSet InternalFanShapes(const WorldConfig& config, const std::vector<Polygon>& polygons);
+float FanShapesCell(const WorldConfig& config);
+// Forward agents' casts against the shapes and every body (pedestrians and vehicles as this
+// tick's stages left them): results in the caller's frame, counts in `stats`.
+void SteerForwardAgents(const WorldConfig& config, const Snapshot& s, World::Internals& w,
+                        TickResult* out, TickStats* stats);
+// Forward agents move along their new direction at their speed.
+void IntegrateForward(const WorldConfig& config, const Snapshot& s, const World::Internals& w,
+                      Snapshot* next);
 // Results in the caller's frame, and the detectors' flags (per-id memory in the buffers).
 void FillResults(const WorldConfig& config, const Snapshot& s, const TickOptions& options,
                  World::Internals& w, TickResult* out);

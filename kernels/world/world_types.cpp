@@ -4,8 +4,8 @@ namespace throng {
 
 std::string_view StageName(Stage stage) {
   static constexpr std::string_view kNames[kStageCount] = {
-      "validate", "upload",   "grid",      "preferred", "candidates",
-      "orca",     "vehicles", "integrate", "stats",     "download"};
+      "validate", "upload",    "grid",  "preferred", "candidates", "orca",
+      "vehicles", "integrate", "stats", "download",  "forward"};
   const auto i = static_cast<size_t>(stage);
   return i < kStageCount ? kNames[i] : std::string_view("unknown");
 }
@@ -42,6 +42,7 @@ void WorldTotals::Add(const TickStats& stats) {
   agent_overlaps += stats.agent_overlaps;
   vehicle_overlaps += stats.vehicle_overlaps;
   agents_in_obstacles += stats.agents_in_obstacles;
+  forward_in_obstacles += stats.forward_in_obstacles;
   time_stopped_s += stats.time_stopped_s;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernels/bicycle.cuh"
+#include "kernels/forward_scene.h"
 #include "kernels/frame.cuh"
 #include "kernels/orca_types.h"
 #include "kernels/spline.h"
@@ -83,12 +84,40 @@ struct PathCheckParams {
   float lateral_margin = 0.5f;  // m added to the half width of the checked corridor
 };
 
+// Forward agents' fan (ALGORITHMS.md §4), for agents whose snapshot leaves a setting out.
+struct ForwardDefaults {
+  FanMode mode = FanMode::kGround;
+  int probes = 9;             // 1 .. kMaxFanProbes
+  float half_angle = 1.2f;    // rad, (0, pi]
+  float probe_length = 10.f;  // m
+  float turn_speed = 3.f;     // 1/s
+  float radius = 0.5f;        // m, the body the casts sweep
+};
+
+// The vertical extent of a static obstacle for forward agents' casts (a prism); an
+// unbounded one stands at every height. Heights are the caller's up coordinate.
+struct HeightRange {
+  bool bounded = false;
+  float base = 0.f, top = 0.f;  // m, when bounded
+};
+
+// A static sphere (caller's frame). Only forward agents meet spheres.
+struct SphereObstacle {
+  Vec3 center;
+  float radius = 1.f;
+};
+
 struct WorldConfig {
   Frame frame;                      // the caller's frame, for everything in and out
   std::vector<SplineDesc> splines;  // lanes, control points in the caller's frame
   // Static obstacles in the caller's ground plane: each vertex is a 3D point whose height
   // is ignored. Either orientation is accepted; two vertices make a wall.
   std::vector<std::vector<Vec3>> obstacles;
+  // Empty, or one per obstacle: its height range for forward agents (pedestrians and
+  // vehicles ignore heights).
+  std::vector<HeightRange> obstacle_heights;
+  std::vector<SphereObstacle> spheres;
+  ForwardDefaults forward;
   OrcaParams orca;  // time_step is replaced by each tick's dt
   FollowerParams follower;
   // Per-vehicle follower parameters: VehicleSnapshot::profile k follows with
@@ -144,11 +173,29 @@ struct VehicleSnapshot {
 // columns (goals: arrive; none: preferred velocity). Values are validated beforehand.
 AgentBehavior EffectiveBehavior(const AgentSnapshot& agents, size_t i, AgentBehavior world_default);
 
+// Forward-moving agents (drones, birds, fish, vehicles off their lanes), one value per
+// agent in every present column.
+struct ForwardSnapshot {
+  std::vector<uint32_t> id;                            // unique among forward agents
+  std::vector<float> x, y, z;                          // centre, m (z optional: 0)
+  std::vector<float> forward_x, forward_y, forward_z;  // heading, any length > 0 (z optional)
+  std::vector<float> speed;                            // m/s, > 0
+  std::vector<float> radius;                           // m (optional: the world's)
+  std::vector<float> goal_x, goal_y, goal_z;           // optional: the fan opens toward it
+  // Optional per-agent fan settings (the world's ForwardDefaults where absent).
+  std::vector<uint32_t> probes;
+  std::vector<float> half_angle, probe_length, turn_speed;
+
+  size_t size() const { return id.size(); }
+  bool has_goals() const { return !goal_x.empty(); }
+};
+
 struct Snapshot {
   uint64_t tick = 0;  // must increase from one accepted tick to the next
   float dt = 0.1f;    // s, > 0
   AgentSnapshot agents;
   VehicleSnapshot vehicles;
+  ForwardSnapshot forward;
 };
 
 struct TickOptions {
@@ -171,10 +218,11 @@ enum class Stage : uint8_t {
   kIntegrate,
   kStats,
   kDownload,
+  kForward,  // forward agents' casts
 };
-constexpr int kStageCount = 10;
+constexpr int kStageCount = 11;
 // "validate", "upload", "grid", "preferred", "candidates", "orca", "vehicles",
-// "integrate", "stats", "download".
+// "integrate", "stats", "download", "forward".
 std::string_view StageName(Stage stage);
 
 // The observability list of ALGORITHMS.md §5, for one tick.
@@ -195,7 +243,11 @@ struct TickStats {
   uint64_t agent_overlaps = 0;    // pedestrian pairs closer than their radii sum
   uint64_t vehicle_overlaps = 0;  // pedestrian-vehicle pairs touching
   uint64_t agents_in_obstacles = 0;
-  uint64_t vehicles_braking = 0;               // vehicles whose speed is capped by something ahead
+  uint64_t vehicles_braking = 0;  // vehicles whose speed is capped by something ahead
+  uint64_t forward_agents = 0;
+  uint64_t forward_blocked = 0;  // forward agents every probe of which hit something
+  // Forward agents whose body overlaps a static obstacle at the tick's start.
+  uint64_t forward_in_obstacles = 0;
   std::array<double, kStageCount> stage_ms{};  // wall-clock milliseconds per Stage
 
   double total_ms() const;
@@ -226,10 +278,18 @@ struct VehicleResults {
   std::vector<float> position_delta, heading_delta, look_ahead;
 };
 
+struct ForwardResults {
+  std::vector<float> move_x, move_y, move_z;  // unit direction moved along (caller's frame)
+  std::vector<uint16_t> probe;                // the chosen probe
+  std::vector<float> hit_distance;            // its hit, m (+inf: free)
+  std::vector<uint8_t> all_blocked;           // every probe hit: the farthest was taken
+};
+
 struct TickResult {
   uint64_t tick = 0;
   AgentResults agents;      // in snapshot order
   VehicleResults vehicles;  // in snapshot order
+  ForwardResults forward;   // in snapshot order
   TickStats stats;
 };
 
@@ -239,6 +299,7 @@ struct WorldTotals {
   uint64_t status_count[kSolveStatusCount] = {0, 0, 0};
   uint64_t oscillating = 0, stalled = 0;  // agent-ticks flagged
   uint64_t agent_overlaps = 0, vehicle_overlaps = 0, agents_in_obstacles = 0;
+  uint64_t forward_in_obstacles = 0;  // forward-agent-ticks
   double time_stopped_s = 0;
 
   void Add(const TickStats& stats);

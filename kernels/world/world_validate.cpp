@@ -10,6 +10,7 @@
 #include "kernels/input_limits.h"
 #include "kernels/orca_validate.h"
 #include "kernels/vehicle_batch.h"
+#include "kernels/world/forward_validate.h"
 
 namespace throng {
 namespace {
@@ -243,6 +244,7 @@ void ValidateWorldConfig(const WorldConfig& c) {
   ValidateSplineIds(c.splines);
   for (size_t i = 0; i < c.splines.size(); ++i) CleanControlPoints(c.splines[i], i);
   ValidateObstacles(c.obstacles);
+  ValidateForwardConfig(c);
   OrcaParams orca = c.orca;
   orca.time_step = 0.1f;  // each tick's dt replaces it, checked per snapshot
   ValidateOrcaParams(orca);
@@ -316,6 +318,7 @@ void ValidateSnapshot(const WorldConfig& config, const Snapshot& s, bool has_las
   ValidateAgentSnapshot(s.agents);
   ValidateBehaviors(s.agents, config.agent_defaults.behavior);
   ValidateVehicleSnapshot(config, s.vehicles);
+  ValidateForwardSnapshot(config, s.forward);
 }
 
 }  // namespace throng

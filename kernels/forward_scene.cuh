@@ -1,0 +1,278 @@
+// The cast fan of a forward agent against the world's shapes and bodies, written once for
+// every parallel backend (one thread per agent): candidates from the two grids, every
+// probe against every candidate, ALGORITHMS.md §4's choice, and the smoothed turn.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/aabb_grid.cuh"
+#include "kernels/cast_3d.cuh"
+#include "kernels/cast_fan.cuh"
+#include "kernels/hd.cuh"
+#include "kernels/vec.cuh"
+
+namespace throng {
+
+struct FanStaticView {
+  const Vec2 *wall_a, *wall_b;
+  const float *wall_z0, *wall_z1;
+  int32_t walls;
+  const int32_t* cap_start;
+  const Vec2* cap_ring;
+  const float* cap_z;
+  const uint8_t* cap_top;
+  int32_t caps;
+  const Vec3* sphere_center;
+  const float* sphere_radius;
+  AabbGridView grid;
+};
+
+struct FanBodiesView {
+  const Vec3 *capsule_p, *capsule_q;
+  const float* capsule_radius;
+  const int32_t* capsule_owner;
+  int32_t capsules;
+  const Vec3 *box_center, *box_half;
+  const float* box_yaw;
+  AabbGridView grid;
+};
+
+// 3D turn: normalize(lerp(forward, chosen, clamp(dt * turn_speed, 0, 1))). Where the lerp
+// vanishes (chosen == -forward at 1/2) it turns a quarter turn to the right, as the 2D
+// TurnToward does; a vertical forward takes -Y as its right (cast_fan.cuh's frame).
+THRONG_HD inline Vec3 TurnToward3D(Vec3 forward, Vec3 chosen, float dt, float turn_speed) {
+  const Vec3 f = Normalize(forward);
+  const Vec3 c = Normalize(chosen);
+  if (LengthSq(f) == 0.f) return LengthSq(c) > 0.f ? c : Vec3{1.f, 0.f, 0.f};
+  if (LengthSq(c) == 0.f) return f;
+  float t = dt * turn_speed;
+  t = t > 0.f ? (t < 1.f ? t : 1.f) : 0.f;  // also maps NaN to 0
+  const Vec3 blend = f + (c - f) * t;
+  if (LengthSq(blend) < 1e-12f) return ConeLocalToWorld(Vec3{1.f, 0.f, 0.f}, f);
+  return Normalize(blend);
+}
+
+// One static item (walls, caps, spheres) against one probe.
+THRONG_HD inline float CastStatic(const FanStaticView& s, int32_t item, bool cone, Vec3 eye,
+                                  Vec3 dir, float radius, float max_distance) {
+  if (item < s.walls) {
+    const float z0 = s.wall_z0[item], z1 = s.wall_z1[item];
+    const bool unbounded = !(z1 < kNoHit);  // no height range: both bounds infinite
+    if (!cone) {  // a flat disc at the eye's height meets the wall only within its range
+      if (!unbounded && (eye.z < z0 || eye.z > z1)) return kNoHit;
+      return SphereCastSegment2D(Ground(eye), Ground(dir), radius, max_distance, s.wall_a[item],
+                                 s.wall_b[item]);
+    }
+    if (unbounded)
+      return SphereCastInfiniteWall(eye, dir, radius, max_distance, s.wall_a[item], s.wall_b[item]);
+    return SphereCastVerticalWall(eye, dir, radius, max_distance, s.wall_a[item], s.wall_b[item],
+                                  z0, z1);
+  }
+  item -= s.walls;
+  if (item < s.caps) {
+    if (!cone) return kNoHit;  // a flat disc moving level never lands on a face
+    const int32_t first = s.cap_start[item];
+    return SphereCastPolygonCap(eye, dir, radius, max_distance, s.cap_ring + first,
+                                s.cap_start[item + 1] - first, s.cap_z[item], s.cap_top[item] != 0);
+  }
+  item -= s.caps;
+  const Vec3 c = s.sphere_center[item];
+  if (!cone) {
+    return DiscCastSphereSlice(Ground(eye), Ground(dir), radius, max_distance, eye.z, c,
+                               s.sphere_radius[item]);
+  }
+  return SphereCastSphere(eye, dir, radius, max_distance, c, s.sphere_radius[item]);
+}
+
+// One body (capsules, then boxes) against one probe.
+THRONG_HD inline float CastBody(const FanBodiesView& b, int32_t item, bool cone, Vec3 eye, Vec3 dir,
+                                float radius, float max_distance) {
+  if (item < b.capsules) {
+    const Vec3 p = b.capsule_p[item], q = b.capsule_q[item];
+    const float r = b.capsule_radius[item];
+    if (!cone) {
+      return DiscCastCapsuleSlice(Ground(eye), Ground(dir), radius, max_distance, eye.z, p, q, r);
+    }
+    return SphereCastCapsule(eye, dir, radius, max_distance, p, q, r);
+  }
+  item -= b.capsules;
+  const Vec3 c = b.box_center[item], half = b.box_half[item];
+  if (!cone) {  // level: the footprint, if the eye is within the box's height
+    if (fabsf(eye.z - c.z) > half.z) return kNoHit;
+    return SphereCastOrientedBox(Vec3{eye.x, eye.y, c.z}, Vec3{dir.x, dir.y, 0.f}, radius,
+                                 max_distance, c, half, b.box_yaw[item]);
+  }
+  return SphereCastOrientedBox(eye, dir, radius, max_distance, c, half, b.box_yaw[item]);
+}
+
+// Can anything within `reach` of the eye touch the item? The grids are 2D, so in 3D a
+// candidate may be far above or below; ruling it out here spares a cast per probe.
+THRONG_HD inline bool StaticNear(const FanStaticView& s, int32_t item, bool cone, Vec3 eye,
+                                 float reach) {
+  if (item < s.walls) {
+    const float z0 = s.wall_z0[item], z1 = s.wall_z1[item];
+    const float dz = eye.z < z0 ? z0 - eye.z : (eye.z > z1 ? eye.z - z1 : 0.f);
+    if (!cone && dz > 0.f) return false;
+    const float d2 = PointSegmentDistanceSq(Ground(eye), s.wall_a[item], s.wall_b[item]);
+    return d2 + dz * dz <= reach * reach;
+  }
+  item -= s.walls;
+  if (item < s.caps) return cone && fabsf(eye.z - s.cap_z[item]) <= reach;
+  item -= s.caps;
+  const float r = s.sphere_radius[item] + reach;
+  const Vec3 d = s.sphere_center[item] - eye;
+  return cone ? LengthSq(d) <= r * r
+              : fabsf(d.z) < s.sphere_radius[item] && LengthSq(Ground(d)) <= r * r;
+}
+
+THRONG_HD inline bool BodyNear(const FanBodiesView& b, int32_t item, bool cone, Vec3 eye,
+                               float reach) {
+  Vec3 c;
+  float half_height, bound;
+  if (item < b.capsules) {
+    c = (b.capsule_p[item] + b.capsule_q[item]) * 0.5f;
+    half_height = 0.5f * fabsf(b.capsule_q[item].z - b.capsule_p[item].z) + b.capsule_radius[item];
+    bound = Length(b.capsule_q[item] - b.capsule_p[item]) * 0.5f + b.capsule_radius[item];
+  } else {
+    item -= b.capsules;
+    c = b.box_center[item];
+    half_height = b.box_half[item].z;
+    bound = Length(b.box_half[item]);
+  }
+  const Vec3 d = c - eye;
+  if (!cone && fabsf(d.z) > half_height) return false;
+  const float r = bound + reach;
+  return cone ? LengthSq(d) <= r * r : LengthSq(Ground(d)) <= r * r;
+}
+
+struct ForwardSceneFunctor {
+  bool cone;
+  float dt;
+  const Vec3* __restrict__ position;
+  const Vec3* __restrict__ forward;
+  const Vec3* __restrict__ goal;
+  const uint8_t* __restrict__ has_goal;
+  const float* __restrict__ radius;
+  const int32_t* __restrict__ probes;
+  const float* __restrict__ fov;
+  const float* __restrict__ probe_length;
+  const float* __restrict__ turn_speed;
+  FanStaticView statics;
+  FanBodiesView bodies;
+  Vec3* __restrict__ move;
+  int16_t* __restrict__ probe;
+  float* __restrict__ hit_distance;
+  uint8_t* __restrict__ all_blocked;
+  uint8_t* __restrict__ overlapping;
+
+  // Candidates gathered once per agent, then probed in index order: most agents stop at
+  // their first probe (the way ahead is free), so the casts per agent are about the
+  // candidates, not the candidates times the probes. A crowd too dense for the list
+  // walks the grids again for each probe instead (the same answer, slower).
+  static constexpr int kMaxCandidates = 160;
+
+  THRONG_HD void operator()(uint32_t i) const {
+    const Vec3 p = position[i];
+    const Vec3 f = forward[i];
+    const float r = radius[i];
+    // With a goal, the way there is tried first; the fan always opens around the heading,
+    // so that a wall across the way to the goal is turned along instead of flown into
+    // (docs/FORWARD.md, "Goals").
+    bool seek_goal = false;
+    Vec3 to_goal{};
+    if (has_goal[i]) {
+      to_goal = goal[i] - p;
+      if (!cone) to_goal.z = 0.f;
+      seek_goal = LengthSq(to_goal) > 1e-12f;
+      if (seek_goal) to_goal = Normalize(to_goal);
+    }
+    const Vec3 axis = f;
+    const Vec3 eye = p + f * r;  // the agent's front
+    const int n = probes[i] < 1 ? 1 : (probes[i] > kMaxFanProbes ? kMaxFanProbes : probes[i]);
+    const float max_distance = probe_length[i];
+    // Every probe's sweep lies within probe_length + r of the eye, and the centre's overlap
+    // test within 2 r of it.
+    const float reach = max_distance + 2.f * r;
+    const Vec2 lo{eye.x - reach, eye.y - reach}, hi{eye.x + reach, eye.y + reach};
+    const uint32_t self = i;
+
+    int32_t candidates[kMaxCandidates];
+    int statics_found = 0, found = 0;
+    bool overflow = false;
+    bool overlap = false;
+    ForEachAabbCandidate(statics.grid, lo, hi, [&](int32_t item) {
+      // At the centre, distance 0 answers "does the body already touch it?".
+      if (!StaticNear(statics, item, cone, eye, reach)) return;
+      if (!overlap) overlap = CastStatic(statics, item, cone, p, f, r, 0.f) == 0.f;
+      if (found < kMaxCandidates) {
+        candidates[found++] = item;
+      } else {
+        overflow = true;
+      }
+    });
+    statics_found = found;
+    ForEachAabbCandidate(bodies.grid, lo, hi, [&](int32_t item) {
+      if (item < bodies.capsules && bodies.capsule_owner[item] == static_cast<int32_t>(self))
+        return;
+      if (!BodyNear(bodies, item, cone, eye, reach)) return;
+      if (found < kMaxCandidates) {
+        candidates[found++] = item;
+      } else {
+        overflow = true;
+      }
+    });
+    auto hit_along = [&](Vec3 dir) {
+      float hit = kNoHit;
+      if (!overflow) {
+        for (int c = 0; c < statics_found; ++c) {
+          hit = fminf(hit, CastStatic(statics, candidates[c], cone, eye, dir, r, max_distance));
+        }
+        for (int c = statics_found; c < found; ++c) {
+          hit = fminf(hit, CastBody(bodies, candidates[c], cone, eye, dir, r, max_distance));
+        }
+        return hit;
+      }
+      ForEachAabbCandidate(statics.grid, lo, hi, [&](int32_t item) {
+        hit = fminf(hit, CastStatic(statics, item, cone, eye, dir, r, max_distance));
+      });
+      ForEachAabbCandidate(bodies.grid, lo, hi, [&](int32_t item) {
+        if (item < bodies.capsules && bodies.capsule_owner[item] == static_cast<int32_t>(self))
+          return;
+        hit = fminf(hit, CastBody(bodies, item, cone, eye, dir, r, max_distance));
+      });
+      return hit;
+    };
+
+    FanPicker picker;
+    // The goal probe is number n, after the fan's 0 .. n - 1.
+    const bool goal_free = seek_goal && picker.Offer(n, to_goal, hit_along(to_goal));
+    for (int k = 0; k < n && !goal_free; ++k) {
+      Vec3 dir;
+      if (cone) {
+        dir = ConeLocalToWorld(ConeDirection3D(k, n, fov[i]), axis);
+      } else {
+        const Vec2 d = FanLocalToGround(FanDirection2D(k, n, fov[i]), Ground(axis));
+        dir = Vec3{d.x, d.y, 0.f};
+      }
+      if (picker.Offer(k, dir, hit_along(dir))) break;
+    }
+    const FanChoice c = picker.best;
+    Vec3 m;
+    if (cone) {
+      m = TurnToward3D(f, c.direction, dt, turn_speed[i]);
+    } else {
+      const Vec2 g = TurnToward(Ground(f), Ground(c.direction), dt, turn_speed[i]);
+      m = Vec3{g.x, g.y, 0.f};
+    }
+    // The smoothed turn, unless the way it leads is blocked nearer than the chosen probe's:
+    // then the chosen direction at once (docs/FORWARD.md, "Turning").
+    if (hit_along(m) < fminf(c.hit_distance, max_distance)) m = c.direction;
+    move[i] = m;
+    probe[i] = static_cast<int16_t>(c.probe);
+    hit_distance[i] = c.hit_distance;
+    all_blocked[i] = c.all_blocked ? 1 : 0;
+    overlapping[i] = overlap ? 1 : 0;
+  }
+};
+
+}  // namespace throng

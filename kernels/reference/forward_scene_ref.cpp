@@ -1,0 +1,192 @@
+// The forward-agent scene in double precision, brute force over every shape and body
+// (no grid: nothing to miss), with the independent casts of cast_ref.h and steering_ref.h.
+#include "kernels/reference/forward_scene_ref.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "kernels/reference/cast_ref.h"
+#include "kernels/reference/steering_ref.h"
+
+namespace throng::reference {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+D3 Of(Vec3 v) { return {v.x, v.y, v.z}; }
+D2 Of(Vec2 v) { return {v.x, v.y}; }
+D2 GroundOf(D3 v) { return {v.x, v.y}; }
+D3 Sub(D3 a, D3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+D3 Add(D3 a, D3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+D3 Scale(D3 a, double s) { return {a.x * s, a.y * s, a.z * s}; }
+double Norm(D3 a) { return std::sqrt(a.x * a.x + a.y * a.y + a.z * a.z); }
+D3 Unit(D3 a) {
+  const double n = Norm(a);
+  return n > 0 ? Scale(a, 1 / n) : D3{};
+}
+D3 Cross(D3 a, D3 b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+
+// The cone's local frame: z along the axis, x to its right (axis x up, or -Y when the
+// axis is vertical), y up = right x axis.
+D3 ConeToWorld(D3 local, D3 axis) {
+  D3 right = Cross(axis, D3{0, 0, 1});
+  right = Norm(right) > 1e-6 ? Unit(right) : D3{0, -1, 0};
+  const D3 up = Cross(right, axis);
+  return Add(Add(Scale(right, local.x), Scale(up, local.y)), Scale(axis, local.z));
+}
+
+D3 Turn3D(D3 forward, D3 chosen, double dt, double turn_speed) {
+  double t = dt * turn_speed;
+  t = t > 0 ? std::min(t, 1.0) : 0.0;
+  const D3 blend = Add(forward, Scale(Sub(chosen, forward), t));
+  if (Norm(blend) < 1e-6) return ConeToWorld(D3{1, 0, 0}, forward);
+  return Unit(blend);
+}
+
+double CastStatic(const FanObstacleSet& s, size_t item, bool cone, D3 eye, D3 dir, double r,
+                  double max_distance) {
+  if (item < s.walls()) {
+    const D2 a = Of(s.wall_a[item]), b = Of(s.wall_b[item]);
+    const double z0 = s.wall_z0[item], z1 = s.wall_z1[item];
+    const bool unbounded = std::isinf(z1);
+    if (!cone) {
+      if (!unbounded && (eye.z < z0 || eye.z > z1)) return kInf;
+      return SphereCastInfiniteWall(eye, D3{dir.x, dir.y, 0}, r, max_distance, a, b);
+    }
+    if (unbounded) return SphereCastInfiniteWall(eye, dir, r, max_distance, a, b);
+    return SphereCastVerticalWall(eye, dir, r, max_distance, a, b, z0, z1);
+  }
+  item -= s.walls();
+  if (item < s.caps()) {
+    if (!cone) return kInf;
+    std::vector<D2> ring;
+    for (int32_t v = s.cap_start[item]; v < s.cap_start[item + 1]; ++v) {
+      ring.push_back(Of(s.cap_ring[v]));
+    }
+    return SphereCastPolygonCap(eye, dir, r, max_distance, ring, s.cap_z[item],
+                                s.cap_top[item] != 0);
+  }
+  item -= s.caps();
+  const D3 c = Of(s.sphere_center[item]);
+  const double R = s.sphere_radius[item];
+  if (!cone) return DiscCastSphereSlice(GroundOf(eye), GroundOf(dir), r, max_distance, eye.z, c, R);
+  return SphereCastCapsule(eye, dir, r, max_distance, c, c, R);
+}
+
+double CastBody(const FanBodies& b, size_t item, bool cone, D3 eye, D3 dir, double r,
+                double max_distance) {
+  if (item < b.capsules()) {
+    const D3 p = Of(b.capsule_p[item]), q = Of(b.capsule_q[item]);
+    const double R = b.capsule_radius[item];
+    if (!cone) {
+      return DiscCastCapsuleSlice(GroundOf(eye), GroundOf(dir), r, max_distance, eye.z, p, q, R);
+    }
+    return SphereCastCapsule(eye, dir, r, max_distance, p, q, R);
+  }
+  item -= b.capsules();
+  const D3 c = Of(b.box_center[item]), half = Of(b.box_half[item]);
+  const double yaw = b.box_yaw[item];
+  if (!cone) {
+    if (std::fabs(eye.z - c.z) > half.z) return kInf;
+    return SphereCastOrientedBox(D3{eye.x, eye.y, c.z}, D3{dir.x, dir.y, 0}, r, max_distance, c,
+                                 half, yaw);
+  }
+  return SphereCastOrientedBox(eye, dir, r, max_distance, c, half, yaw);
+}
+
+}  // namespace
+
+void SteerForwardScene(const FanObstacleSet& shapes, FanMode mode, float dt,
+                       const ForwardSceneAgents& a, const FanBodies& bodies,
+                       ForwardSceneResults* out) {
+  const bool cone = mode == FanMode::kCone;
+  const size_t n = a.size();
+  out->Resize(n);
+  const size_t body_count = bodies.capsules() + bodies.boxes();
+  for (size_t i = 0; i < n; ++i) {
+    const D3 p = Of(a.position[i]);
+    D3 f = Of(a.forward[i]);
+    if (!cone) f.z = 0;
+    f = Unit(f);
+    const double r = a.radius[i];
+    const D3 axis = f;
+    bool seek_goal = false;
+    D3 to_goal{};
+    if (a.has_goal[i]) {
+      to_goal = Sub(Of(a.goal[i]), p);
+      if (!cone) to_goal.z = 0;
+      seek_goal = Norm(to_goal) > 1e-6;
+      if (seek_goal) to_goal = Unit(to_goal);
+    }
+    const D3 eye = Add(p, Scale(f, r));
+    const int probes = std::clamp(a.probes[i], 1, kMaxFanProbes);
+    const double max_distance = a.probe_length[i];
+    auto hit_along = [&](D3 dir) {
+      double hit = kInf;
+      for (size_t s = 0; s < shapes.items(); ++s) {
+        hit = std::min(hit, CastStatic(shapes, s, cone, eye, dir, r, max_distance));
+      }
+      for (size_t b = 0; b < body_count; ++b) {
+        if (b < bodies.capsules() && bodies.capsule_owner[b] == static_cast<int32_t>(i)) continue;
+        hit = std::min(hit, CastBody(bodies, b, cone, eye, dir, r, max_distance));
+      }
+      return hit;
+    };
+    int best = -1;
+    double best_hit = -1;
+    D3 best_dir{};
+    bool done = false;
+    if (seek_goal) {  // the way to the goal first, as probe number `probes`
+      best = probes;
+      best_hit = hit_along(to_goal);
+      best_dir = to_goal;
+      done = std::isinf(best_hit);
+    }
+    for (int k = 0; k < probes && !done; ++k) {
+      D3 dir;
+      if (cone) {
+        dir = ConeToWorld(ConeDirection3D(k, probes, a.fov[i]), axis);
+      } else {
+        const D2 g = FanGroundDirection(GroundOf(axis), k, probes, a.fov[i]);
+        dir = {g.x, g.y, 0};
+      }
+      const double hit = hit_along(dir);
+      if (std::isinf(hit)) {  // the first free probe ends the search
+        best = k;
+        best_hit = hit;
+        best_dir = dir;
+        break;
+      }
+      if (hit > best_hit) {
+        best = k;
+        best_hit = hit;
+        best_dir = dir;
+      }
+    }
+    bool overlap = false;
+    for (size_t s = 0; s < shapes.items() && !overlap; ++s) {
+      overlap = CastStatic(shapes, s, cone, p, f, r, 0) == 0;
+    }
+    D3 move;
+    if (cone) {
+      move = Turn3D(f, best_dir, dt, a.turn_speed[i]);
+    } else {
+      const D2 g = TurnToward(GroundOf(f), GroundOf(best_dir), dt, a.turn_speed[i]);
+      move = {g.x, g.y, 0};
+    }
+    // A smoothed turn into something nearer than the chosen probe's hit takes the chosen
+    // direction at once.
+    if (hit_along(move) < std::min(best_hit, max_distance)) move = best_dir;
+    out->move[i] = {static_cast<float>(move.x), static_cast<float>(move.y),
+                    static_cast<float>(move.z)};
+    out->probe[i] = static_cast<int16_t>(best);
+    out->hit_distance[i] = static_cast<float>(best_hit);
+    out->all_blocked[i] = std::isinf(best_hit) ? 0 : 1;
+    out->overlapping[i] = overlap ? 1 : 0;
+  }
+}
+
+}  // namespace throng::reference

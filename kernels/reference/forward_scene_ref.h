@@ -1,0 +1,13 @@
+// Independent reference for kernels/forward_scene.cuh: the cast fan of every forward agent
+// against every shape and body, in double, with no grid.
+#pragma once
+
+#include "kernels/forward_scene.h"
+
+namespace throng::reference {
+
+void SteerForwardScene(const FanObstacleSet& shapes, FanMode mode, float dt,
+                       const ForwardSceneAgents& agents, const FanBodies& bodies,
+                       ForwardSceneResults* out);
+
+}  // namespace throng::reference
