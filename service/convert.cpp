@@ -107,6 +107,50 @@ void FollowerToProto(const FollowerParams& c, v1::FollowerConfig* f) {
   f->set_peak_curvature_speed(c.peak_curvature_speed);
 }
 
+// An obstacle's height range: none unless base and top are both set (the engine checks
+// the values).
+HeightRange HeightsFromProto(const v1::Obstacle& o, int k) {
+  if (o.has_base() != o.has_top()) {
+    throw std::invalid_argument(
+        "obstacles[" + std::to_string(k) + "]" +
+        (o.has_base() ? ".top: missing while base is given" : ".base: missing while top is given"));
+  }
+  HeightRange h;
+  h.bounded = o.has_base();
+  if (h.bounded) {
+    h.base = o.base();
+    h.top = o.top();
+  }
+  return h;
+}
+
+ForwardDefaults ForwardFromProto(const v1::ForwardConfig& f) {
+  if (f.mode() != v1::FAN_MODE_GROUND && f.mode() != v1::FAN_MODE_CONE) {
+    throw std::invalid_argument("forward.mode: " + std::to_string(f.mode()) +
+                                " is not a FanMode (0 ground, 1 cone)");
+  }
+  const ForwardDefaults d;
+  ForwardDefaults c;
+  c.mode = f.mode() == v1::FAN_MODE_CONE ? FanMode::kCone : FanMode::kGround;
+  // A value beyond int stays out of range (the engine's check names it), never wraps.
+  constexpr auto kIntMax = static_cast<uint32_t>(std::numeric_limits<int>::max());
+  c.probes = f.has_probes() ? static_cast<int>(std::min(f.probes(), kIntMax)) : d.probes;
+  c.half_angle = Given(f.has_half_angle(), f.half_angle(), d.half_angle);
+  c.probe_length = Given(f.has_probe_length(), f.probe_length(), d.probe_length);
+  c.turn_speed = Given(f.has_turn_speed(), f.turn_speed(), d.turn_speed);
+  c.radius = Given(f.has_radius(), f.radius(), d.radius);
+  return c;
+}
+
+void ForwardConfigToProto(const ForwardDefaults& c, v1::ForwardConfig* f) {
+  f->set_mode(c.mode == FanMode::kCone ? v1::FAN_MODE_CONE : v1::FAN_MODE_GROUND);
+  f->set_probes(static_cast<uint32_t>(c.probes));
+  f->set_half_angle(c.half_angle);
+  f->set_probe_length(c.probe_length);
+  f->set_turn_speed(c.turn_speed);
+  f->set_radius(c.radius);
+}
+
 constexpr uint32_t kKnownAgentFlags =
     v1::AGENT_FLAG_NON_COOPERATIVE | v1::AGENT_FLAG_USES_PREFERRED_VELOCITY;
 
@@ -140,6 +184,19 @@ WorldConfig ConfigFromProto(const v1::WorldConfig& p) {
   for (int i = 0; i < p.obstacles_size(); ++i) {
     for (const auto& v : p.obstacles(i).vertices()) c.obstacles[i].push_back(FromPoint(v));
   }
+  // One range per obstacle as soon as one has a range (the rest: none), else none at all.
+  for (int i = 0; i < p.obstacles_size(); ++i) {
+    const HeightRange h = HeightsFromProto(p.obstacles(i), i);
+    if (!h.bounded) continue;
+    c.obstacle_heights.resize(c.obstacles.size());
+    c.obstacle_heights[i] = h;
+  }
+  c.spheres.resize(p.spheres_size());
+  for (int i = 0; i < p.spheres_size(); ++i) {
+    c.spheres[i].center = FromPoint(p.spheres(i).center());
+    c.spheres[i].radius = p.spheres(i).radius();
+  }
+  c.forward = ForwardFromProto(p.forward());
 
   const OrcaParams orca;
   c.orca.time_horizon = Or(p.orca().time_horizon(), orca.time_horizon);
@@ -210,10 +267,22 @@ void ConfigToProto(const WorldConfig& c, v1::WorldConfig* p) {
     for (Vec3 v : d.points) ToPoint(v, s->add_points());
   }
   p->clear_obstacles();
-  for (const auto& poly : c.obstacles) {
+  for (size_t k = 0; k < c.obstacles.size(); ++k) {
     auto* o = p->add_obstacles();
-    for (Vec3 v : poly) ToPoint(v, o->add_vertices());
+    for (Vec3 v : c.obstacles[k]) ToPoint(v, o->add_vertices());
+    // Heights only where the obstacle has a range.
+    if (k < c.obstacle_heights.size() && c.obstacle_heights[k].bounded) {
+      o->set_base(c.obstacle_heights[k].base);
+      o->set_top(c.obstacle_heights[k].top);
+    }
   }
+  p->clear_spheres();
+  for (const SphereObstacle& sphere : c.spheres) {
+    auto* s = p->add_spheres();
+    ToPoint(sphere.center, s->mutable_center());
+    s->set_radius(sphere.radius);
+  }
+  ForwardConfigToProto(c.forward, p->mutable_forward());
   auto* orca = p->mutable_orca();
   orca->set_time_horizon(c.orca.time_horizon);
   orca->set_time_horizon_obst(c.orca.time_horizon_obst);
@@ -303,6 +372,11 @@ v1::Backend BackendToProto(BackendKind kind) {
 
 void SnapshotFromProto(uint64_t tick, float dt, const v1::AgentBatch& a, const v1::VehicleBatch& v,
                        Snapshot* out) {
+  SnapshotFromProto(tick, dt, a, v, v1::ForwardBatch::default_instance(), out);
+}
+
+void SnapshotFromProto(uint64_t tick, float dt, const v1::AgentBatch& a, const v1::VehicleBatch& v,
+                       const v1::ForwardBatch& f, Snapshot* out) {
   // Every length first, so that nothing is half converted when one is wrong.
   const auto n = static_cast<size_t>(a.id_size());
   const char* agents = "agents";
@@ -351,6 +425,24 @@ void SnapshotFromProto(uint64_t tick, float dt, const v1::AgentBatch& a, const v
   CheckLength(v.width(), m, true, vehicles, "width", vehicles);
   CheckLength(v.max_speed(), m, true, vehicles, "max_speed", vehicles);
   CheckLength(v.profile(), m, true, vehicles, "profile", vehicles);
+  const auto k = static_cast<size_t>(f.id_size());
+  const char* forward = "forward";
+  const char* forward_agents = "forward agents";
+  CheckLength(f.x(), k, false, forward, "x", forward_agents);
+  CheckLength(f.y(), k, false, forward, "y", forward_agents);
+  CheckLength(f.z(), k, true, forward, "z", forward_agents);
+  CheckLength(f.forward_x(), k, false, forward, "forward_x", forward_agents);
+  CheckLength(f.forward_y(), k, false, forward, "forward_y", forward_agents);
+  CheckLength(f.forward_z(), k, true, forward, "forward_z", forward_agents);
+  CheckLength(f.speed(), k, false, forward, "speed", forward_agents);
+  CheckLength(f.radius(), k, true, forward, "radius", forward_agents);
+  CheckLength(f.goal_x(), k, true, forward, "goal_x", forward_agents);
+  CheckLength(f.goal_y(), k, true, forward, "goal_y", forward_agents);
+  CheckLength(f.goal_z(), k, true, forward, "goal_z", forward_agents);
+  CheckLength(f.probes(), k, true, forward, "probes", forward_agents);
+  CheckLength(f.half_angle(), k, true, forward, "half_angle", forward_agents);
+  CheckLength(f.probe_length(), k, true, forward, "probe_length", forward_agents);
+  CheckLength(f.turn_speed(), k, true, forward, "turn_speed", forward_agents);
 
   out->tick = tick;
   out->dt = dt;
@@ -385,6 +477,23 @@ void SnapshotFromProto(uint64_t tick, float dt, const v1::AgentBatch& a, const v
   Take(v.width(), &sv.width);
   Take(v.max_speed(), &sv.max_speed);
   Take(v.profile(), &sv.profile);
+  auto& sf = out->forward;
+  Take(f.id(), &sf.id);
+  Take(f.x(), &sf.x);
+  Take(f.y(), &sf.y);
+  Take(f.z(), &sf.z);
+  Take(f.forward_x(), &sf.forward_x);
+  Take(f.forward_y(), &sf.forward_y);
+  Take(f.forward_z(), &sf.forward_z);
+  Take(f.speed(), &sf.speed);
+  Take(f.radius(), &sf.radius);
+  Take(f.goal_x(), &sf.goal_x);
+  Take(f.goal_y(), &sf.goal_y);
+  Take(f.goal_z(), &sf.goal_z);
+  Take(f.probes(), &sf.probes);  // uint32 both sides: a value beyond 64 reaches the check
+  Take(f.half_angle(), &sf.half_angle);
+  Take(f.probe_length(), &sf.probe_length);
+  Take(f.turn_speed(), &sf.turn_speed);
 }
 
 void AgentsToProto(const AgentSnapshot& a, v1::AgentBatch* out) {
@@ -420,6 +529,25 @@ void VehiclesToProto(const VehicleSnapshot& v, v1::VehicleBatch* out) {
   PutPresent(v.width, out->mutable_width());
   PutPresent(v.max_speed, out->mutable_max_speed());
   PutPresent(v.profile, out->mutable_profile());
+}
+
+void ForwardToProto(const ForwardSnapshot& f, v1::ForwardBatch* out) {
+  PutPresent(f.id, out->mutable_id());
+  PutPresent(f.x, out->mutable_x());
+  PutPresent(f.y, out->mutable_y());
+  PutPresent(f.z, out->mutable_z());
+  PutPresent(f.forward_x, out->mutable_forward_x());
+  PutPresent(f.forward_y, out->mutable_forward_y());
+  PutPresent(f.forward_z, out->mutable_forward_z());
+  PutPresent(f.speed, out->mutable_speed());
+  PutPresent(f.radius, out->mutable_radius());
+  PutPresent(f.goal_x, out->mutable_goal_x());
+  PutPresent(f.goal_y, out->mutable_goal_y());
+  PutPresent(f.goal_z, out->mutable_goal_z());
+  PutPresent(f.probes, out->mutable_probes());
+  PutPresent(f.half_angle, out->mutable_half_angle());
+  PutPresent(f.probe_length, out->mutable_probe_length());
+  PutPresent(f.turn_speed, out->mutable_turn_speed());
 }
 
 void ResultToProto(const TickResult& r, const Snapshot& state, const TickOptions& options,
@@ -464,6 +592,21 @@ void ResultToProto(const TickResult& r, const Snapshot& state, const TickOptions
   Put(state.vehicles.z, mi, v->mutable_z());
   Put(state.vehicles.yaw, mi, v->mutable_yaw());
   Put(state.vehicles.speed, mi, v->mutable_speed());
+  const size_t k = r.forward.move_x.size();
+  auto* f = out->mutable_forward();
+  Put(r.forward.move_x, k, f->mutable_move_x());
+  Put(r.forward.move_y, k, f->mutable_move_y());
+  Put(r.forward.move_z, k, f->mutable_move_z());
+  Put(r.forward.probe, k, f->mutable_probe());
+  Put(r.forward.hit_distance, k, f->mutable_hit_distance());
+  Put(r.forward.all_blocked, k, f->mutable_all_blocked());
+  const size_t ki = options.integrate ? k : 0;
+  Put(state.forward.x, ki, f->mutable_x());
+  Put(state.forward.y, ki, f->mutable_y());
+  Put(state.forward.z, ki, f->mutable_z());
+  Put(state.forward.forward_x, ki, f->mutable_forward_x());
+  Put(state.forward.forward_y, ki, f->mutable_forward_y());
+  Put(state.forward.forward_z, ki, f->mutable_forward_z());
   StatsToProto(r.stats, backend, out->mutable_stats());
 }
 
@@ -490,6 +633,9 @@ void StatsToProto(const TickStats& s, std::string_view backend, v1::TickStats* p
   p->set_vehicle_overlaps(s.vehicle_overlaps);
   p->set_agents_in_obstacles(s.agents_in_obstacles);
   p->set_vehicles_braking(s.vehicles_braking);
+  p->set_forward_agents(s.forward_agents);
+  p->set_forward_blocked(s.forward_blocked);
+  p->set_forward_in_obstacles(s.forward_in_obstacles);
   auto* t = p->mutable_stage_seconds();
   const auto sec = [&](Stage stage) { return s.stage_ms[static_cast<int>(stage)] * 1e-3; };
   t->set_validate(sec(Stage::kValidate));
@@ -502,6 +648,7 @@ void StatsToProto(const TickStats& s, std::string_view backend, v1::TickStats* p
   t->set_integrate(sec(Stage::kIntegrate));
   t->set_stats(sec(Stage::kStats));
   t->set_download(sec(Stage::kDownload));
+  t->set_forward(sec(Stage::kForward));
   t->set_total(s.total_ms() * 1e-3);
   p->set_backend(std::string(backend));
 }
@@ -516,6 +663,7 @@ void TotalsToProto(const WorldTotals& s, v1::WorldTotals* p) {
   p->set_agent_overlaps(s.agent_overlaps);
   p->set_vehicle_overlaps(s.vehicle_overlaps);
   p->set_agents_in_obstacles(s.agents_in_obstacles);
+  p->set_forward_in_obstacles(s.forward_in_obstacles);
   p->set_time_stopped(s.time_stopped_s);
 }
 

@@ -29,15 +29,22 @@ BackendKind BackendFromProto(int backend, BackendKind server_default);
 v1::Backend BackendToProto(BackendKind kind);
 
 // Fills `out` in place (its vectors keep their capacity from call to call). Checks the
-// column lengths; everything else is the World's to check.
+// column lengths of every batch before converting any; everything else is the World's to
+// check.
+void SnapshotFromProto(uint64_t tick, float dt, const v1::AgentBatch& agents,
+                       const v1::VehicleBatch& vehicles, const v1::ForwardBatch& forward,
+                       Snapshot* out);
+// As above, without forward agents (out->forward is emptied).
 void SnapshotFromProto(uint64_t tick, float dt, const v1::AgentBatch& agents,
                        const v1::VehicleBatch& vehicles, Snapshot* out);
 // Every present column of a snapshot (the state GetWorld sends back).
 void AgentsToProto(const AgentSnapshot& agents, v1::AgentBatch* out);
 void VehiclesToProto(const VehicleSnapshot& vehicles, v1::VehicleBatch* out);
+void ForwardToProto(const ForwardSnapshot& forward, v1::ForwardBatch* out);
 
 // A tick's response. `state` is the world's state after the tick: its positions are sent
-// when the tick integrated. Result columns always have one value per agent or vehicle.
+// when the tick integrated. Result columns always have one value per agent, vehicle or
+// forward agent.
 void ResultToProto(const TickResult& result, const Snapshot& state, const TickOptions& options,
                    std::string_view backend, v1::StepResponse* out);
 void StatsToProto(const TickStats& stats, std::string_view backend, v1::TickStats* out);

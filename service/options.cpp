@@ -39,7 +39,7 @@ std::optional<int> ParseOptions(int argc, char** argv, Options* o) {
       ->check(CLI::Range(1, 1'000'000))
       ->capture_default_str();
   app.add_option("--max-agents-per-world", o->max_agents_per_world,
-                 "Most pedestrians plus vehicles in one snapshot")
+                 "Most pedestrians, vehicles and forward agents in one snapshot")
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 32))
       ->capture_default_str();
   app.add_option("--max-message-mb", o->max_message_mb, "Largest request or response, MiB")

@@ -12,7 +12,7 @@ struct Options {
   std::string metrics = "127.0.0.1:9464";  // Prometheus /metrics; "" serves none
   std::string backend = "auto";            // auto | cuda | cpu | reference
   int max_worlds = 64;
-  int64_t max_agents_per_world = 1'000'000;  // pedestrians plus vehicles in one snapshot
+  int64_t max_agents_per_world = 1'000'000;  // pedestrians, vehicles, forward agents
   int max_message_mb = 256;                  // largest request or response
   std::string tls_cert, tls_key;             // PEM files; both or neither
   std::string token;                         // bearer token; "" = no auth

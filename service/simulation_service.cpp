@@ -42,6 +42,8 @@ void FillInfo(const WorldEntry& e, v1::WorldInfo* info) {
   info->set_last_tick(e.world->has_state() ? e.world->state().tick : 0);
   info->set_agents(e.agents);
   info->set_vehicles(e.vehicles);
+  info->set_forward_agents(e.world->has_state() ? e.world->state().forward.size() : 0);
+  info->set_spheres(static_cast<uint32_t>(config.spheres.size()));
 }
 
 // A World, its configuration errors named as WorldConfig spells the fields.
@@ -181,12 +183,14 @@ std::shared_ptr<WorldEntry> SimulationService::Lookup(const std::string& world_i
 }
 
 Status SimulationService::CheckPopulation(const v1::AgentBatch& agents,
-                                          const v1::VehicleBatch& vehicles) const {
-  const int64_t n = agents.id_size() + int64_t{vehicles.id_size()};
+                                          const v1::VehicleBatch& vehicles,
+                                          const v1::ForwardBatch& forward) const {
+  const int64_t n = agents.id_size() + int64_t{vehicles.id_size()} + int64_t{forward.id_size()};
   if (n <= limits_.max_agents_per_world) return Status::OK;
   return Status(StatusCode::RESOURCE_EXHAUSTED,
-                "agents: " + std::to_string(agents.id_size()) + " pedestrians and " +
-                    std::to_string(vehicles.id_size()) + " vehicles exceed this server's " +
+                "agents: " + std::to_string(agents.id_size()) + " pedestrians, " +
+                    std::to_string(vehicles.id_size()) + " vehicles and " +
+                    std::to_string(forward.id_size()) + " forward agents exceed this server's " +
                     std::to_string(limits_.max_agents_per_world) +
                     " per world (--max-agents-per-world)");
 }
@@ -242,7 +246,7 @@ Status SimulationService::StepLocked(WorldEntry& e, const v1::StepRequest& reque
                                      const StopRequested& stop, v1::StepResponse* response) {
   if (e.deleted) return Status(StatusCode::NOT_FOUND, "world_id: \"" + e.id + "\" was deleted");
   SnapshotFromProto(request.tick(), request.dt(), request.agents(), request.vehicles(),
-                    &e.snapshot);
+                    request.forward(), &e.snapshot);
   const TickOptions options = OptionsFromProto(request.options(), stop);
   e.world->Step(e.snapshot, options, &e.result);
   response->set_world_id(e.id);
@@ -255,7 +259,7 @@ Status SimulationService::StepLocked(WorldEntry& e, const v1::StepRequest& reque
 Status SimulationService::Step(grpc::ServerContext* context, const v1::StepRequest* request,
                                v1::StepResponse* response) {
   return Handle("Step", context, [&]() -> Status {
-    Status status = CheckPopulation(request->agents(), request->vehicles());
+    Status status = CheckPopulation(request->agents(), request->vehicles(), request->forward());
     if (!status.ok()) return status;
     auto entry = Lookup(request->world_id(), &status);
     if (!entry) return status;
@@ -273,7 +277,7 @@ Status SimulationService::StreamSteps(
     std::shared_ptr<WorldEntry> entry;
     const StopRequested stop = StopFor(context);
     while (stream->Read(&request)) {
-      Status status = CheckPopulation(request.agents(), request.vehicles());
+      Status status = CheckPopulation(request.agents(), request.vehicles(), request.forward());
       if (!status.ok()) return status;
       if (!entry || entry->id != request.world_id()) {
         entry = Lookup(request.world_id(), &status);
@@ -357,6 +361,7 @@ Status SimulationService::GetWorld(grpc::ServerContext* context, const v1::GetWo
       if (request->include_state()) {
         AgentsToProto(world.state().agents, response->mutable_agents());
         VehiclesToProto(world.state().vehicles, response->mutable_vehicles());
+        ForwardToProto(world.state().forward, response->mutable_forward());
       }
       StatsToProto(world.last_stats(), entry->backend, response->mutable_last_stats());
     }
@@ -401,13 +406,13 @@ Status SimulationService::DeleteWorld(grpc::ServerContext* context,
 Status SimulationService::Solve(grpc::ServerContext* context, const v1::SolveRequest* request,
                                 v1::StepResponse* response) {
   return Handle("Solve", context, [&]() -> Status {
-    Status status = CheckPopulation(request->agents(), request->vehicles());
+    Status status = CheckPopulation(request->agents(), request->vehicles(), request->forward());
     if (!status.ok()) return status;
     WorldConfig config = ConfigFromProto(request->config());
     const BackendKind kind = BackendFromProto(request->config().backend(), default_backend_);
     Snapshot snapshot;
     SnapshotFromProto(request->tick(), request->dt(), request->agents(), request->vehicles(),
-                      &snapshot);
+                      request->forward(), &snapshot);
     auto world = MakeWorld(std::move(config), kind);
     const TickOptions options = OptionsFromProto(request->options(), StopFor(context));
     TickResult result;

@@ -18,7 +18,8 @@
 namespace throng::service {
 
 struct ServiceLimits {
-  int64_t max_agents_per_world = 1'000'000;  // pedestrians plus vehicles in one snapshot
+  // Pedestrians, vehicles and forward agents together in one snapshot.
+  int64_t max_agents_per_world = 1'000'000;
 };
 
 class SimulationService final : public ::throng::v1::Simulation::Service {
@@ -57,8 +58,8 @@ class SimulationService final : public ::throng::v1::Simulation::Service {
 
   // The live world, or NOT_FOUND (INVALID_ARGUMENT for an empty id).
   std::shared_ptr<WorldEntry> Lookup(const std::string& world_id, grpc::Status* status) const;
-  grpc::Status CheckPopulation(const v1::AgentBatch& agents,
-                               const v1::VehicleBatch& vehicles) const;
+  grpc::Status CheckPopulation(const v1::AgentBatch& agents, const v1::VehicleBatch& vehicles,
+                               const v1::ForwardBatch& forward) const;
   // One tick of a locked, live world.
   grpc::Status StepLocked(WorldEntry& entry, const v1::StepRequest& request,
                           const StopRequested& stop, v1::StepResponse* response);

@@ -99,6 +99,25 @@ void FillVehicles(const VehicleColumns& c, v1::VehicleBatch* out) {
   Set(c.profile, out->mutable_profile());
 }
 
+void FillForward(const ForwardColumns& c, v1::ForwardBatch* out) {
+  Set(c.id, out->mutable_id());
+  Set(c.x, out->mutable_x());
+  Set(c.y, out->mutable_y());
+  Set(c.z, out->mutable_z());
+  Set(c.forward_x, out->mutable_forward_x());
+  Set(c.forward_y, out->mutable_forward_y());
+  Set(c.forward_z, out->mutable_forward_z());
+  Set(c.speed, out->mutable_speed());
+  Set(c.radius, out->mutable_radius());
+  Set(c.goal_x, out->mutable_goal_x());
+  Set(c.goal_y, out->mutable_goal_y());
+  Set(c.goal_z, out->mutable_goal_z());
+  Set(c.probes, out->mutable_probes());
+  Set(c.half_angle, out->mutable_half_angle());
+  Set(c.probe_length, out->mutable_probe_length());
+  Set(c.turn_speed, out->mutable_turn_speed());
+}
+
 v1::StepRequest MakeStep(const std::string& world_id, uint64_t tick, float dt, bool integrate,
                          bool debug) {
   v1::StepRequest request;

@@ -73,11 +73,21 @@ struct VehicleColumns {
   std::span<const uint32_t> profile;  // 0: the world's follower, k: vehicle_profiles[k - 1]
 };
 
+// As ForwardBatch (forward-moving agents: drones, birds, fish).
+struct ForwardColumns {
+  std::span<const uint32_t> id;
+  std::span<const float> x, y, z, forward_x, forward_y, forward_z, speed, radius;
+  std::span<const float> goal_x, goal_y, goal_z;
+  std::span<const uint32_t> probes;
+  std::span<const float> half_angle, probe_length, turn_speed;
+};
+
 // Replace the batch's columns with copies of the spans (one memcpy per column).
 void FillAgents(const AgentColumns& columns, v1::AgentBatch* out);
 void FillVehicles(const VehicleColumns& columns, v1::VehicleBatch* out);
+void FillForward(const ForwardColumns& columns, v1::ForwardBatch* out);
 
-// A StepRequest with its header set; fill agents and vehicles, set options.
+// A StepRequest with its header set; fill agents, vehicles and forward agents.
 v1::StepRequest MakeStep(const std::string& world_id, uint64_t tick, float dt,
                          bool integrate = false, bool debug = false);
 

@@ -18,6 +18,7 @@ ProtoScenario ScenarioToProto(const scenarios::Scenario& scenario) {
   out.dt = scenario.initial.dt;
   service::AgentsToProto(scenario.initial.agents, &out.agents);
   service::VehiclesToProto(scenario.initial.vehicles, &out.vehicles);
+  service::ForwardToProto(scenario.initial.forward, &out.forward);
   return out;
 }
 
@@ -67,7 +68,8 @@ std::string ScenarioToProtoJson(const scenarios::Scenario& scenario,
          ", \"suggested_ticks\": " + std::to_string(scenario.suggested_ticks) +
          ",\n\"config\": " + Json(p.config) +
          ",\n\"initial\": {\"tick\": " + std::to_string(p.tick) + ", \"dt\": " + Float(p.dt) +
-         ", \"agents\": " + Json(p.agents) + ",\n\"vehicles\": " + Json(p.vehicles) + "}" +
+         ", \"agents\": " + Json(p.agents) + ",\n\"vehicles\": " + Json(p.vehicles) +
+         (p.forward.id_size() > 0 ? ",\n\"forward\": " + Json(p.forward) : std::string()) + "}" +
          EngineJson(engine) + "}\n";
 }
 
@@ -126,6 +128,27 @@ VehicleColumns VehicleColumnsOf(const VehicleSnapshot& v) {
   c.width = v.width;
   c.max_speed = v.max_speed;
   c.profile = v.profile;
+  return c;
+}
+
+ForwardColumns ForwardColumnsOf(const ForwardSnapshot& f) {
+  ForwardColumns c;
+  c.id = f.id;
+  c.x = f.x;
+  c.y = f.y;
+  c.z = f.z;
+  c.forward_x = f.forward_x;
+  c.forward_y = f.forward_y;
+  c.forward_z = f.forward_z;
+  c.speed = f.speed;
+  c.radius = f.radius;
+  c.goal_x = f.goal_x;
+  c.goal_y = f.goal_y;
+  c.goal_z = f.goal_z;
+  c.probes = f.probes;
+  c.half_angle = f.half_angle;
+  c.probe_length = f.probe_length;
+  c.turn_speed = f.turn_speed;
   return c;
 }
 

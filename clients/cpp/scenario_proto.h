@@ -19,12 +19,14 @@ struct ProtoScenario {
   float dt = 0.1f;         // s, the scenario's time step
   v1::AgentBatch agents;
   v1::VehicleBatch vehicles;
+  v1::ForwardBatch forward;
 };
 
 ProtoScenario ScenarioToProto(const scenarios::Scenario& scenario);
 
 // {"format": "throng.v1", "name", "size", "seed", "suggested_ticks", "config": WorldConfig,
-// "initial": {"tick", "dt", "agents": AgentBatch, "vehicles": VehicleBatch}}, messages in
+// "initial": {"tick", "dt", "agents": AgentBatch, "vehicles": VehicleBatch, "forward":
+// ForwardBatch (only when the scenario has forward agents)}}, messages in
 // proto JSON with the proto's field names: what the Python client loads. With `engine`,
 // also "engine": [StepResponse...], the engine's own answers (tests compare with them).
 std::string ScenarioToProtoJson(const scenarios::Scenario& scenario,
@@ -46,6 +48,7 @@ struct WidenedAgentColumns {
 // C++ game keeping its state in the engine's Snapshot type sends each tick.
 AgentColumns AgentColumnsOf(const AgentSnapshot& agents, WidenedAgentColumns* widened);
 VehicleColumns VehicleColumnsOf(const VehicleSnapshot& vehicles);
+ForwardColumns ForwardColumnsOf(const ForwardSnapshot& forward);
 
 // Creates a world for the scenario; returns its info.
 v1::WorldInfo CreateWorld(Client& client, const scenarios::Scenario& scenario);

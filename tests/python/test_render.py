@@ -85,3 +85,53 @@ def test_summary_counts_collisions():
     assert s["collisions"] == int(run["agent_overlaps"].sum() + run["vehicle_overlaps"].sum()
                                   + run["agents_in_obstacles"].sum())
     assert "collisions" in cli.format_summary(s)
+
+
+def _with_forward(run, k=6, cone=True):
+    """Adds k forward agents flying +x at rising heights, the last one boxed in."""
+    ticks = run["agent_x"].shape[0]
+    t = np.arange(ticks)[:, None]
+    run.update(
+        forward_x=np.broadcast_to(-5.0 + 1.5 * t, (ticks, k)).astype(np.float32),
+        forward_y=np.broadcast_to(np.linspace(-4, 4, k), (ticks, k)).astype(np.float32),
+        forward_up=np.broadcast_to(np.linspace(2, 12, k), (ticks, k)).astype(np.float32),
+        forward_hx=np.ones((ticks, k), np.float32), forward_hy=np.zeros((ticks, k), np.float32),
+        forward_boxed_in=np.zeros((ticks, k), np.uint8), forward_radius=np.full(k, 0.8, np.float32),
+        forward_cone=np.array(cone), obstacle_span=np.array([[2, 4]], np.float32),
+        obstacle_height=np.array([[0, 10]], np.float32),
+        sphere=np.array([[8, 0, 6, 2]], np.float32))
+    run["forward_boxed_in"][:, -1] = 1
+    return run
+
+
+def test_forward_agents_are_drawn_with_a_side_view_in_3d(tmp_path):
+    run = _with_forward(synthetic_run(ticks=4, n=1, m=0))
+    path = _write_run(tmp_path, run)
+    r = render.FrameRenderer(render.load_run(path), size_px=300)
+    assert r.side is not None and r.forward is not None
+    image = r.frame(2)
+    teal = np.array(render.FORWARD_COLOUR[:3]) * 255
+    assert np.count_nonzero(np.all(np.abs(image.astype(int) - teal) < 8, axis=-1)) > 30
+    # the side view shows the drones at their heights: dots in its axes
+    xs, ys = r.side_dots.get_data()
+    assert np.allclose(ys, np.linspace(2, 12, 6))
+    flat = render.FrameRenderer(render.load_run(_write_run(tmp_path, _with_forward(
+        synthetic_run(ticks=2, n=1, m=0), cone=False))), size_px=300)
+    assert flat.side is None
+
+
+def test_arrowheads_point_along_the_heading():
+    tri = render.arrowheads(np.array([0.0]), np.array([0.0]), np.array([0.0]), np.array([2.0]),
+                            np.array([1.0]))[0]
+    assert np.allclose(tri[0], [0, 1.5])  # the tip, one and a half radii ahead
+    assert tri[1][1] < 0 and tri[2][1] < 0
+
+
+def test_summary_counts_forward_agents_in_obstacles_as_collisions():
+    run = _with_forward(synthetic_run(ticks=3))
+    run["forward_in_obstacles"] = np.array([0, 2, 1])
+    run["forward_blocked"] = np.array([1, 1, 1])
+    s = cli.summarize(run)
+    assert s["forward_agents"] == 6 and s["forward_in_obstacles"] == 3
+    assert s["collisions"] == int(run["agent_overlaps"].sum() + run["vehicle_overlaps"].sum()
+                                  + run["agents_in_obstacles"].sum()) + 3

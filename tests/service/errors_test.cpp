@@ -18,10 +18,13 @@ using grpc::StatusCode;
 
 class ErrorsTest : public SharedServerTest {
  protected:
+  // The world each test starts from (stepped once, at tick 5).
+  virtual TestScene Scene() { return MakeTestScene(6, 2); }
+
   void SetUp() override {
     SharedServerTest::SetUp();
     if (HasFatalFailure()) return;
-    scene_ = MakeTestScene(6, 2);
+    scene_ = Scene();
     id_ = CreateWorld(*stub_, scene_.config);
     scene_.snapshot.tick = 5;
     v1::StepResponse out;
@@ -67,6 +70,95 @@ class ErrorsTest : public SharedServerTest {
 };
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+// The same world with forward agents (4 of them, stepped once at tick 5).
+class ForwardErrorsTest : public ErrorsTest {
+ protected:
+  TestScene Scene() override {
+    TestScene scene = MakeTestScene(6, 2);
+    AddForwardAgents(&scene, 4);
+    return scene;
+  }
+};
+
+TEST_F(ForwardErrorsTest, the_world_has_forward_agents_to_lose) {
+  EXPECT_EQ(before_.forward().id_size(), 4);
+  EXPECT_EQ(before_.info().forward_agents(), 4u);
+}
+
+TEST_F(ForwardErrorsTest, zero_forward_direction) {
+  ExpectRejected(
+      [](auto& r) {
+        r.mutable_forward()->set_forward_x(1, 0.f);
+        r.mutable_forward()->set_forward_y(1, 0.f);
+        r.mutable_forward()->set_forward_z(1, 0.f);
+      },
+      StatusCode::INVALID_ARGUMENT, "forward.forward_x[1]: zero-length forward direction");
+}
+
+TEST_F(ForwardErrorsTest, non_finite_forward) {
+  ExpectRejected([](auto& r) { r.mutable_forward()->set_forward_y(2, kNaN); },
+                 StatusCode::INVALID_ARGUMENT, "forward.forward_y[2]: not finite");
+  ExpectRejected(
+      [](auto& r) {
+        r.mutable_forward()->set_forward_x(0, std::numeric_limits<float>::infinity());
+      },
+      StatusCode::INVALID_ARGUMENT, "forward.forward_x[0]: not finite");
+  ExpectRejected([](auto& r) { r.mutable_forward()->set_x(3, kNaN); }, StatusCode::INVALID_ARGUMENT,
+                 "forward.x[3]: not finite");
+}
+
+TEST_F(ForwardErrorsTest, speed_not_positive) {
+  ExpectRejected([](auto& r) { r.mutable_forward()->set_speed(1, 0.f); },
+                 StatusCode::INVALID_ARGUMENT, "forward.speed[1]: must be at least 0.001 m/s");
+  ExpectRejected([](auto& r) { r.mutable_forward()->set_speed(3, -2.f); },
+                 StatusCode::INVALID_ARGUMENT, "forward.speed[3]: must be at least 0.001 m/s");
+}
+
+TEST_F(ForwardErrorsTest, radius_not_positive) {
+  ExpectRejected([](auto& r) { r.mutable_forward()->set_radius(0, 0.f); },
+                 StatusCode::INVALID_ARGUMENT, "forward.radius[0]: must be within [0.001, 100] m");
+  ExpectRejected([](auto& r) { r.mutable_forward()->set_radius(2, -0.5f); },
+                 StatusCode::INVALID_ARGUMENT, "forward.radius[2]: must be within");
+}
+
+TEST_F(ForwardErrorsTest, probes_out_of_range) {
+  ExpectRejected([](auto& r) { r.mutable_forward()->set_probes(2, 0); },
+                 StatusCode::INVALID_ARGUMENT, "forward.probes[2]: must be within [1, 64]");
+  ExpectRejected([](auto& r) { r.mutable_forward()->set_probes(1, 65); },
+                 StatusCode::INVALID_ARGUMENT, "forward.probes[1]: must be within [1, 64]");
+  // 65536 + 9 would be 9 as a uint16: it must still be refused.
+  ExpectRejected([](auto& r) { r.mutable_forward()->set_probes(3, 65536 + 9); },
+                 StatusCode::INVALID_ARGUMENT, "forward.probes[3]: must be within [1, 64]");
+}
+
+TEST_F(ForwardErrorsTest, half_angle_out_of_range) {
+  auto column = [](v1::StepRequest& r, int at, float value) {
+    for (int i = 0; i < r.forward().id_size(); ++i) r.mutable_forward()->add_half_angle(1.f);
+    r.mutable_forward()->set_half_angle(at, value);
+  };
+  ExpectRejected([&](auto& r) { column(r, 1, 0.f); }, StatusCode::INVALID_ARGUMENT,
+                 "forward.half_angle[1]: must be within (0, pi]");
+  ExpectRejected([&](auto& r) { column(r, 2, 4.f); }, StatusCode::INVALID_ARGUMENT,
+                 "forward.half_angle[2]: must be within (0, pi]");
+}
+
+TEST_F(ForwardErrorsTest, forward_column_length_mismatch) {
+  ExpectRejected([](auto& r) { r.mutable_forward()->mutable_speed()->Truncate(2); },
+                 StatusCode::INVALID_ARGUMENT, "forward.speed: 2 values for 4 forward agents");
+  ExpectRejected([](auto& r) { r.mutable_forward()->add_turn_speed(1.f); },
+                 StatusCode::INVALID_ARGUMENT, "forward.turn_speed: 1 value for 4 forward agents");
+}
+
+TEST_F(ForwardErrorsTest, duplicate_forward_id) {
+  ExpectRejected([](auto& r) { r.mutable_forward()->set_id(3, r.forward().id(0)); },
+                 StatusCode::INVALID_ARGUMENT, "forward.id[3]");
+}
+
+TEST_F(ForwardErrorsTest, goal_x_without_goal_y) {
+  ExpectRejected([](auto& r) { r.mutable_forward()->clear_goal_y(); }, StatusCode::INVALID_ARGUMENT,
+                 "forward.goal_y: missing while goal_x is given");
+}
 
 TEST_F(ErrorsTest, nan_position) {
   ExpectRejected([](auto& r) { r.mutable_agents()->set_x(2, kNaN); }, StatusCode::INVALID_ARGUMENT,
@@ -298,6 +390,49 @@ TEST_F(ErrorsTest, bad_world_configs) {
         for (int k = 0; k < 1025; ++k) c.add_vehicle_profiles();
       },
       StatusCode::RESOURCE_EXHAUSTED, "vehicle_profiles: 1025 profiles");
+  // Forward agents' configuration: named by the API's path.
+  ExpectCreateRejected(
+      *stub_,
+      [](auto& c) {
+        c.mutable_obstacles(0)->set_base(5.f);
+        c.mutable_obstacles(0)->set_top(2.f);
+      },
+      StatusCode::INVALID_ARGUMENT, "obstacles[0].top: is below its base");
+  ExpectCreateRejected(
+      *stub_, [](auto& c) { c.mutable_obstacles(0)->set_base(1.f); }, StatusCode::INVALID_ARGUMENT,
+      "obstacles[0].top: missing while base is given");
+  ExpectCreateRejected(
+      *stub_, [](auto& c) { c.mutable_obstacles(0)->set_top(1.f); }, StatusCode::INVALID_ARGUMENT,
+      "obstacles[0].base: missing while top is given");
+  ExpectCreateRejected(
+      *stub_,
+      [](auto& c) {
+        c.mutable_obstacles(0)->set_base(kNaN);
+        c.mutable_obstacles(0)->set_top(1.f);
+      },
+      StatusCode::INVALID_ARGUMENT, "obstacles[0].base: must be finite");
+  ExpectCreateRejected(
+      *stub_, [](auto& c) { c.add_spheres()->set_radius(0.f); }, StatusCode::INVALID_ARGUMENT,
+      "spheres[0].radius: must be > 0");
+  ExpectCreateRejected(
+      *stub_,
+      [](auto& c) {
+        c.add_spheres()->set_radius(1.f);
+        c.add_spheres()->set_radius(-2.f);
+      },
+      StatusCode::INVALID_ARGUMENT, "spheres[1].radius: must be > 0");
+  ExpectCreateRejected(
+      *stub_, [](auto& c) { c.mutable_forward()->set_mode(static_cast<v1::FanMode>(7)); },
+      StatusCode::INVALID_ARGUMENT, "forward.mode: 7 is not a FanMode");
+  ExpectCreateRejected(
+      *stub_, [](auto& c) { c.mutable_forward()->set_probes(65); }, StatusCode::INVALID_ARGUMENT,
+      "forward.probes: must be within [1, 64]");
+  ExpectCreateRejected(
+      *stub_, [](auto& c) { c.mutable_forward()->set_half_angle(0.f); },
+      StatusCode::INVALID_ARGUMENT, "forward.half_angle: must be within (0, pi]");
+  ExpectCreateRejected(
+      *stub_, [](auto& c) { c.mutable_forward()->set_turn_speed(-1.f); },
+      StatusCode::INVALID_ARGUMENT, "forward.turn_speed: must be within [0, 1000] 1/s");
   if (!CudaDeviceAvailable()) {
     ExpectCreateRejected(
         *stub_, [](auto& c) { c.set_backend(v1::BACKEND_CUDA); }, StatusCode::FAILED_PRECONDITION,

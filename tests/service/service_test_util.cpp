@@ -46,6 +46,26 @@ TestScene MakeTestScene(int agents, int vehicles, uint32_t seed) {
   return s;
 }
 
+void AddForwardAgents(TestScene* scene, int n) {
+  ForwardSnapshot& f = scene->snapshot.forward;
+  for (int i = 0; i < n; ++i) {
+    const float x = -20.f + 6.f * static_cast<float>(i);
+    f.id.push_back(static_cast<uint32_t>(500 + 2 * i));
+    f.x.push_back(x);
+    f.y.push_back(40.f);
+    f.z.push_back(2.f);
+    f.forward_x.push_back(1.f);
+    f.forward_y.push_back(0.f);
+    f.forward_z.push_back(0.f);
+    f.speed.push_back(2.f + 0.25f * static_cast<float>(i));
+    f.radius.push_back(0.4f + 0.05f * static_cast<float>(i % 3));
+    f.goal_x.push_back(x + 30.f);
+    f.goal_y.push_back(40.f);
+    f.goal_z.push_back(2.f);
+    f.probes.push_back(static_cast<uint32_t>(5 + 2 * (i % 3)));
+  }
+}
+
 v1::CreateWorldRequest CreateRequest(const WorldConfig& config, const std::string& name) {
   v1::CreateWorldRequest request;
   ConfigToProto(config, request.mutable_config());
@@ -62,6 +82,7 @@ v1::StepRequest StepRequest(const std::string& world_id, const Snapshot& snapsho
   request.set_dt(snapshot.dt);
   AgentsToProto(snapshot.agents, request.mutable_agents());
   VehiclesToProto(snapshot.vehicles, request.mutable_vehicles());
+  ForwardToProto(snapshot.forward, request.mutable_forward());
   request.mutable_options()->set_integrate(options.integrate);
   request.mutable_options()->set_debug(options.debug);
   return request;

@@ -28,6 +28,11 @@ struct TestScene {
 // obstacle; `vehicles` cars on lane kLaneId. Some optional columns are present, some not.
 TestScene MakeTestScene(int agents, int vehicles, uint32_t seed = 1);
 
+// Adds `n` forward agents to the scene, in a row at y = 40 (clear of the pedestrians,
+// the vehicles and the obstacle), z = 2, heading +x toward goals 30 m ahead, with a
+// radius column and per-agent probes; the fan mode stays the world's.
+void AddForwardAgents(TestScene* scene, int n);
+
 v1::CreateWorldRequest CreateRequest(const WorldConfig& config, const std::string& name = "test");
 v1::StepRequest StepRequest(const std::string& world_id, const Snapshot& snapshot,
                             const TickOptions& options = {});

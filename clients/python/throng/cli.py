@@ -15,8 +15,10 @@ from throng.v1 import simulation_pb2 as pb
 
 # TickStats fields recorded per tick (and summed in the summary).
 STAT_FIELDS = ("ok", "safe_stop", "emergency", "oscillating", "stalled", "stopped",
-               "agent_overlaps", "vehicle_overlaps", "agents_in_obstacles", "vehicles_braking")
-COLLISION_FIELDS = ("agent_overlaps", "vehicle_overlaps", "agents_in_obstacles")
+               "agent_overlaps", "vehicle_overlaps", "agents_in_obstacles", "vehicles_braking",
+               "forward_blocked", "forward_in_obstacles")
+COLLISION_FIELDS = ("agent_overlaps", "vehicle_overlaps", "agents_in_obstacles",
+                    "forward_in_obstacles")
 
 
 def _ground(config):
@@ -27,6 +29,10 @@ def _ground(config):
     left = config.handedness == pb.HANDEDNESS_LEFT
     return ("x", "z" if y_up else "y"), y_up != left
 
+
+def _up(config):
+    """The column that is height in the caller's frame."""
+    return "y" if config.up_axis == pb.UP_AXIS_Y else "z"
 
 def _flatten(polylines, ground):
     axes = ["xyz".index(a) for a in ground]
@@ -43,19 +49,24 @@ def run_scenario(client, scenario, ticks, backend=None, log=None):
     config = scenario.config
     (gu, gv), flip = _ground(config)
     info = client.create_world(config, name=f"{scenario.name}-{scenario.size}", backend=backend)
+    up = _up(config)
     agents = dict(scenario.agents)
     vehicles = dict(scenario.vehicles)
+    forward = dict(scenario.forward)
     n, m = len(agents.get("id", ())), len(vehicles.get("id", ()))
-    rec = {k: [] for k in ("agent_x", "agent_y", "agent_status", "agent_flags", "vehicle_x",
-                           "vehicle_y", "vehicle_yaw", "vehicle_speed", "vehicle_target_x",
-                           "vehicle_target_y", "tick", "latency_s", "server_s") + STAT_FIELDS}
+    k = len(forward.get("id", ()))
+    rec = {key: [] for key in ("agent_x", "agent_y", "agent_status", "agent_flags", "vehicle_x",
+                               "vehicle_y", "vehicle_yaw", "vehicle_speed", "vehicle_target_x",
+                               "vehicle_target_y", "forward_x", "forward_y", "forward_up",
+                               "forward_hx", "forward_hy", "forward_boxed_in", "tick",
+                               "latency_s", "server_s") + STAT_FIELDS}
     backend_name = info.backend
     try:
         for i in range(ticks):
             tick = scenario.tick + i
             start = time.perf_counter()
             r = client.step(info.world_id, tick, scenario.dt, agents, vehicles,
-                            integrate=True, debug=True)
+                            integrate=True, debug=True, forward=forward if k else None)
             rec["latency_s"].append(time.perf_counter() - start)
             # The answer is the next snapshot: positions and velocities (agents), pose and
             # speed (vehicles; lane progress continues server-side, so no hint after tick 0).
@@ -66,6 +77,18 @@ def run_scenario(client, scenario, ticks, backend=None, log=None):
                 if len(r.vehicles[key]) == m and m:
                     vehicles[key] = r.vehicles[key]
             vehicles.pop("progress_hint", None)
+            for key in ("x", "y", "z", "forward_x", "forward_y", "forward_z"):
+                if k and len(r.forward.get(key, ())) == k:
+                    forward[key] = r.forward[key]
+            zeros = np.zeros(k, np.float32)
+            rec["forward_x"].append(forward.get(gu, zeros))
+            rec["forward_y"].append(forward.get(gv, zeros))
+            rec["forward_up"].append(forward.get(up, zeros))
+            rec["forward_hx"].append(forward.get("forward_" + gu, zeros))
+            rec["forward_hy"].append(forward.get("forward_" + gv, zeros))
+            blocked = r.forward.get("all_blocked", ())
+            rec["forward_boxed_in"].append(np.asarray(blocked, np.uint8) if len(blocked) == k
+                                          else np.zeros(k, np.uint8))
             rec["agent_x"].append(agents.get(gu, np.zeros(n, np.float32)))
             rec["agent_y"].append(agents.get(gv, np.zeros(n, np.float32)))
             rec["agent_status"].append(r.agents["status"].astype(np.uint8))
@@ -94,9 +117,33 @@ def run_scenario(client, scenario, ticks, backend=None, log=None):
                        ("agent_status", np.uint8), ("agent_flags", np.uint8),
                        ("vehicle_x", np.float32), ("vehicle_y", np.float32),
                        ("vehicle_yaw", np.float32), ("vehicle_speed", np.float32),
-                       ("vehicle_target_x", np.float32), ("vehicle_target_y", np.float32)):
-        width = n if key.startswith("agent") else m
+                       ("vehicle_target_x", np.float32), ("vehicle_target_y", np.float32),
+                       ("forward_x", np.float32), ("forward_y", np.float32),
+                       ("forward_up", np.float32), ("forward_hx", np.float32),
+                       ("forward_hy", np.float32), ("forward_boxed_in", np.uint8)):
+        width = n if key.startswith("agent") else (m if key.startswith("vehicle") else k)
         out[key] = out[key].astype(dtype).reshape(len(rec["tick"]), width)
+    out["forward_radius"] = forward.get(
+        "radius", np.full(k, config.forward.radius if config.forward.HasField("radius") else 0.5,
+                          np.float32))
+    out["forward_cone"] = np.array(config.forward.mode == pb.FAN_MODE_CONE)
+    # For the side view: each obstacle's ground span and height range (NaN: none), and
+    # the spheres (ground position, height, radius).
+    axes = ["xyz".index(a) for a in (gu, gv)]
+    spans, heights = [], []
+    for o in config.obstacles:
+        u = [[p.x, p.y, p.z][axes[0]] for p in o.vertices]
+        spans.append((min(u), max(u)) if u else (0.0, 0.0))
+        bounded = o.HasField("base") and o.HasField("top")
+        heights.append((o.base, o.top) if bounded else (np.nan, np.nan))
+    out["obstacle_span"] = np.asarray(spans, np.float32).reshape(-1, 2)
+    out["obstacle_height"] = np.asarray(heights, np.float32).reshape(-1, 2)
+    up_index = "xyz".index(up)
+    out["sphere"] = np.asarray(
+        [[[s.center.x, s.center.y, s.center.z][axes[0]],
+          [s.center.x, s.center.y, s.center.z][axes[1]],
+          [s.center.x, s.center.y, s.center.z][up_index], s.radius] for s in config.spheres],
+        np.float32).reshape(-1, 4)
     defaults = config.defaults
     out["agent_radius"] = agents.get("radius", np.full(n, defaults.agent_radius or 0.3, np.float32))
     out["vehicle_length"] = vehicles.get("length",
@@ -123,10 +170,12 @@ def summarize(run):
         "scenario": str(run["scenario"]), "backend": str(run["backend"]),
         "ticks": int(len(run["tick"])), "agents": int(run["agent_x"].shape[1]),
         "vehicles": int(run["vehicle_x"].shape[1]),
+        "forward_agents": int(run["forward_x"].shape[1]) if "forward_x" in run else 0,
         "latency_ms": {"p50": pct(lat, 50), "p99": pct(lat, 99), "max": pct(lat, 100)},
         "server_tick_ms": {"p50": pct(srv, 50), "p99": pct(srv, 99)},
     }
-    s.update({k: int(np.sum(run[k])) for k in STAT_FIELDS})
+    # A recording made before a field existed counts it as 0.
+    s.update({k: int(np.sum(run[k])) if k in run else 0 for k in STAT_FIELDS})
     s["collisions"] = int(sum(s[k] for k in COLLISION_FIELDS))
     return s
 
@@ -136,7 +185,7 @@ def format_summary(s):
     share = (lambda k: f"{100 * s[k] / agent_ticks:.2f}%" if agent_ticks else "-")
     return "\n".join([
         f"scenario   {s['scenario']} on {s['backend']}: {s['ticks']} ticks, "
-        f"{s['agents']} agents, {s['vehicles']} vehicles",
+        f"{s['agents']} agents, {s['vehicles']} vehicles, {s['forward_agents']} forward agents",
         f"latency    round trip p50 {s['latency_ms']['p50']:.1f} ms, p99 "
         f"{s['latency_ms']['p99']:.1f} ms; server tick p50 {s['server_tick_ms']['p50']:.1f} ms, "
         f"p99 {s['server_tick_ms']['p99']:.1f} ms",
@@ -145,8 +194,9 @@ def format_summary(s):
         f"detections oscillating {s['oscillating']}, stalled {s['stalled']}, stopped "
         f"{s['stopped']} agent-ticks; vehicles braking {s['vehicles_braking']} vehicle-ticks",
         f"collisions {s['collisions']} (pedestrian pairs {s['agent_overlaps']}, pedestrian-"
-        f"vehicle {s['vehicle_overlaps']}, in obstacles {s['agents_in_obstacles']}, "
-        f"summed over ticks)",
+        f"vehicle {s['vehicle_overlaps']}, in obstacles {s['agents_in_obstacles']}, forward "
+        f"agents in obstacles {s['forward_in_obstacles']}, summed over ticks); forward agents "
+        f"boxed in {s['forward_blocked']} agent-ticks",
     ])
 
 
@@ -207,9 +257,11 @@ def main(argv=None):
     run.add_argument("--token", default=os.environ.get("THRONG_TOKEN"), help="bearer token")
     run.add_argument("--tls-ca", help="PEM root certificate: connect with TLS")
     run.add_argument("--scenario", default="town",
-                     help="a scenario name (circle, random, corridor, crossing, town) or a "
-                          "scenario JSON file")
-    run.add_argument("--size", type=int, default=500, help="pedestrians (town: + max(size/50, min(size, 20)) vehicles)")
+                     help="a scenario name (circle, random, corridor, crossing, town, flock, "
+                          "drones) or a scenario JSON file")
+    run.add_argument("--size", type=int, default=500,
+                     help="pedestrians (town: + max(size/50, min(size, 20)) vehicles); forward "
+                          "agents in flock and drones")
     run.add_argument("--seed", type=int, default=1)
     run.add_argument("--ticks", type=int, default=0, help="0: the scenario's suggestion")
     run.add_argument("--dt", type=float, default=0.0, help="s; 0: the scenario's")

@@ -61,19 +61,21 @@ def _typed(error):
 
 @dataclasses.dataclass
 class StepResult:
-    """One tick's answer. `agents` and `vehicles` map AgentResults/VehicleResults field
-    names to numpy arrays in request order (empty when the server left a column out);
-    `stats` is the TickStats message."""
+    """One tick's answer. `agents`, `vehicles` and `forward` map AgentResults,
+    VehicleResults and ForwardResults field names to numpy arrays in request order (empty
+    when the server left a column out); `stats` is the TickStats message."""
     world_id: str
     tick: int
     agents: dict
     vehicles: dict
     stats: object
+    forward: dict = dataclasses.field(default_factory=dict)
 
     @classmethod
     def from_proto(cls, response):
+        forward = columns.decode(response.forward) if response.HasField("forward") else {}
         return cls(response.world_id, response.tick, columns.decode(response.agents),
-                   columns.decode(response.vehicles), response.stats)
+                   columns.decode(response.vehicles), response.stats, forward)
 
 
 def world_config(config):
@@ -87,20 +89,24 @@ def world_config(config):
     raise TypeError(f"world config: expected WorldConfig, dict or Scenario, got {type(config)}")
 
 
-def _fill_request(req, agents, vehicles, integrate, debug):
+def _fill_request(req, agents, vehicles, integrate, debug, forward=None):
     if agents is not None:
         columns.fill(req.agents, agents)
     if vehicles is not None:
         columns.fill(req.vehicles, vehicles)
+    if forward is not None:
+        columns.fill(req.forward, forward)
     req.options.integrate = integrate
     req.options.debug = debug
     return req
 
 
-def step_request(world_id, tick, dt, agents=None, vehicles=None, integrate=False, debug=False):
-    """A pb.StepRequest from numpy columns (dicts of AgentBatch/VehicleBatch field names)."""
+def step_request(world_id, tick, dt, agents=None, vehicles=None, integrate=False, debug=False,
+                 forward=None):
+    """A pb.StepRequest from numpy columns (dicts of AgentBatch/VehicleBatch/ForwardBatch
+    field names)."""
     req = pb.StepRequest(world_id=world_id, tick=tick, dt=dt)
-    return _fill_request(req, agents, vehicles, integrate, debug)
+    return _fill_request(req, agents, vehicles, integrate, debug, forward)
 
 
 class Client:
@@ -158,14 +164,14 @@ class Client:
         return self._call("CreateWorld", pb.CreateWorldRequest(config=cfg))
 
     def step(self, world_id, tick, dt, agents=None, vehicles=None, integrate=False,
-             debug=False):
+             debug=False, forward=None):
         """One tick on the given snapshot; returns a StepResult."""
-        req = step_request(world_id, tick, dt, agents, vehicles, integrate, debug)
+        req = step_request(world_id, tick, dt, agents, vehicles, integrate, debug, forward)
         return StepResult.from_proto(self._call("Step", req))
 
     def stream(self, world_id, ticks):
         """Steps over one stream. `ticks` yields dicts with the keys of step() (tick, dt,
-        agents, vehicles, integrate, debug) or pb.StepRequest messages; it is consumed
+        agents, vehicles, forward, integrate, debug) or pb.StepRequest messages; it is consumed
         lazily, so it may wait on the previous result (a game loop). Yields StepResults;
         a rejected tick raises its typed error and ends the stream."""
         def requests():
@@ -200,8 +206,8 @@ class Client:
         self._call("DeleteWorld", pb.DeleteWorldRequest(world_id=world_id))
 
     def solve(self, config, tick, dt, agents=None, vehicles=None, integrate=False,
-              debug=False):
+              debug=False, forward=None):
         """Stateless one-shot: a configuration and one snapshot; returns a StepResult."""
         req = pb.SolveRequest(config=world_config(config), tick=tick, dt=dt)
-        _fill_request(req, agents, vehicles, integrate, debug)
+        _fill_request(req, agents, vehicles, integrate, debug, forward)
         return StepResult.from_proto(self._call("Solve", req))

@@ -1,5 +1,7 @@
 """Renders a run (the .npz `python3 -m throng run` writes) as top-down PNG frames, an
-animated GIF, and plots of tick latency and solver outcomes over time.
+animated GIF, and plots of tick latency and solver outcomes over time. Forward agents are
+arrowheads along their heading; a 3D run (forward mode cone) adds a side view (height
+over the first ground axis) under the top view.
 
 Matplotlib's object API with the Agg canvas (no pyplot, no display): one figure is built
 once and its artists are updated per frame, which keeps a 10,000-agent frame well under a
@@ -25,6 +27,8 @@ COLOURS = np.array([
     (0.35, 0.35, 0.35, 1.0),  # stalled: grey
 ])
 VEHICLE_COLOUR = (0.10, 0.45, 0.20, 0.9)
+FORWARD_COLOUR = (0.05, 0.60, 0.60, 1.0)  # a forward agent with a free probe: teal
+BLOCKED_COLOUR = (0.85, 0.10, 0.10, 1.0)  # every probe hit: red
 REAR_OVERHANG = 0.22  # fraction of the length behind the rear axle (kernels/world/vehicle_body.h)
 OSCILLATING, STALLED = 1, 2  # AgentCondition bits
 
@@ -82,6 +86,23 @@ def vehicle_corners(x, y, yaw, length, width):
     return np.stack((back - side, front - side, front + side, back + side), axis=1)
 
 
+def arrowheads(x, y, hx, hy, radius):
+    """(K, 3, 2) triangles pointing along (hx, hy): tip one radius ahead of the centre,
+    the base corners behind it at either side."""
+    h = np.stack((hx, hy), axis=-1).astype(np.float64)
+    norm = np.linalg.norm(h, axis=-1, keepdims=True)
+    h = np.where(norm > 0, h / np.where(norm > 0, norm, 1), [1.0, 0.0])
+    side = np.stack((-h[:, 1], h[:, 0]), axis=-1)
+    c = np.stack((x, y), axis=-1)
+    r = np.broadcast_to(radius, (len(c),))[:, None] * 1.5
+    return np.stack((c + h * r, c - h * r * 0.6 + side * r * 0.7, c - h * r * 0.6 - side * r * 0.7),
+                    axis=1)
+
+
+def has_forward(run):
+    return "forward_x" in run and run["forward_x"].ndim == 2 and run["forward_x"].shape[1] > 0
+
+
 def _split(points, offsets):
     return [points[offsets[i]:offsets[i + 1]] for i in range(len(offsets) - 1)]
 
@@ -90,6 +111,9 @@ def _bounds(run):
     """A view that holds the crowd (robust percentiles), the vehicles and the obstacles."""
     xs = [run["agent_x"].ravel(), run["vehicle_x"].ravel()]
     ys = [run["agent_y"].ravel(), run["vehicle_y"].ravel()]
+    if has_forward(run):
+        xs.append(run["forward_x"].ravel())
+        ys.append(run["forward_y"].ravel())
     if len(run["obstacle_points"]):
         xs.append(run["obstacle_points"][:, 0])
         ys.append(run["obstacle_points"][:, 1])
@@ -110,7 +134,9 @@ class FrameRenderer:
         self.run = run
         self.fig = Figure(figsize=(size_px / 100, size_px / 100), dpi=100)
         self.canvas = FigureCanvasAgg(self.fig)
-        ax = self.fig.add_axes((0.04, 0.04, 0.92, 0.88))
+        self.side = None
+        cone = has_forward(run) and bool(run.get("forward_cone", False))
+        ax = self.fig.add_axes((0.06, 0.30, 0.90, 0.62) if cone else (0.04, 0.04, 0.92, 0.88))
         self.ax = ax
         xlim, ylim = _bounds(run)
         ax.set_xlim(*xlim)
@@ -144,10 +170,51 @@ class FrameRenderer:
         self.look = LineCollection([], colors="crimson", linewidths=0.5, alpha=0.7, zorder=4)
         ax.add_collection(self.look)
         (self.targets,) = ax.plot([], [], ".", color="crimson", markersize=2, zorder=4)
+        self.forward = None
+        if has_forward(run):
+            self.forward = PolyCollection([], facecolors=FORWARD_COLOUR, edgecolors="none",
+                                          zorder=6)
+            ax.add_collection(self.forward)
+        if cone:
+            self._side_view(run, xlim)
         handles = [Patch(color=COLOURS[i], label=c) for i, c in enumerate(CATEGORIES)]
         handles.append(Patch(color=VEHICLE_COLOUR, label="vehicle"))
+        if has_forward(run):
+            handles.append(Patch(color=FORWARD_COLOUR, label="forward agent"))
+            handles.append(Patch(color=BLOCKED_COLOUR, label="forward, boxed in"))
         ax.legend(handles=handles, loc="upper right", fontsize=7, framealpha=0.8)
         self.title = self.fig.text(0.04, 0.95, "", fontsize=9)
+
+    def _side_view(self, run, xlim):
+        """Height over the first ground axis: pillars as their spans and height ranges,
+        spheres as circles, drones as dots."""
+        side = self.fig.add_axes((0.06, 0.05, 0.90, 0.19))
+        self.side = side
+        side.set_xlim(*xlim)
+        up = run["forward_up"]
+        lo, hi = float(np.nanmin(up)), float(np.nanmax(up))
+        spans, heights = run.get("obstacle_span"), run.get("obstacle_height")
+        rects = []
+        if spans is not None and heights is not None:
+            for (u0, u1), (b, top) in zip(spans, heights):
+                if np.isfinite(b) and np.isfinite(top):
+                    rects.append([(u0, b), (u1, b), (u1, top), (u0, top)])
+                    lo, hi = min(lo, b), max(hi, top)
+        if rects:
+            side.add_collection(PolyCollection(rects, facecolors="0.55", edgecolors="0.3",
+                                               linewidths=0.4, alpha=0.5, zorder=1))
+        spheres = run.get("sphere")
+        if spheres is not None and len(spheres):
+            d = 2 * spheres[:, 3]
+            side.add_collection(EllipseCollection(d, d, np.zeros(len(d)), units="xy",
+                                                  offsets=spheres[:, [0, 2]],
+                                                  offset_transform=side.transData,
+                                                  facecolors="0.45", alpha=0.5, zorder=1))
+        pad = 0.05 * (hi - lo) + 1.0
+        side.set_ylim(lo - pad, hi + pad)
+        side.set_ylabel("height", fontsize=7)
+        side.tick_params(labelsize=6)
+        (self.side_dots,) = side.plot([], [], ".", color=FORWARD_COLOUR, markersize=1.5, zorder=3)
 
     def frame(self, t):
         run = self.run
@@ -163,10 +230,20 @@ class FrameRenderer:
             self.targets.set_data(tx[ok], ty[ok])
             self.look.set_segments(np.stack((np.column_stack((vx, vy))[ok],
                                              np.column_stack((tx, ty))[ok]), axis=1))
+        forward_note = ""
+        if self.forward is not None:
+            fx, fy = run["forward_x"][t], run["forward_y"][t]
+            self.forward.set_verts(arrowheads(fx, fy, run["forward_hx"][t], run["forward_hy"][t],
+                                              run["forward_radius"]))
+            blocked = run["forward_boxed_in"][t] != 0
+            self.forward.set_facecolor(np.where(blocked[:, None], BLOCKED_COLOUR, FORWARD_COLOUR))
+            forward_note = f"  forward {fx.size} (boxed in {int(blocked.sum())})"
+            if self.side is not None:
+                self.side_dots.set_data(fx, run["forward_up"][t])
         counts = np.bincount(cat.ravel(), minlength=len(CATEGORIES))
         self.title.set_text(
             f"{run['scenario']}  tick {int(run['tick'][t])}  agents {cat.size}  "
-            f"vehicles {run['vehicle_x'].shape[1]}  " +
+            f"vehicles {run['vehicle_x'].shape[1]}{forward_note}  " +
             "  ".join(f"{c} {k}" for c, k in zip(CATEGORIES[1:], counts[1:])))
         self.canvas.draw()
         return np.asarray(self.canvas.buffer_rgba())[..., :3].copy()
@@ -193,8 +270,10 @@ def plot_stats(run, out_dir):
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
     for key in ("safe_stop", "emergency", "oscillating", "stalled", "stopped",
-                "agent_overlaps", "vehicle_overlaps", "agents_in_obstacles"):
-        ax.plot(tick, run[key], label=key, lw=1)
+                "agent_overlaps", "vehicle_overlaps", "agents_in_obstacles", "forward_blocked",
+                "forward_in_obstacles"):
+        if key in run:
+            ax.plot(tick, run[key], label=key, lw=1)
     ax.set_xlabel("tick")
     ax.set_ylabel("agents (overlaps: pairs)")
     ax.set_title(f"{run['scenario']}: solver outcomes and detections per tick "

@@ -4,7 +4,8 @@ a WorldConfig message plus the initial snapshot as numpy columns.
 The client's form is JSON written by `throng-scenario <name> --size N --seed S --proto -o f`
 (clients/cpp/scenario_tool.cpp): {"format": "throng.v1", "name", "size", "seed",
 "suggested_ticks", "config": WorldConfig in proto JSON (field names as in the proto),
-"initial": {"tick", "dt", "agents": AgentBatch columns, "vehicles": VehicleBatch columns}}.
+"initial": {"tick", "dt", "agents": AgentBatch columns, "vehicles": VehicleBatch columns,
+"forward": ForwardBatch columns}}.
 The columns are plain JSON lists, read straight into numpy (json_format would walk them
 element by element). The library's own JSON (ScenarioToJson) is converted by the tool.
 """
@@ -35,6 +36,7 @@ class Scenario:
     agents: dict              # AgentBatch field name -> numpy array
     vehicles: dict            # VehicleBatch field name -> numpy array
     suggested_ticks: int = 0
+    forward: dict = dataclasses.field(default_factory=dict)  # ForwardBatch columns
 
 
 def _columns(message_cls, obj):
@@ -65,7 +67,8 @@ def scenario_from_dict(doc):
         tick=int(initial.get("tick", 0)), dt=float(initial.get("dt", 0.1)),
         agents=_columns(pb.AgentBatch, initial.get("agents", {})),
         vehicles=_columns(pb.VehicleBatch, initial.get("vehicles", {})),
-        suggested_ticks=int(doc.get("suggested_ticks", 0)))
+        suggested_ticks=int(doc.get("suggested_ticks", 0)),
+        forward=_columns(pb.ForwardBatch, initial.get("forward", {})))
 
 
 def load_scenario(path, tool=None):
@@ -104,6 +107,7 @@ def find_tool(tool=None):
 
 
 def make_scenario(name, size, seed=1, tool=None):
-    """Generates a named scenario ("circle", "random", "corridor", "crossing", "town") with
-    the engine's scenario library, through the throng-scenario tool."""
+    """Generates a named scenario ("circle", "random", "corridor", "crossing", "town",
+    "flock", "drones") with the engine's scenario library, through the throng-scenario
+    tool."""
     return scenario_from_dict(_run_tool(tool, [name, "--size", str(size), "--seed", str(seed)]))
