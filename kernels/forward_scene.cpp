@@ -51,7 +51,7 @@ void FanBodies::Bounds(std::vector<Vec2>* lo, std::vector<Vec2>* hi) const {
 void ForwardSceneAgents::Resize(size_t n) {
   for (auto* c : {&position, &forward, &goal}) c->resize(n);
   has_goal.resize(n);
-  for (auto* c : {&radius, &fov, &probe_length, &turn_speed}) c->resize(n);
+  for (auto* c : {&radius, &fov, &probe_length, &turn_speed, &step}) c->resize(n);
   probes.resize(n);
 }
 

@@ -157,6 +157,7 @@ struct ForwardSceneFunctor {
   const float* __restrict__ fov;
   const float* __restrict__ probe_length;
   const float* __restrict__ turn_speed;
+  const float* __restrict__ step;  // m moved this tick (speed * dt)
   FanStaticView statics;
   FanBodiesView bodies;
   Vec3* __restrict__ move;
@@ -221,39 +222,47 @@ struct ForwardSceneFunctor {
         overflow = true;
       }
     });
-    auto hit_along = [&](Vec3 dir) {
+    // The nearest hit of a sphere of radius r swept from `from` along dir.
+    // With `new_only`, what the sphere already touches at `from` (a hit at 0) is left out:
+    // a step is judged by what it would newly touch.
+    // With `shapes_only`, bodies are left out.
+    auto hit_from = [&](Vec3 from, Vec3 dir, float length, bool new_only, bool shapes_only) {
+      const auto keep = [&](float hit, float h) {
+        return new_only && h == 0.f ? hit : fminf(hit, h);
+      };
       float hit = kNoHit;
       if (!overflow) {
         for (int c = 0; c < statics_found; ++c) {
-          hit = fminf(hit, CastStatic(statics, candidates[c], cone, eye, dir, r, max_distance));
+          hit = keep(hit, CastStatic(statics, candidates[c], cone, from, dir, r, length));
         }
-        for (int c = statics_found; c < found; ++c) {
-          hit = fminf(hit, CastBody(bodies, candidates[c], cone, eye, dir, r, max_distance));
+        for (int c = statics_found; c < found && !shapes_only; ++c) {
+          hit = keep(hit, CastBody(bodies, candidates[c], cone, from, dir, r, length));
         }
         return hit;
       }
       ForEachAabbCandidate(statics.grid, lo, hi, [&](int32_t item) {
-        hit = fminf(hit, CastStatic(statics, item, cone, eye, dir, r, max_distance));
+        hit = keep(hit, CastStatic(statics, item, cone, from, dir, r, length));
       });
+      if (shapes_only) return hit;
       ForEachAabbCandidate(bodies.grid, lo, hi, [&](int32_t item) {
         if (item < bodies.capsules && bodies.capsule_owner[item] == static_cast<int32_t>(self))
           return;
-        hit = fminf(hit, CastBody(bodies, item, cone, eye, dir, r, max_distance));
+        hit = keep(hit, CastBody(bodies, item, cone, from, dir, r, length));
       });
       return hit;
+    };
+    auto hit_along = [&](Vec3 dir) { return hit_from(eye, dir, max_distance, false, false); };
+    auto fan_direction = [&](int k) {
+      if (cone) return ConeLocalToWorld(ConeDirection3D(k, n, fov[i]), axis);
+      const Vec2 d = FanLocalToGround(FanDirection2D(k, n, fov[i]), Ground(axis));
+      return Vec3{d.x, d.y, 0.f};
     };
 
     FanPicker picker;
     // The goal probe is number n, after the fan's 0 .. n - 1.
     const bool goal_free = seek_goal && picker.Offer(n, to_goal, hit_along(to_goal));
     for (int k = 0; k < n && !goal_free; ++k) {
-      Vec3 dir;
-      if (cone) {
-        dir = ConeLocalToWorld(ConeDirection3D(k, n, fov[i]), axis);
-      } else {
-        const Vec2 d = FanLocalToGround(FanDirection2D(k, n, fov[i]), Ground(axis));
-        dir = Vec3{d.x, d.y, 0.f};
-      }
+      const Vec3 dir = fan_direction(k);
       if (picker.Offer(k, dir, hit_along(dir))) break;
     }
     const FanChoice c = picker.best;
@@ -267,6 +276,46 @@ struct ForwardSceneFunctor {
     // The smoothed turn, unless the way it leads is blocked nearer than the chosen probe's:
     // then the chosen direction at once (docs/FORWARD.md, "Turning").
     if (hit_along(m) < fminf(c.hit_distance, max_distance)) m = c.direction;
+    // The body itself, swept from its centre: the probes start at the front, so a body
+    // turning past a corner can clip it beside them, and a front already touching a wall
+    // sees every probe blocked at 0. When this tick's step would newly touch something
+    // (what the body already overlaps, such as a neighbour in a dense flock, does not
+    // count), the agent takes the direction whose sweep from the centre is clear longest:
+    // among the smoothed, the chosen, the fan's and a full turn's (n + 1 directions over
+    // the whole circle or sphere), the first clear over the probe length, else the
+    // longest; bodies first counted, then, in a crowd where no step clears them, only the
+    // static shapes (docs/FORWARD.md, "The body's step").
+    const float length = step[i];
+    for (const bool shapes_only : {false, true}) {
+      if (!(length > 0.f) || hit_from(p, m, length, true, shapes_only) == kNoHit) break;
+      const int turn = n + 1;
+      Vec3 best = m;
+      float best_clear = -1.f;
+      for (int k = -2; k < n + turn && best_clear != kNoHit; ++k) {
+        Vec3 dir;
+        if (k == -2) {
+          dir = m;
+        } else if (k == -1) {
+          dir = c.direction;
+        } else if (k < n) {
+          dir = fan_direction(k);
+        } else if (cone) {
+          dir = ConeLocalToWorld(ConeDirection3D(k - n, turn, kPi), f);
+        } else {
+          const Vec2 d = FanLocalToGround(FanDirection2D(k - n, turn, kPi), Ground(f));
+          dir = Vec3{d.x, d.y, 0.f};
+        }
+        const float clear = hit_from(p, dir, max_distance, true, shapes_only);
+        if (clear > best_clear) {
+          best_clear = clear;
+          best = dir;
+        }
+      }
+      if (best_clear >= length) {  // a step that touches nothing new
+        m = best;
+        break;
+      }
+    }
     move[i] = m;
     probe[i] = static_cast<int16_t>(c.probe);
     hit_distance[i] = c.hit_distance;

@@ -73,6 +73,7 @@ struct ForwardSceneAgents {
   std::vector<float> fov;           // rad, half-angle, (0, pi]
   std::vector<float> probe_length;  // m, > 0
   std::vector<float> turn_speed;    // 1/s, >= 0
+  std::vector<float> step;          // m the agent moves this tick (speed * dt)
 
   size_t size() const { return position.size(); }
   void Resize(size_t n);

@@ -67,6 +67,32 @@ TEST_P(WorldForwardTest, AGroundFanTurnsAlongAWallAndNeverEntersIt) {
   EXPECT_GT(std::fabs(world.state().forward.forward_y[0]), 0.9f);
 }
 
+TEST_P(WorldForwardTest, ABodyWhoseFrontTouchesACornerStillKeepsOutOfIt) {
+  // Measured in a flock: a bird 0.74 m from a box's side, heading into it just above its
+  // corner. Its front (0.4 m ahead) already touches the box, so every probe reads 0 and
+  // the probes alone give no way out; the body's own step finds one.
+  WorldConfig config;
+  config.forward.probe_length = 8.f;
+  config.forward.radius = 0.4f;
+  config.obstacles = {scenarios::layout::Box({0, 0}, {5.1f, 6.48f})};
+  World world(config, GetParam());
+  TickResult r;
+  TickOptions integrate;
+  integrate.integrate = true;
+  world.Step(OneForward({5.84f, 0.25f, 0}, {-0.996f, -0.085f, 0}, 3.f), integrate, &r);
+  EXPECT_EQ(r.forward.hit_distance[0], 0.f) << "the front already touches";
+  float closest = 1e9f;
+  for (int t = 0; t < 40; ++t) {
+    world.Advance(1, 0.1f, &r);
+    const Vec3 p = PositionOf(world);
+    const float dx = std::max({0.f - p.x, 0.f, p.x - 5.1f});
+    const float dy = std::max({0.f - p.y, 0.f, p.y - 6.48f});
+    closest = std::min(closest, std::hypot(dx, dy));
+  }
+  EXPECT_GT(closest, 0.4f);
+  EXPECT_EQ(world.totals().forward_in_obstacles, 0u);
+}
+
 TEST_P(WorldForwardTest, AConeGoesAroundASphereOnItsWayToTheGoal) {
   WorldConfig config;
   config.forward.mode = FanMode::kCone;

@@ -111,6 +111,7 @@ class ForwardSceneBuffers {
     copy(a.fov, fov_);
     copy(a.probe_length, probe_length_);
     copy(a.turn_speed, turn_speed_);
+    copy(a.step, step_);
     const size_t n = a.size();
     move_.resize(n);
     probe_.resize(n);
@@ -128,6 +129,7 @@ class ForwardSceneBuffers {
             RawOrNull(fov_),
             RawOrNull(probe_length_),
             RawOrNull(turn_speed_),
+            RawOrNull(step_),
             statics_,
             bodies,
             RawOrNull(move_),
@@ -160,7 +162,7 @@ class ForwardSceneBuffers {
   Vector<int32_t> capsule_owner_;
   Vector<Vec3> position_, forward_, goal_;
   Vector<uint8_t> has_goal_;
-  Vector<float> radius_, fov_, probe_length_, turn_speed_;
+  Vector<float> radius_, fov_, probe_length_, turn_speed_, step_;
   Vector<int32_t> probes_;
   Vector<Vec3> move_;
   Vector<int16_t> probe_;

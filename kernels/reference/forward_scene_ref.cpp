@@ -13,6 +13,7 @@ namespace throng::reference {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kPiRef = 3.14159265358979323846;
 
 D3 Of(Vec3 v) { return {v.x, v.y, v.z}; }
 D2 Of(Vec2 v) { return {v.x, v.y}; }
@@ -124,16 +125,25 @@ void SteerForwardScene(const FanObstacleSet& shapes, FanMode mode, float dt,
     const D3 eye = Add(p, Scale(f, r));
     const int probes = std::clamp(a.probes[i], 1, kMaxFanProbes);
     const double max_distance = a.probe_length[i];
-    auto hit_along = [&](D3 dir) {
+    // new_only: leave out what the sphere already touches at `from` (a hit at 0).
+    // shapes_only: bodies left out.
+    auto hit_from = [&](D3 from, D3 dir, double length, bool new_only, bool shapes_only) {
       double hit = kInf;
+      const auto keep = [&](double h) { hit = new_only && h == 0 ? hit : std::min(hit, h); };
       for (size_t s = 0; s < shapes.items(); ++s) {
-        hit = std::min(hit, CastStatic(shapes, s, cone, eye, dir, r, max_distance));
+        keep(CastStatic(shapes, s, cone, from, dir, r, length));
       }
-      for (size_t b = 0; b < body_count; ++b) {
+      for (size_t b = 0; b < body_count && !shapes_only; ++b) {
         if (b < bodies.capsules() && bodies.capsule_owner[b] == static_cast<int32_t>(i)) continue;
-        hit = std::min(hit, CastBody(bodies, b, cone, eye, dir, r, max_distance));
+        keep(CastBody(bodies, b, cone, from, dir, r, length));
       }
       return hit;
+    };
+    auto hit_along = [&](D3 dir) { return hit_from(eye, dir, max_distance, false, false); };
+    auto fan_direction = [&](int k) {
+      if (cone) return ConeToWorld(ConeDirection3D(k, probes, a.fov[i]), axis);
+      const D2 g = FanGroundDirection(GroundOf(axis), k, probes, a.fov[i]);
+      return D3{g.x, g.y, 0};
     };
     int best = -1;
     double best_hit = -1;
@@ -146,13 +156,7 @@ void SteerForwardScene(const FanObstacleSet& shapes, FanMode mode, float dt,
       done = std::isinf(best_hit);
     }
     for (int k = 0; k < probes && !done; ++k) {
-      D3 dir;
-      if (cone) {
-        dir = ConeToWorld(ConeDirection3D(k, probes, a.fov[i]), axis);
-      } else {
-        const D2 g = FanGroundDirection(GroundOf(axis), k, probes, a.fov[i]);
-        dir = {g.x, g.y, 0};
-      }
+      const D3 dir = fan_direction(k);
       const double hit = hit_along(dir);
       if (std::isinf(hit)) {  // the first free probe ends the search
         best = k;
@@ -180,6 +184,41 @@ void SteerForwardScene(const FanObstacleSet& shapes, FanMode mode, float dt,
     // A smoothed turn into something nearer than the chosen probe's hit takes the chosen
     // direction at once.
     if (hit_along(move) < std::min(best_hit, max_distance)) move = best_dir;
+    // The body's own step from its centre: when it would newly touch something, the
+    // direction whose centre sweep is clear longest among the smoothed, the chosen, the
+    // fan's and a full turn's (first clear over the probe length wins); bodies counted
+    // first, then only the static shapes.
+    const double length = a.step[i];
+    for (const bool shapes_only : {false, true}) {
+      if (!(length > 0) || std::isinf(hit_from(p, move, length, true, shapes_only))) break;
+      const int turn = probes + 1;
+      D3 best = move;
+      double best_clear = -1;
+      for (int k = -2; k < probes + turn && !std::isinf(best_clear); ++k) {
+        D3 dir;
+        if (k == -2) {
+          dir = move;
+        } else if (k == -1) {
+          dir = best_dir;
+        } else if (k < probes) {
+          dir = fan_direction(k);
+        } else if (cone) {
+          dir = ConeToWorld(ConeDirection3D(k - probes, turn, kPiRef), f);
+        } else {
+          const D2 g = FanGroundDirection(GroundOf(f), k - probes, turn, kPiRef);
+          dir = {g.x, g.y, 0};
+        }
+        const double clear = hit_from(p, dir, max_distance, true, shapes_only);
+        if (clear > best_clear) {
+          best_clear = clear;
+          best = dir;
+        }
+      }
+      if (best_clear >= length) {
+        move = best;
+        break;
+      }
+    }
     out->move[i] = {static_cast<float>(move.x), static_cast<float>(move.y),
                     static_cast<float>(move.z)};
     out->probe[i] = static_cast<int16_t>(best);

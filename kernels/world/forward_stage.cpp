@@ -75,6 +75,7 @@ void SteerForwardAgents(const WorldConfig& config, const Snapshot& s, World::Int
     a.fov[i] = Or(f.half_angle, i, d.half_angle);
     a.probe_length[i] = Or(f.probe_length, i, d.probe_length);
     a.turn_speed[i] = Or(f.turn_speed, i, d.turn_speed);
+    a.step[i] = f.speed[i] * s.dt;
   }
 
   // Everyone else as bodies: pedestrians upright, vehicles as boxes, forward agents as
