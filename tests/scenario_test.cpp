@@ -288,8 +288,8 @@ TEST(ScenarioTest, every_scenario_has_the_asked_size_and_columns) {
         ASSERT_EQ(f.size(), size);
         EXPECT_TRUE(s.initial.agents.id.empty());
         for (size_t i = 0; i < size; ++i) ASSERT_EQ(f.id[i], i);
-        for (const auto* column : {&f.x, &f.y, &f.z, &f.forward_x, &f.forward_y, &f.forward_z,
-                                   &f.speed}) {
+        for (const auto* column :
+             {&f.x, &f.y, &f.z, &f.forward_x, &f.forward_y, &f.forward_z, &f.speed}) {
           EXPECT_EQ(column->size(), size);
           for (float value : *column) ASSERT_TRUE(std::isfinite(value));
         }
@@ -396,9 +396,9 @@ Scenario Everything() {
     a.behavior.push_back(static_cast<uint8_t>(i % kAgentBehaviorCount));
   }
   ForwardSnapshot& f = s.initial.forward;
-  for (auto* column : {&f.x, &f.y, &f.z, &f.forward_x, &f.forward_y, &f.forward_z, &f.speed,
-                       &f.radius, &f.goal_x, &f.goal_y, &f.goal_z, &f.half_angle,
-                       &f.probe_length, &f.turn_speed}) {
+  for (auto* column :
+       {&f.x, &f.y, &f.z, &f.forward_x, &f.forward_y, &f.forward_z, &f.speed, &f.radius, &f.goal_x,
+        &f.goal_y, &f.goal_z, &f.half_angle, &f.probe_length, &f.turn_speed}) {
     for (size_t i = 0; i < 30; ++i) column->push_back(awkward(i + 3));
   }
   for (size_t i = 0; i < 30; ++i) {

@@ -50,9 +50,9 @@ class WorldBehaviorTest : public BackendParamTest {};
 TEST_P(WorldBehaviorTest, EachBehaviourMovesItsAgentItsOwnWay) {
   World world(WorldConfig{}, GetParam());
   RunTicks(world,
-      LoneAgents({B(AgentBehavior::kArrive), B(AgentBehavior::kSeek), B(AgentBehavior::kFlee),
-                  B(AgentBehavior::kPreferredVelocity), B(AgentBehavior::kByColumns)}),
-      60);  // 6 s: at 1.4 m/s the 10 m goal is not yet reached
+           LoneAgents({B(AgentBehavior::kArrive), B(AgentBehavior::kSeek), B(AgentBehavior::kFlee),
+                       B(AgentBehavior::kPreferredVelocity), B(AgentBehavior::kByColumns)}),
+           60);  // 6 s: at 1.4 m/s the 10 m goal is not yet reached
   const AgentSnapshot& a = world.state().agents;
   // Arrive slows inside its 1.5 m radius; seek keeps full speed. After 6 s neither has
   // arrived, so both are on the +x line, seek at least as far.
