@@ -12,6 +12,7 @@
 #include "kernels/orca_types.h"
 #include "kernels/spline.h"
 #include "kernels/spline_queries.h"
+#include "kernels/stop_request.h"
 #include "kernels/vehicle_batch.h"
 
 namespace throng {
@@ -75,9 +76,13 @@ class Backend {
   virtual void SetFanObstacles(const FanObstacleSet& shapes, float cell) = 0;
   // The cast fan of every agent against the installed shapes and this tick's bodies, in
   // the ground plane or in 3D, and the direction to move along after turning for dt.
-  // Inputs are validated by the world (every column filled, probes within 1..64).
+  // Inputs are validated by the world (every column filled, probes within 1..64). `stop`
+  // is asked between chunks of agents (TickCancelled): a crowd packed onto one point
+  // costs every agent a cast against every other, and must not hold a tick past its
+  // deadline.
   virtual void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
-                                 const FanBodies& bodies, ForwardSceneResults* out) = 0;
+                                 const FanBodies& bodies, const StopRequested& stop,
+                                 ForwardSceneResults* out) = 0;
 };
 
 // kAuto picks cuda when a device is present, else cpu. Asking for cuda without a device

@@ -105,28 +105,27 @@ THRONG_HD inline float CastBody(const FanBodiesView& b, int32_t item, bool cone,
   return SphereCastOrientedBox(eye, dir, radius, max_distance, c, half, b.box_yaw[item]);
 }
 
-// Can anything within `reach` of the eye touch the item? The grids are 2D, so in 3D a
-// candidate may be far above or below; ruling it out here spares a cast per probe.
-THRONG_HD inline bool StaticNear(const FanStaticView& s, int32_t item, bool cone, Vec3 eye,
-                                 float reach) {
+// How far the item is from the eye, at least (+inf: out of reach for a ground fan at this
+// height). The grids are 2D, so in 3D a candidate may be far above or below; ruling it
+// out here spares a cast per probe, and the distance ranks candidates in a crowd.
+THRONG_HD inline float StaticDistance(const FanStaticView& s, int32_t item, bool cone, Vec3 eye) {
   if (item < s.walls) {
     const float z0 = s.wall_z0[item], z1 = s.wall_z1[item];
     const float dz = eye.z < z0 ? z0 - eye.z : (eye.z > z1 ? eye.z - z1 : 0.f);
-    if (!cone && dz > 0.f) return false;
+    if (!cone && dz > 0.f) return kNoHit;
     const float d2 = PointSegmentDistanceSq(Ground(eye), s.wall_a[item], s.wall_b[item]);
-    return d2 + dz * dz <= reach * reach;
+    return sqrtf(d2 + dz * dz);
   }
   item -= s.walls;
-  if (item < s.caps) return cone && fabsf(eye.z - s.cap_z[item]) <= reach;
+  if (item < s.caps) return cone ? fabsf(eye.z - s.cap_z[item]) : kNoHit;
   item -= s.caps;
-  const float r = s.sphere_radius[item] + reach;
   const Vec3 d = s.sphere_center[item] - eye;
-  return cone ? LengthSq(d) <= r * r
-              : fabsf(d.z) < s.sphere_radius[item] && LengthSq(Ground(d)) <= r * r;
+  const float radius = s.sphere_radius[item];
+  if (cone) return fmaxf(Length(d) - radius, 0.f);
+  return fabsf(d.z) < radius ? fmaxf(Length(Ground(d)) - radius, 0.f) : kNoHit;
 }
 
-THRONG_HD inline bool BodyNear(const FanBodiesView& b, int32_t item, bool cone, Vec3 eye,
-                               float reach) {
+THRONG_HD inline float BodyDistance(const FanBodiesView& b, int32_t item, bool cone, Vec3 eye) {
   Vec3 c;
   float half_height, bound;
   if (item < b.capsules) {
@@ -140,10 +139,44 @@ THRONG_HD inline bool BodyNear(const FanBodiesView& b, int32_t item, bool cone, 
     bound = Length(b.box_half[item]);
   }
   const Vec3 d = c - eye;
-  if (!cone && fabsf(d.z) > half_height) return false;
-  const float r = bound + reach;
-  return cone ? LengthSq(d) <= r * r : LengthSq(Ground(d)) <= r * r;
+  if (!cone && fabsf(d.z) > half_height) return kNoHit;
+  return fmaxf((cone ? Length(d) : Length(Ground(d))) - bound, 0.f);
 }
+
+// The `Capacity` nearest items offered (by key), in a max-heap: memory and work per agent
+// stay bounded however many items a crowd packs into one probe reach.
+template <int Capacity>
+struct NearestItems {
+  int32_t item[Capacity];
+  float key[Capacity];
+  int count = 0;
+
+  THRONG_HD void Offer(int32_t it, float k) {
+    int at;
+    if (count < Capacity) {
+      at = count++;
+      while (at > 0 && key[(at - 1) / 2] < k) {  // sift up
+        item[at] = item[(at - 1) / 2];
+        key[at] = key[(at - 1) / 2];
+        at = (at - 1) / 2;
+      }
+    } else {
+      if (!(k < key[0])) return;
+      at = 0;
+      for (;;) {  // sift down from the root
+        int child = 2 * at + 1;
+        if (child >= count) break;
+        if (child + 1 < count && key[child + 1] > key[child]) ++child;
+        if (!(key[child] > k)) break;
+        item[at] = item[child];
+        key[at] = key[child];
+        at = child;
+      }
+    }
+    item[at] = it;
+    key[at] = k;
+  }
+};
 
 struct ForwardSceneFunctor {
   bool cone;
@@ -168,9 +201,11 @@ struct ForwardSceneFunctor {
 
   // Candidates gathered once per agent, then probed in index order: most agents stop at
   // their first probe (the way ahead is free), so the casts per agent are about the
-  // candidates, not the candidates times the probes. A crowd too dense for the list
-  // walks the grids again for each probe instead (the same answer, slower).
-  static constexpr int kMaxCandidates = 160;
+  // candidates, not the candidates times the probes. Where more than these lie within
+  // one probe reach (a crowd packed onto a point, a dense mesh), the nearest are kept:
+  // work per agent stays bounded (docs/FORWARD.md, "Candidates").
+  static constexpr int kMaxShapeCandidates = 96;
+  static constexpr int kMaxBodyCandidates = 96;
 
   THRONG_HD void operator()(uint32_t i) const {
     const Vec3 p = position[i];
@@ -197,58 +232,36 @@ struct ForwardSceneFunctor {
     const Vec2 lo{eye.x - reach, eye.y - reach}, hi{eye.x + reach, eye.y + reach};
     const uint32_t self = i;
 
-    int32_t candidates[kMaxCandidates];
-    int statics_found = 0, found = 0;
-    bool overflow = false;
+    NearestItems<kMaxShapeCandidates> shapes;
+    NearestItems<kMaxBodyCandidates> near_bodies;
     bool overlap = false;
     ForEachAabbCandidate(statics.grid, lo, hi, [&](int32_t item) {
+      const float d = StaticDistance(statics, item, cone, eye);
+      if (!(d <= reach)) return;
       // At the centre, distance 0 answers "does the body already touch it?".
-      if (!StaticNear(statics, item, cone, eye, reach)) return;
       if (!overlap) overlap = CastStatic(statics, item, cone, p, f, r, 0.f) == 0.f;
-      if (found < kMaxCandidates) {
-        candidates[found++] = item;
-      } else {
-        overflow = true;
-      }
+      shapes.Offer(item, d);
     });
-    statics_found = found;
     ForEachAabbCandidate(bodies.grid, lo, hi, [&](int32_t item) {
       if (item < bodies.capsules && bodies.capsule_owner[item] == static_cast<int32_t>(self))
         return;
-      if (!BodyNear(bodies, item, cone, eye, reach)) return;
-      if (found < kMaxCandidates) {
-        candidates[found++] = item;
-      } else {
-        overflow = true;
-      }
+      const float d = BodyDistance(bodies, item, cone, eye);
+      if (d <= reach) near_bodies.Offer(item, d);
     });
-    // The nearest hit of a sphere of radius r swept from `from` along dir.
-    // With `new_only`, what the sphere already touches at `from` (a hit at 0) is left out:
-    // a step is judged by what it would newly touch.
-    // With `shapes_only`, bodies are left out.
+    // The nearest hit of a sphere of radius r swept from `from` along dir. With
+    // `new_only`, what the sphere already touches at `from` (a hit at 0) is left out: a
+    // step is judged by what it would newly touch. With `shapes_only`, bodies are left out.
     auto hit_from = [&](Vec3 from, Vec3 dir, float length, bool new_only, bool shapes_only) {
       const auto keep = [&](float hit, float h) {
         return new_only && h == 0.f ? hit : fminf(hit, h);
       };
       float hit = kNoHit;
-      if (!overflow) {
-        for (int c = 0; c < statics_found; ++c) {
-          hit = keep(hit, CastStatic(statics, candidates[c], cone, from, dir, r, length));
-        }
-        for (int c = statics_found; c < found && !shapes_only; ++c) {
-          hit = keep(hit, CastBody(bodies, candidates[c], cone, from, dir, r, length));
-        }
-        return hit;
+      for (int c = 0; c < shapes.count; ++c) {
+        hit = keep(hit, CastStatic(statics, shapes.item[c], cone, from, dir, r, length));
       }
-      ForEachAabbCandidate(statics.grid, lo, hi, [&](int32_t item) {
-        hit = keep(hit, CastStatic(statics, item, cone, from, dir, r, length));
-      });
-      if (shapes_only) return hit;
-      ForEachAabbCandidate(bodies.grid, lo, hi, [&](int32_t item) {
-        if (item < bodies.capsules && bodies.capsule_owner[item] == static_cast<int32_t>(self))
-          return;
-        hit = keep(hit, CastBody(bodies, item, cone, from, dir, r, length));
-      });
+      for (int c = 0; c < near_bodies.count && !shapes_only; ++c) {
+        hit = keep(hit, CastBody(bodies, near_bodies.item[c], cone, from, dir, r, length));
+      }
       return hit;
     };
     auto hit_along = [&](Vec3 dir) { return hit_from(eye, dir, max_distance, false, false); };
@@ -289,9 +302,9 @@ struct ForwardSceneFunctor {
     for (const bool shapes_only : {false, true}) {
       if (!(length > 0.f) || hit_from(p, m, length, true, shapes_only) == kNoHit) break;
       const int turn = n + 1;
-      Vec3 best = m;
-      float best_clear = -1.f;
-      for (int k = -2; k < n + turn && best_clear != kNoHit; ++k) {
+      Vec3 escape = m;
+      float escape_clear = -1.f;
+      for (int k = -2; k < n + turn && escape_clear != kNoHit; ++k) {
         Vec3 dir;
         if (k == -2) {
           dir = m;
@@ -306,13 +319,13 @@ struct ForwardSceneFunctor {
           dir = Vec3{d.x, d.y, 0.f};
         }
         const float clear = hit_from(p, dir, max_distance, true, shapes_only);
-        if (clear > best_clear) {
-          best_clear = clear;
-          best = dir;
+        if (clear > escape_clear) {
+          escape_clear = clear;
+          escape = dir;
         }
       }
-      if (best_clear >= length) {  // a step that touches nothing new
-        m = best;
+      if (escape_clear >= length) {  // a step that touches nothing new
+        m = escape;
         break;
       }
     }

@@ -295,6 +295,62 @@ TEST_P(WorldForwardTest, TenThousandDronesNeverEnterAnObstacleAndRepeatBitForBit
   }
 }
 
+// `n` forward agents on a line, or all on one point.
+Snapshot ManyForward(size_t n, bool packed) {
+  Snapshot s;
+  s.tick = 1;
+  s.dt = 0.1f;
+  for (size_t i = 0; i < n; ++i) {
+    ForwardSnapshot& f = s.forward;
+    f.id.push_back(static_cast<uint32_t>(i));
+    f.x.push_back(packed ? 0.f : 3.f * static_cast<float>(i));
+    f.y.push_back(0.f);
+    f.z.push_back(5.f);
+    f.forward_x.push_back(0.f);
+    f.forward_y.push_back(1.f);
+    f.forward_z.push_back(0.f);
+    f.speed.push_back(1.f);
+  }
+  return s;
+}
+
+TEST_P(WorldForwardTest, ACrowdPackedOntoOnePointCostsBoundedWorkAndStopsOnRequest) {
+  if (GetParam() == BackendKind::kReference) GTEST_SKIP() << "brute force by design";
+  WorldConfig config;
+  config.forward.mode = FanMode::kCone;
+  config.forward.probes = 64;
+  // 3,000 agents on one point: each keeps its 96 nearest candidates, so the tick casts
+  // about 3,000 x 64 x 96 spheres, not 3,000 x 64 x 3,000.
+  World world(config, GetParam());
+  TickResult r;
+  world.Step(ManyForward(3000, true), {}, &r);
+  ASSERT_EQ(r.forward.move_x.size(), 3000u);
+  for (size_t i = 0; i < 3000; ++i) {
+    ASSERT_TRUE(std::isfinite(r.forward.move_x[i]) && std::isfinite(r.forward.move_z[i])) << i;
+  }
+  EXPECT_EQ(r.stats.forward_blocked, 3000u) << "everyone is inside everyone else";
+
+  // The forward stage asks the stop request between chunks of agents: 20,000 agents ask
+  // at least three times more than none (cpu: chunks of 8,192), and a refused tick leaves
+  // the world unchanged.
+  const auto asks = [&](size_t n) {
+    World w(config, GetParam());
+    int asked = 0;
+    TickOptions counting;
+    counting.stop = [&] { return ++asked < 0; };
+    w.Step(ManyForward(n, false), counting, &r);
+    return asked;
+  };
+  const int without = asks(0), with = asks(20000);
+  EXPECT_GE(with - without, GetParam() == BackendKind::kCpu ? 3 : 1);
+  World stopped(config, GetParam());
+  int asked = 0;
+  TickOptions refuse;
+  refuse.stop = [&] { return ++asked > 4; };
+  EXPECT_THROW(stopped.Step(ManyForward(20000, false), refuse, &r), TickCancelled);
+  EXPECT_FALSE(stopped.has_state());
+}
+
 TEST_P(WorldForwardTest, BadForwardInputNamesFieldAndIndexAndChangesNothing) {
   World world(WorldConfig{}, GetParam());
   TickResult r;

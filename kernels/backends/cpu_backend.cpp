@@ -143,10 +143,16 @@ void CpuBackend::SetFanObstacles(const FanObstacleSet& shapes, float cell) {
 }
 
 void CpuBackend::SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
-                                   const FanBodies& bodies, ForwardSceneResults* out) {
+                                   const FanBodies& bodies, const StopRequested& stop,
+                                   ForwardSceneResults* out) {
   const ForwardSceneFunctor f = forward_->Prepare(mode, dt, agents, bodies, kCopy);
-  thrust::for_each_n(thrust::omp::par, thrust::counting_iterator<uint32_t>(0),
-                     static_cast<uint32_t>(agents.size()), f);
+  const auto n = static_cast<uint32_t>(agents.size());
+  constexpr uint32_t kChunk = 8192;
+  for (uint32_t begin = 0; begin < n; begin += kChunk) {
+    ThrowIfStopRequested(stop, "forward");
+    thrust::for_each_n(thrust::omp::par, thrust::counting_iterator<uint32_t>(begin),
+                       std::min(kChunk, n - begin), f);
+  }
   out->Resize(agents.size());
   forward_->Results(out, [](const auto& from, auto& to) { to.assign(from.begin(), from.end()); });
 }

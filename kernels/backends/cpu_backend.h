@@ -32,7 +32,8 @@ class CpuBackend final : public Backend {
                     FanResults* out) override;
   void SetFanObstacles(const FanObstacleSet& shapes, float cell) override;
   void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
-                         const FanBodies& bodies, ForwardSceneResults* out) override;
+                         const FanBodies& bodies, const StopRequested& stop,
+                         ForwardSceneResults* out) override;
 
   // Off: the solve scans every obstacle edge instead of querying the edge grid. Same
   // results bit for bit; for the tests and benchmarks that show it. On by default.

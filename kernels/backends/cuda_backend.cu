@@ -173,7 +173,9 @@ class CudaBackend final : public Backend {
   }
 
   void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
-                         const FanBodies& bodies, ForwardSceneResults* out) override {
+                         const FanBodies& bodies, const StopRequested& stop,
+                         ForwardSceneResults* out) override {
+    ThrowIfStopRequested(stop, "forward");  // one launch, as the ORCA stages
     const ForwardSceneFunctor f = forward_.Prepare(mode, dt, agents, bodies, Uploader());
     thrust::for_each_n(thrust::cuda::par_nosync.on(stream_), thrust::counting_iterator<uint32_t>(0),
                        static_cast<uint32_t>(agents.size()), f);

@@ -102,12 +102,13 @@ double CastBody(const FanBodies& b, size_t item, bool cone, D3 eye, D3 dir, doub
 
 void SteerForwardScene(const FanObstacleSet& shapes, FanMode mode, float dt,
                        const ForwardSceneAgents& a, const FanBodies& bodies,
-                       ForwardSceneResults* out) {
+                       const StopRequested& stop, ForwardSceneResults* out) {
   const bool cone = mode == FanMode::kCone;
   const size_t n = a.size();
   out->Resize(n);
   const size_t body_count = bodies.capsules() + bodies.boxes();
   for (size_t i = 0; i < n; ++i) {
+    if (i % 8 == 0) ThrowIfStopRequested(stop, "forward");
     const D3 p = Of(a.position[i]);
     D3 f = Of(a.forward[i]);
     if (!cone) f.z = 0;
@@ -192,9 +193,9 @@ void SteerForwardScene(const FanObstacleSet& shapes, FanMode mode, float dt,
     for (const bool shapes_only : {false, true}) {
       if (!(length > 0) || std::isinf(hit_from(p, move, length, true, shapes_only))) break;
       const int turn = probes + 1;
-      D3 best = move;
-      double best_clear = -1;
-      for (int k = -2; k < probes + turn && !std::isinf(best_clear); ++k) {
+      D3 escape = move;
+      double escape_clear = -1;
+      for (int k = -2; k < probes + turn && !std::isinf(escape_clear); ++k) {
         D3 dir;
         if (k == -2) {
           dir = move;
@@ -209,13 +210,13 @@ void SteerForwardScene(const FanObstacleSet& shapes, FanMode mode, float dt,
           dir = {g.x, g.y, 0};
         }
         const double clear = hit_from(p, dir, max_distance, true, shapes_only);
-        if (clear > best_clear) {
-          best_clear = clear;
-          best = dir;
+        if (clear > escape_clear) {
+          escape_clear = clear;
+          escape = dir;
         }
       }
-      if (best_clear >= length) {
-        move = best;
+      if (escape_clear >= length) {
+        move = escape;
         break;
       }
     }

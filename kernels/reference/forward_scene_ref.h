@@ -3,11 +3,13 @@
 #pragma once
 
 #include "kernels/forward_scene.h"
+#include "kernels/stop_request.h"
 
 namespace throng::reference {
 
+// `stop` is asked every 8 agents (TickCancelled).
 void SteerForwardScene(const FanObstacleSet& shapes, FanMode mode, float dt,
                        const ForwardSceneAgents& agents, const FanBodies& bodies,
-                       ForwardSceneResults* out);
+                       const StopRequested& stop, ForwardSceneResults* out);
 
 }  // namespace throng::reference

@@ -145,8 +145,9 @@ void ReferenceBackend::SetFanObstacles(const FanObstacleSet& shapes, float /*cel
 }
 
 void ReferenceBackend::SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
-                                         const FanBodies& bodies, ForwardSceneResults* out) {
-  reference::SteerForwardScene(fan_shapes_, mode, dt, agents, bodies, out);
+                                         const FanBodies& bodies, const StopRequested& stop,
+                                         ForwardSceneResults* out) {
+  reference::SteerForwardScene(fan_shapes_, mode, dt, agents, bodies, stop, out);
 }
 
 }  // namespace throng::reference

@@ -25,7 +25,8 @@ class ReferenceBackend final : public Backend {
   // Brute force in double (the grid's cell is not used).
   void SetFanObstacles(const FanObstacleSet& shapes, float cell) override;
   void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
-                         const FanBodies& bodies, ForwardSceneResults* out) override;
+                         const FanBodies& bodies, const StopRequested& stop,
+                         ForwardSceneResults* out) override;
 
  private:
   std::vector<ReferenceSpline> splines_;

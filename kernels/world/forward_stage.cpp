@@ -47,8 +47,8 @@ float FanShapesCell(const WorldConfig& config) {
   return std::clamp(config.forward.probe_length + 2.f * config.forward.radius, 1.f, 1e4f);
 }
 
-void SteerForwardAgents(const WorldConfig& config, const Snapshot& s, World::Internals& w,
-                        TickResult* out, TickStats* stats) {
+void SteerForwardAgents(const WorldConfig& config, const Snapshot& s, const StopRequested& stop,
+                        World::Internals& w, TickResult* out, TickStats* stats) {
   const Frame frame = config.frame;
   const ForwardSnapshot& f = s.forward;
   const ForwardDefaults& d = config.forward;
@@ -108,7 +108,7 @@ void SteerForwardAgents(const WorldConfig& config, const Snapshot& s, World::Int
   }
 
   ForwardSceneResults& r = w.fan_results;
-  w.backend->SteerForwardScene(d.mode, s.dt, a, b, &r);
+  w.backend->SteerForwardScene(d.mode, s.dt, a, b, stop, &r);
   for (size_t i = 0; i < k; ++i) {
     const Vec3 m = frame.ToExternal(r.move[i]);
     fr.move_x[i] = m.x;

@@ -94,7 +94,7 @@ void World::Step(const Snapshot& s, const TickOptions& options, TickResult* out)
   lap(Stage::kVehicles);
 
   // Before the vehicles' discs join the pedestrians: forward agents meet vehicles as boxes.
-  SteerForwardAgents(config_, s, w, out, &stats);
+  SteerForwardAgents(config_, s, options.stop, w, out, &stats);
   lap(Stage::kForward);
   AddVehicleDiscs(w);
 

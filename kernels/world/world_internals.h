@@ -56,8 +56,9 @@ FanObstacleSet InternalFanShapes(const WorldConfig& config, const std::vector<Po
 float FanShapesCell(const WorldConfig& config);
 // Forward agents' casts against the shapes and every body (pedestrians and vehicles as this
 // tick's stages left them): results in the caller's frame, counts in `stats`.
-void SteerForwardAgents(const WorldConfig& config, const Snapshot& s, World::Internals& w,
-                        TickResult* out, TickStats* stats);
+// `stop` is asked between chunks of agents.
+void SteerForwardAgents(const WorldConfig& config, const Snapshot& s, const StopRequested& stop,
+                        World::Internals& w, TickResult* out, TickStats* stats);
 // Forward agents move along their new direction at their speed.
 void IntegrateForward(const WorldConfig& config, const Snapshot& s, const World::Internals& w,
                       Snapshot* next);
