@@ -82,6 +82,21 @@ BaseScene MakeBaseScene(WorldKind kind, std::mt19937_64& rng) {
   c.mutable_defaults()->set_vehicle_max_speed(Uniform(rng, 10.f, 15.f));
   if (Coin(rng, 0.3)) c.set_audit_every(5);
   if (Coin(rng, 0.3)) c.add_vehicle_profiles()->set_max_lateral_accel(Uniform(rng, 1.f, 3.f));
+  // Forward agents' settings and shapes, so that their sub-messages are there to mutate.
+  if (Coin(rng, 0.4)) {
+    c.mutable_forward()->set_mode(Coin(rng) ? v1::FAN_MODE_CONE : v1::FAN_MODE_GROUND);
+    c.mutable_forward()->set_probes(static_cast<uint32_t>(UniformInt(rng, 1, 24)));
+    auto* sphere = c.add_spheres();
+    sphere->mutable_center()->set_x(Uniform(rng, -20.f, 20.f));
+    sphere->mutable_center()->set_y(Uniform(rng, -20.f, 20.f));
+    sphere->mutable_center()->set_z(Uniform(rng, 0.f, 5.f));
+    sphere->set_radius(Uniform(rng, 0.5f, 3.f));
+    if (c.obstacles_size() > 0) {
+      c.mutable_obstacles(0)->set_base(0.f);
+      c.mutable_obstacles(0)->set_top(Uniform(rng, 1.f, 10.f));
+    }
+  }
+  s.forward = Coin(rng, 0.5) ? UniformInt(rng, 1, 12) : 0;
 
   const int n = UniformInt(rng, 5, 50);
   const float ring = std::max(6.f, 0.4f * static_cast<float>(n));
@@ -165,6 +180,27 @@ void FillVehicles(const BaseScene& s, std::mt19937_64& rng, v1::VehicleBatch* v)
   }
 }
 
+void FillForward(const BaseScene& s, std::mt19937_64& rng, v1::ForwardBatch* f) {
+  const bool z = Coin(rng, 0.6), radius = Coin(rng, 0.3), goals = Coin(rng, 0.4);
+  const bool probes = Coin(rng, 0.2);
+  for (int i = 0; i < s.forward; ++i) {
+    f->add_id(static_cast<uint32_t>(500 + i));
+    f->add_x(Uniform(rng, -30.f, 30.f));
+    f->add_y(Uniform(rng, -30.f, 30.f));
+    if (z) f->add_z(Uniform(rng, 0.5f, 8.f));
+    const float heading = Uniform(rng, 0.f, 2.f * kPi);
+    f->add_forward_x(std::cos(heading));
+    f->add_forward_y(std::sin(heading));
+    f->add_speed(Uniform(rng, 0.5f, 5.f));
+    if (radius) f->add_radius(Uniform(rng, 0.2f, 1.f));
+    if (goals) {
+      f->add_goal_x(Uniform(rng, -30.f, 30.f));
+      f->add_goal_y(Uniform(rng, -30.f, 30.f));
+    }
+    if (probes) f->add_probes(static_cast<uint32_t>(UniformInt(rng, 1, 64)));
+  }
+}
+
 }  // namespace
 
 v1::StepRequest MakeBaseStep(const BaseScene& scene, const std::string& world_id, uint64_t tick,
@@ -175,6 +211,7 @@ v1::StepRequest MakeBaseStep(const BaseScene& scene, const std::string& world_id
   r.set_dt(Coin(rng) ? 0.1f : Uniform(rng, 0.01f, 0.5f));
   FillAgents(scene, rng, r.mutable_agents());
   FillVehicles(scene, rng, r.mutable_vehicles());
+  FillForward(scene, rng, r.mutable_forward());
   r.mutable_options()->set_integrate(Coin(rng));
   r.mutable_options()->set_debug(Coin(rng, 0.2));
   return r;
@@ -189,6 +226,7 @@ v1::SolveRequest MakeBaseSolve(const BaseScene& scene, std::mt19937_64& rng) {
   r.set_dt(step.dt());
   *r.mutable_agents() = step.agents();
   *r.mutable_vehicles() = step.vehicles();
+  *r.mutable_forward() = step.forward();
   *r.mutable_options() = step.options();
   return r;
 }

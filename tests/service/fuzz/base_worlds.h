@@ -21,6 +21,7 @@ struct BaseScene {
   v1::WorldConfig config;
   std::vector<float> x, y, goal_x, goal_y;  // one per pedestrian (5..50)
   int vehicles = 0;                         // 0..5, only where there are lanes
+  int forward = 0;                          // forward agents, 0..12
 };
 
 // A random scene of `kind`; configurations set some ORCA, follower and default fields so
