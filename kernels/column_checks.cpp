@@ -12,6 +12,16 @@ std::string ColumnAt(const char* table, const char* column, size_t i) {
   return std::string(table) + "." + column + "[" + std::to_string(i) + "]";
 }
 
+void RequireTogether(const char* table, const char* first, const std::vector<float>& a,
+                     const char* second, const std::vector<float>& b) {
+  if (a.empty() != b.empty()) {
+    const char* missing = a.empty() ? first : second;
+    const char* given = a.empty() ? second : first;
+    throw std::invalid_argument(std::string(table) + "." + missing + ": missing while " + given +
+                                " is given");
+  }
+}
+
 void RequireLength(const char* table, const char* column, size_t size, size_t n) {
   if (size != n) {
     throw std::invalid_argument(std::string(table) + "." + column + ": has " +

@@ -31,4 +31,9 @@ void RequireUniqueIds(const char* table, const std::vector<uint32_t>& ids);
 // "agents.radius[3]"
 std::string ColumnAt(const char* table, const char* column, size_t i);
 
+// Optional columns that only make sense together: both absent or both present
+// ("agents.goal_y: missing while goal_x is given").
+void RequireTogether(const char* table, const char* first, const std::vector<float>& a,
+                     const char* second, const std::vector<float>& b);
+
 }  // namespace throng

@@ -265,11 +265,13 @@ struct ForwardSceneFunctor {
       return hit;
     };
     auto hit_along = [&](Vec3 dir) { return hit_from(eye, dir, max_distance, false, false); };
-    auto fan_direction = [&](int k) {
-      if (cone) return ConeLocalToWorld(ConeDirection3D(k, n, fov[i]), axis);
-      const Vec2 d = FanLocalToGround(FanDirection2D(k, n, fov[i]), Ground(axis));
+    // Probe k of `count` spread over `half_angle` around `around` (ground or cone).
+    auto direction = [&](int k, int count, float half_angle, Vec3 around) {
+      if (cone) return ConeLocalToWorld(ConeDirection3D(k, count, half_angle), around);
+      const Vec2 d = FanLocalToGround(FanDirection2D(k, count, half_angle), Ground(around));
       return Vec3{d.x, d.y, 0.f};
     };
+    auto fan_direction = [&](int k) { return direction(k, n, fov[i], axis); };
 
     FanPicker picker;
     // The goal probe is number n, after the fan's 0 .. n - 1.
@@ -312,11 +314,8 @@ struct ForwardSceneFunctor {
           dir = c.direction;
         } else if (k < n) {
           dir = fan_direction(k);
-        } else if (cone) {
-          dir = ConeLocalToWorld(ConeDirection3D(k - n, turn, kPi), f);
         } else {
-          const Vec2 d = FanLocalToGround(FanDirection2D(k - n, turn, kPi), Ground(f));
-          dir = Vec3{d.x, d.y, 0.f};
+          dir = direction(k - n, turn, kPi, f);
         }
         const float clear = hit_from(p, dir, max_distance, true, shapes_only);
         if (clear > escape_clear) {

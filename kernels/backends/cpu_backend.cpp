@@ -154,7 +154,7 @@ void CpuBackend::SteerForwardScene(FanMode mode, float dt, const ForwardSceneAge
                        std::min(kChunk, n - begin), f);
   }
   out->Resize(agents.size());
-  forward_->Results(out, [](const auto& from, auto& to) { to.assign(from.begin(), from.end()); });
+  forward_->Results(out, kCopy);
 }
 
 }  // namespace throng

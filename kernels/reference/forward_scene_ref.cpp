@@ -141,11 +141,12 @@ void SteerForwardScene(const FanObstacleSet& shapes, FanMode mode, float dt,
       return hit;
     };
     auto hit_along = [&](D3 dir) { return hit_from(eye, dir, max_distance, false, false); };
-    auto fan_direction = [&](int k) {
-      if (cone) return ConeToWorld(ConeDirection3D(k, probes, a.fov[i]), axis);
-      const D2 g = FanGroundDirection(GroundOf(axis), k, probes, a.fov[i]);
+    auto direction = [&](int k, int count, double half_angle, D3 around) {
+      if (cone) return ConeToWorld(ConeDirection3D(k, count, half_angle), around);
+      const D2 g = FanGroundDirection(GroundOf(around), k, count, half_angle);
       return D3{g.x, g.y, 0};
     };
+    auto fan_direction = [&](int k) { return direction(k, probes, a.fov[i], axis); };
     int best = -1;
     double best_hit = -1;
     D3 best_dir{};
@@ -203,11 +204,8 @@ void SteerForwardScene(const FanObstacleSet& shapes, FanMode mode, float dt,
           dir = best_dir;
         } else if (k < probes) {
           dir = fan_direction(k);
-        } else if (cone) {
-          dir = ConeToWorld(ConeDirection3D(k - probes, turn, kPiRef), f);
         } else {
-          const D2 g = FanGroundDirection(GroundOf(f), k - probes, turn, kPiRef);
-          dir = {g.x, g.y, 0};
+          dir = direction(k - probes, turn, kPiRef, f);
         }
         const double clear = hit_from(p, dir, max_distance, true, shapes_only);
         if (clear > escape_clear) {

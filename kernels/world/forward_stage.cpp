@@ -6,13 +6,6 @@
 #include "kernels/world/world_internals.h"
 
 namespace throng {
-namespace {
-
-float Or(const std::vector<float>& column, size_t i, float fallback) {
-  return column.empty() ? fallback : column[i];
-}
-
-}  // namespace
 
 FanObstacleSet InternalFanShapes(const WorldConfig& config, const std::vector<Polygon>& polygons) {
   FanObstacleSet set;

@@ -115,10 +115,7 @@ void ValidateForwardSnapshot(const WorldConfig& config, const ForwardSnapshot& f
     }
   }
   OptionalColumn("radius", f.radius, n, ValidRadius, kRadiusRule);
-  if (f.goal_x.empty() != f.goal_y.empty()) {
-    Reject(std::string("forward.") + (f.goal_x.empty() ? "goal_x" : "goal_y") + ": missing while " +
-           (f.goal_x.empty() ? "goal_y" : "goal_x") + " is given");
-  }
+  RequireTogether(t, "goal_x", f.goal_x, "goal_y", f.goal_y);
   if (!f.goal_x.empty()) {
     RequireBoundedColumns(t, {{"goal_x", &f.goal_x}, {"goal_y", &f.goal_y}}, n, kMaxCoordinate,
                           "m");

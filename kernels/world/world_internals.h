@@ -38,6 +38,11 @@ struct World::Internals {
   ForwardSceneResults fan_results;
 };
 
+// An optional column's value, or the default where the column is absent.
+inline float Or(const std::vector<float>& column, size_t i, float fallback) {
+  return column.empty() ? fallback : column[i];
+}
+
 // Stages of World::Step, in order. Each reads the snapshot and the world's buffers and
 // writes buffers only: nothing here changes what the world keeps until Step commits.
 

@@ -10,11 +10,6 @@
 namespace throng {
 namespace {
 
-// Optional column value or the default.
-float Or(const std::vector<float>& column, size_t i, float fallback) {
-  return column.empty() ? fallback : column[i];
-}
-
 // Arc length of the lane point nearest to p, searched along the whole lane (for vehicles
 // seen for the first time without a hint; the follower refines it locally). Samples
 // about 1 m apart, counted by index (a float counter stops advancing at 2^24 m) and at

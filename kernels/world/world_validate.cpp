@@ -67,16 +67,6 @@ void OptionalSize(const char* table, const char* column, const std::vector<float
   }
 }
 
-// Columns that only make sense together ("agents.goal_y: missing while goal_x is given").
-void RequireTogether(const char* table, const char* first, const std::vector<float>& a,
-                     const char* second, const std::vector<float>& b) {
-  if (a.empty() != b.empty()) {
-    const char* missing = a.empty() ? first : second;
-    const char* given = a.empty() ? second : first;
-    Reject(std::string(table) + "." + missing + ": missing while " + given + " is given");
-  }
-}
-
 bool NeedsGoal(AgentBehavior b) {
   return b == AgentBehavior::kArrive || b == AgentBehavior::kSeek || b == AgentBehavior::kFlee;
 }
