@@ -56,6 +56,8 @@ struct EngineSeries {
   std::array<Counter*, kSolveStatusCount> outcomes;
   Counter* oscillating;
   Counter* stalled;
+  Counter* stall_episodes;
+  Gauge* longest_stall;
   std::array<Counter*, kCollisionKinds.size()> collisions;
   Histogram* constraints_mean;
   Gauge* constraints_max;
@@ -120,6 +122,22 @@ ServiceMetrics::Impl::Impl(int max_worlds) {
           .Help(
               "Agent-ticks flagged stalled (no progress toward the goal for stall_ticks). "
               "Rising means deadlocks: the caller should re-plan those agents' paths.")
+          .Register(r);
+  auto& stall_episodes =
+      BuildCounter()
+          .Name("throng_stall_episodes_total")
+          .Help(
+              "Stalls begun: agents whose time without progress reached stall_ticks. "
+              "A rise means new jams forming (a door, a counter-flow, a blocked path); "
+              "compare with throng_longest_stall_ticks to see whether they clear.")
+          .Register(r);
+  auto& longest_stall =
+      BuildGauge()
+          .Name("throng_longest_stall_ticks")
+          .Help(
+              "The last tick's longest running stall, in ticks without progress, over the "
+              "agents stalled then (0: none). Climbing tick after tick means a frozen "
+              "cluster that does not clear by itself: re-plan or move those agents.")
           .Register(r);
   auto& collisions =
       BuildCounter()
@@ -215,6 +233,8 @@ ServiceMetrics::Impl::Impl(int max_worlds) {
     }
     e.oscillating = &oscillating.Add({{"backend", backend}});
     e.stalled = &stalled.Add({{"backend", backend}});
+    e.stall_episodes = &stall_episodes.Add({{"backend", backend}});
+    e.longest_stall = &longest_stall.Add({{"backend", backend}});
     for (size_t k = 0; k < kCollisionKinds.size(); ++k) {
       e.collisions[k] =
           &collisions.Add({{"backend", backend}, {"kind", std::string(kCollisionKinds[k])}});
@@ -321,6 +341,8 @@ void ServiceMetrics::RecordTick(std::string_view backend, const TickStats& stats
   };
   add(e.oscillating, static_cast<double>(stats.oscillating));
   add(e.stalled, static_cast<double>(stats.stalled));
+  add(e.stall_episodes, static_cast<double>(stats.stall_episodes));
+  e.longest_stall->Set(static_cast<double>(stats.longest_stall_ticks));
   add(e.collisions[0], static_cast<double>(stats.agent_overlaps));
   add(e.collisions[1], static_cast<double>(stats.vehicle_overlaps));
   add(e.collisions[2], static_cast<double>(stats.agents_in_obstacles));

@@ -201,6 +201,50 @@ TEST_P(WorldTest, StateFollowsIdsAcrossReorderAddAndRemove) {
   EXPECT_FALSE(r.agents.flags[2] & kAgentStalled);
 }
 
+TEST_P(WorldTest, StallEpisodesAndTheLongestStallAreCounted) {
+  // The walker against the wall: its stall begins when the counter reaches stall_ticks
+  // (one episode, on that tick only) and its length then grows by a tick each tick.
+  WorldConfig config;
+  config.detection.stall_ticks = 10;
+  config.obstacles = {{{1, -3, 0}, {1.2f, -3, 0}, {1.2f, 3, 0}, {1, 3, 0}}};
+  World world(config, GetParam());
+  Snapshot s = Walkers({{0.6f, 0}, {-5, 5}}, {{3, 0}, {-5, 5}});
+  TickResult r;
+  uint64_t episodes = 0;
+  int first_stalled_tick = 0;
+  for (int t = 1; t <= 15; ++t) {
+    s.tick = static_cast<uint64_t>(t);
+    world.Step(s, {}, &r);
+    episodes += r.stats.stall_episodes;
+    if (r.stats.stalled == 0) {
+      EXPECT_EQ(r.stats.longest_stall_ticks, 0u) << "tick " << t;
+      continue;
+    }
+    if (first_stalled_tick == 0) {
+      first_stalled_tick = t;
+      EXPECT_EQ(r.stats.stall_episodes, 1u);
+    } else {
+      EXPECT_EQ(r.stats.stall_episodes, 0u) << "tick " << t << ": the same stall goes on";
+    }
+    EXPECT_EQ(r.stats.longest_stall_ticks, 10u + static_cast<uint64_t>(t - first_stalled_tick));
+  }
+  ASSERT_GT(first_stalled_tick, 0) << "the walker never stalled";
+  EXPECT_EQ(episodes, 1u);
+  EXPECT_EQ(world.totals().stall_episodes, 1u);
+  EXPECT_EQ(world.totals().longest_stall_ticks,
+            10u + static_cast<uint64_t>(15 - first_stalled_tick));
+
+  // Removed and back, it stalls again: a second episode.
+  Snapshot alone = Walkers({{-5, 5}}, {{-5, 5}});
+  alone.tick = 16;
+  world.Step(alone, {}, &r);
+  for (int t = 17; t <= 40; ++t) {
+    s.tick = static_cast<uint64_t>(t);
+    world.Step(s, {}, &r);
+  }
+  EXPECT_EQ(world.totals().stall_episodes, 2u);
+}
+
 TEST_P(WorldTest, OscillationFlagsASwingingAgentButNotACalmCrossing) {
   // Hand-made swinging: a scripted (non-cooperative) blocker jumps from one side of a
   // walker's path to the other every few ticks, so the walker's dodge changes sides.

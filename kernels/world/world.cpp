@@ -145,7 +145,13 @@ void World::Step(const Snapshot& s, const TickOptions& options, TickResult* out)
     deviation_sum += deviation;
     stats.deviation_max = std::max(stats.deviation_max, deviation);
     if (ar.flags[i] & kAgentOscillating) ++stats.oscillating;
-    if (ar.flags[i] & kAgentStalled) ++stats.stalled;
+    if (ar.flags[i] & kAgentStalled) {
+      ++stats.stalled;
+      // The counter grows by one a tick, so it equals stall_ticks on a stall's first tick.
+      const auto waited = static_cast<uint64_t>(w.agent_memory[i].ticks_without_progress);
+      if (waited == static_cast<uint64_t>(config_.detection.stall_ticks)) ++stats.stall_episodes;
+      stats.longest_stall_ticks = std::max(stats.longest_stall_ticks, waited);
+    }
     if (ar.flags[i] & kAgentStopped) ++stats.stopped;
   }
   if (solved > 0) {

@@ -1,5 +1,7 @@
 #include "kernels/world/world_types.h"
 
+#include <algorithm>
+
 namespace throng {
 
 std::string_view StageName(Stage stage) {
@@ -39,6 +41,8 @@ void WorldTotals::Add(const TickStats& stats) {
   for (int i = 0; i < kSolveStatusCount; ++i) status_count[i] += stats.status_count[i];
   oscillating += stats.oscillating;
   stalled += stats.stalled;
+  stall_episodes += stats.stall_episodes;
+  longest_stall_ticks = std::max(longest_stall_ticks, stats.longest_stall_ticks);
   agent_overlaps += stats.agent_overlaps;
   vehicle_overlaps += stats.vehicle_overlaps;
   agents_in_obstacles += stats.agents_in_obstacles;

@@ -231,6 +231,11 @@ struct TickStats {
   uint64_t agents = 0, vehicles = 0;
   uint64_t status_count[kSolveStatusCount] = {0, 0, 0};  // by SolveStatus
   uint64_t oscillating = 0, stalled = 0;
+  // Jams (docs/OPERATIONS.md): agents whose stall began this tick (their counter reached
+  // DetectionParams::stall_ticks), and the longest running stall, in ticks without
+  // progress, over the agents stalled now (0: none).
+  uint64_t stall_episodes = 0;
+  uint64_t longest_stall_ticks = 0;
   uint64_t stopped = 0;         // agents wanting to move but given no speed
   double time_stopped_s = 0;    // stopped * dt
   double constraints_mean = 0;  // half-planes per solved agent
@@ -298,6 +303,8 @@ struct WorldTotals {
   uint64_t ticks = 0;
   uint64_t status_count[kSolveStatusCount] = {0, 0, 0};
   uint64_t oscillating = 0, stalled = 0;  // agent-ticks flagged
+  uint64_t stall_episodes = 0;
+  uint64_t longest_stall_ticks = 0;  // the largest TickStats::longest_stall_ticks
   uint64_t agent_overlaps = 0, vehicle_overlaps = 0, agents_in_obstacles = 0;
   uint64_t forward_in_obstacles = 0;  // forward-agent-ticks
   double time_stopped_s = 0;

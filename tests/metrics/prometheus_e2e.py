@@ -125,7 +125,7 @@ class Expected:
     def __init__(self):
         self.ticks = 0
         self.cases = dict.fromkeys(CASES, 0)
-        self.oscillating = self.stalled = 0
+        self.oscillating = self.stalled = self.stall_episodes = 0
         self.collisions = {"agent_agent": 0, "agent_vehicle": 0, "agent_obstacle": 0}
         self.stage_seconds = dict.fromkeys(STAGES, 0.0)
         self.rpcs = {}
@@ -136,6 +136,7 @@ class Expected:
             self.cases[case] += getattr(s, case)
         self.oscillating += s.oscillating
         self.stalled += s.stalled
+        self.stall_episodes += s.stall_episodes
         self.collisions["agent_agent"] += s.agent_overlaps
         self.collisions["agent_vehicle"] += s.vehicle_overlaps
         self.collisions["agent_obstacle"] += s.agents_in_obstacles
@@ -148,6 +149,7 @@ class Expected:
             self.cases[case] += getattr(t, case)
         self.oscillating += t.oscillating
         self.stalled += t.stalled
+        self.stall_episodes += t.stall_episodes
         self.collisions["agent_agent"] += t.agent_overlaps
         self.collisions["agent_vehicle"] += t.vehicle_overlaps
         self.collisions["agent_obstacle"] += t.agents_in_obstacles
@@ -291,6 +293,9 @@ def check_engine_series(prom, expected, backend, sums_before):
     check(osc == expected.oscillating, f"oscillating agent-ticks: {osc} == {expected.oscillating}")
     stalled = prom.value("sum(throng_stalled_agent_ticks_total)")
     check(stalled == expected.stalled, f"stalled agent-ticks: {stalled} == {expected.stalled}")
+    episodes = prom.value("sum(throng_stall_episodes_total)")
+    check(episodes == expected.stall_episodes,
+          f"stall episodes: {episodes} == {expected.stall_episodes}")
     kinds = prom.by("sum by (kind) (throng_collisions_total)", "kind")
     for kind, n in expected.collisions.items():
         check(kinds.get(kind) == n, f"collisions {kind}: {kinds.get(kind)} == {n}")

@@ -14,7 +14,8 @@ from throng.scenario import load_scenario, make_scenario
 from throng.v1 import simulation_pb2 as pb
 
 # TickStats fields recorded per tick (and summed in the summary).
-STAT_FIELDS = ("ok", "safe_stop", "emergency", "oscillating", "stalled", "stopped",
+STAT_FIELDS = ("ok", "safe_stop", "emergency", "oscillating", "stalled", "stall_episodes",
+               "longest_stall_ticks", "stopped",
                "agent_overlaps", "vehicle_overlaps", "agents_in_obstacles", "vehicles_braking",
                "forward_blocked", "forward_in_obstacles")
 COLLISION_FIELDS = ("agent_overlaps", "vehicle_overlaps", "agents_in_obstacles",
@@ -176,6 +177,9 @@ def summarize(run):
     }
     # A recording made before a field existed counts it as 0.
     s.update({k: int(np.sum(run[k])) if k in run else 0 for k in STAT_FIELDS})
+    # The longest stall of the run is the largest of the ticks' longest, not their sum.
+    s["longest_stall_ticks"] = (int(np.max(run["longest_stall_ticks"]))
+                                if len(run.get("longest_stall_ticks", ())) else 0)
     s["collisions"] = int(sum(s[k] for k in COLLISION_FIELDS))
     return s
 
@@ -193,6 +197,8 @@ def format_summary(s):
         f"({share('safe_stop')}), emergency {s['emergency']} ({share('emergency')}) agent-ticks",
         f"detections oscillating {s['oscillating']}, stalled {s['stalled']}, stopped "
         f"{s['stopped']} agent-ticks; vehicles braking {s['vehicles_braking']} vehicle-ticks",
+        f"stalls     {s.get('stall_episodes', 0)} episodes, the longest "
+        f"{s.get('longest_stall_ticks', 0)} ticks without progress",
         f"collisions {s['collisions']} (pedestrian pairs {s['agent_overlaps']}, pedestrian-"
         f"vehicle {s['vehicle_overlaps']}, in obstacles {s['agents_in_obstacles']}, forward "
         f"agents in obstacles {s['forward_in_obstacles']}, summed over ticks); forward agents "

@@ -1,0 +1,182 @@
+// throng-bench-flow: does the crowd keep moving? Whole scenario runs (the suggested ticks)
+// with the figures a user judges flow by: agents home, when they got there, stall episodes
+// and the longest one, contacts and bodies in walls. --set changes one solve or detection
+// parameter for ablations; --plain runs the plain-ORCA baseline (PlainRvo2Params) on the
+// same scene.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bench/flow_settings.h"
+#include "kernels/backend.h"
+#include "kernels/scenarios/scenario.h"
+#include "kernels/world/world.h"
+
+namespace throng::bench {
+namespace {
+
+constexpr float kHome = 0.1f;  // m, as throng-bench's at_goal
+
+struct FlowFigures {
+  size_t agents = 0, with_goals = 0, home = 0;
+  int ticks = 0;
+  double mean_arrival_s = 0, p95_arrival_s = 0;  // over agents that got home
+  uint64_t stall_episodes = 0;
+  int longest_stall = 0;  // ticks an agent stayed flagged stalled, at most
+  uint64_t overlaps = 0, in_obstacles = 0, oscillating = 0, safe_stop = 0, emergency = 0;
+  double ms_per_tick = 0;
+};
+
+bool Walks(const AgentSnapshot& a, size_t i) {
+  return a.has_goals() &&
+         (a.flags.empty() ||
+          !(a.flags[i] & (kSnapshotUsesPreferredVelocity | kSnapshotNonCooperative)));
+}
+
+bool IsHome(const AgentSnapshot& a, size_t i) {
+  const double dx = a.x[i] - a.goal_x[i], dy = a.y[i] - a.goal_y[i];
+  return std::sqrt(dx * dx + dy * dy) <= kHome;
+}
+
+FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ticks) {
+  World world(scenario.config, backend);
+  const size_t n = scenario.initial.agents.size();
+  std::vector<int> arrival(n, -1), run(n, 0);
+  FlowFigures f;
+  f.agents = n;
+  Snapshot snapshot = scenario.initial;
+  TickOptions options;
+  options.integrate = true;
+  TickResult result;
+  double ms = 0;
+  for (int k = 0; k < ticks; ++k) {
+    if (k > 0) {
+      snapshot = world.state();
+      ++snapshot.tick;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    world.Step(snapshot, options, &result);
+    ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    const AgentSnapshot& a = world.state().agents;
+    for (size_t i = 0; i < n; ++i) {
+      const bool stalled = (result.agents.flags[i] & kAgentStalled) != 0;
+      if (stalled) {
+        if (run[i] == 0) ++f.stall_episodes;
+        f.longest_stall = std::max(f.longest_stall, ++run[i]);
+      } else {
+        run[i] = 0;
+      }
+      if (arrival[i] < 0 && Walks(a, i) && IsHome(a, i)) arrival[i] = k + 1;
+    }
+  }
+  f.ticks = ticks;
+  f.ms_per_tick = ticks > 0 ? ms / ticks : 0;
+  const AgentSnapshot& a = world.state().agents;
+  std::vector<double> arrivals;
+  for (size_t i = 0; i < n; ++i) {
+    if (!Walks(a, i)) continue;
+    ++f.with_goals;
+    if (IsHome(a, i)) ++f.home;
+    if (arrival[i] >= 0) arrivals.push_back(arrival[i] * static_cast<double>(snapshot.dt));
+  }
+  if (!arrivals.empty()) {
+    std::sort(arrivals.begin(), arrivals.end());
+    double sum = 0;
+    for (double t : arrivals) sum += t;
+    f.mean_arrival_s = sum / arrivals.size();
+    f.p95_arrival_s = arrivals[static_cast<size_t>(std::ceil(0.95 * arrivals.size())) - 1];
+  }
+  const WorldTotals& t = world.totals();
+  f.overlaps = t.agent_overlaps;
+  f.in_obstacles = t.agents_in_obstacles;
+  f.oscillating = t.oscillating;
+  f.safe_stop = t.status_count[static_cast<int>(SolveStatus::kSafeStop)];
+  f.emergency = t.status_count[static_cast<int>(SolveStatus::kEmergency)];
+  return f;
+}
+
+std::vector<std::string> Split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');) {
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
+}  // namespace
+}  // namespace throng::bench
+
+int main(int argc, char** argv) {
+  using namespace throng;
+  CLI::App app{"Crowd flow over whole scenario runs: home, arrival times, stalls, contacts"};
+  std::string scenario_list = "corridor,crossing,town,random,circle";
+  std::vector<size_t> sizes{1000};
+  uint32_t seed = 1;
+  std::string backend = "cpu";
+  double ticks_factor = 1.0;
+  bool plain = false;
+  std::vector<std::string> sets;
+  app.add_option("--scenarios", scenario_list, "comma-separated scenario names");
+  app.add_option("--sizes", sizes, "pedestrians asked for")->check(CLI::PositiveNumber);
+  app.add_option("--seed", seed, "scenario seed");
+  app.add_option("--backend", backend, "reference, cpu, cuda, auto");
+  app.add_option("--ticks-factor", ticks_factor, "run this many times the suggested ticks")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--plain", plain, "the plain-ORCA baseline (PlainRvo2Params)");
+  app.add_option("--set", sets, "key=value, e.g. orca.side_bias=0 (see --list-keys)");
+  bool list_keys = false;
+  app.add_flag("--list-keys", list_keys, "print the keys --set takes");
+  CLI11_PARSE(app, argc, argv);
+  if (list_keys) {
+    for (const std::string& k : bench::FlowSettingKeys()) std::printf("%s\n", k.c_str());
+    return 0;
+  }
+
+  try {
+    WorldConfig probe;  // unknown keys and bad values fail before any run
+    for (const std::string& kv : sets) bench::ApplySetting(kv, &probe);
+    ParseBackendKind(backend);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "throng-bench-flow: %s\n", e.what());
+    return 2;
+  }
+  std::printf("%-9s %6s %-6s %5s %11s %7s %7s %8s %8s %8s %8s %7s %9s %9s %8s\n", "scenario",
+              "size", "solve", "ticks", "home", "mean_s", "p95_s", "episodes", "longest",
+              "overlaps", "in_obst", "oscill", "safe_stop", "emergency", "ms/tick");
+  for (const std::string& name : bench::Split(scenario_list)) {
+    for (size_t size : sizes) {
+      bench::FlowFigures f;
+      try {
+        scenarios::Scenario s = scenarios::MakeScenario(name, size, seed);
+        if (plain) bench::MakePlain(&s.config);
+        for (const std::string& kv : sets) bench::ApplySetting(kv, &s.config);
+        const int ticks =
+            std::max(1, static_cast<int>(std::lround(ticks_factor * s.suggested_ticks)));
+        f = bench::Run(s, ParseBackendKind(backend), ticks);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "throng-bench-flow: %s %zu: %s\n", name.c_str(), size, e.what());
+        return 1;
+      }
+      char home[32];
+      std::snprintf(home, sizeof home, "%zu/%zu", f.home, f.with_goals);
+      std::printf(
+          "%-9s %6zu %-6s %5d %11s %7.1f %7.1f %8llu %8d %8llu %8llu %7llu %9llu %9llu %8.2f\n",
+          name.c_str(), f.agents, plain ? "plain" : "throng", f.ticks, home, f.mean_arrival_s,
+          f.p95_arrival_s, static_cast<unsigned long long>(f.stall_episodes), f.longest_stall,
+          static_cast<unsigned long long>(f.overlaps),
+          static_cast<unsigned long long>(f.in_obstacles),
+          static_cast<unsigned long long>(f.oscillating),
+          static_cast<unsigned long long>(f.safe_stop),
+          static_cast<unsigned long long>(f.emergency), f.ms_per_tick);
+      std::fflush(stdout);
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,51 @@
+#include "bench/flow_settings.h"
+
+#include <functional>
+#include <map>
+#include <stdexcept>
+
+namespace throng::bench {
+namespace {
+
+using Setter = std::function<void(WorldConfig*, double)>;
+
+const std::map<std::string, Setter>& Setters() {
+  static const std::map<std::string, Setter> setters = {
+      {"orca.side_bias", [](WorldConfig* c, double v) { c->orca.side_bias = float(v); }},
+      {"orca.contact_margin_ratio",
+       [](WorldConfig* c, double v) { c->orca.contact_margin_ratio = float(v); }},
+      {"orca.shorten_horizon", [](WorldConfig* c, double v) { c->orca.shorten_horizon = v != 0; }},
+      {"orca.overlap_is_hard", [](WorldConfig* c, double v) { c->orca.overlap_is_hard = v != 0; }},
+      {"orca.revalidate", [](WorldConfig* c, double v) { c->orca.revalidate = v != 0; }},
+      {"orca.time_horizon", [](WorldConfig* c, double v) { c->orca.time_horizon = float(v); }},
+      {"orca.max_neighbors", [](WorldConfig* c, double v) { c->orca.max_neighbors = int(v); }},
+      {"detection.stall_ticks",
+       [](WorldConfig* c, double v) { c->detection.stall_ticks = int(v); }},
+  };
+  return setters;
+}
+
+}  // namespace
+
+std::vector<std::string> FlowSettingKeys() {
+  std::vector<std::string> keys;
+  for (const auto& [key, setter] : Setters()) keys.push_back(key);
+  return keys;
+}
+
+void ApplySetting(const std::string& key_value, WorldConfig* config) {
+  const size_t eq = key_value.find('=');
+  if (eq == std::string::npos) throw std::invalid_argument("--set " + key_value + ": no '='");
+  const std::string key = key_value.substr(0, eq);
+  const auto it = Setters().find(key);
+  if (it == Setters().end()) throw std::invalid_argument("--set: unknown key " + key);
+  size_t used = 0;
+  const std::string text = key_value.substr(eq + 1);
+  const double value = std::stod(text, &used);
+  if (used != text.size()) throw std::invalid_argument("--set " + key_value + ": not a number");
+  it->second(config, value);
+}
+
+void MakePlain(WorldConfig* config) { config->orca = PlainRvo2Params(config->orca); }
+
+}  // namespace throng::bench
