@@ -14,14 +14,13 @@
 #include <vector>
 
 #include "bench/flow_settings.h"
+#include "bench/world_run.h"
 #include "kernels/backend.h"
 #include "kernels/scenarios/scenario.h"
 #include "kernels/world/world.h"
 
 namespace throng::bench {
 namespace {
-
-constexpr float kHome = 0.1f;  // m, as throng-bench's at_goal
 
 struct FlowFigures {
   size_t agents = 0, with_goals = 0, home = 0;
@@ -42,7 +41,7 @@ bool Walks(const AgentSnapshot& a, size_t i) {
 
 bool IsHome(const AgentSnapshot& a, size_t i) {
   const double dx = a.x[i] - a.goal_x[i], dy = a.y[i] - a.goal_y[i];
-  return std::sqrt(dx * dx + dy * dy) <= kHome;
+  return std::sqrt(dx * dx + dy * dy) <= kGoalTolerance;  // throng-bench's at_goal
 }
 
 FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ticks) {
