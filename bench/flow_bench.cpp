@@ -33,17 +33,6 @@ struct FlowFigures {
   double ms_per_tick = 0;
 };
 
-bool Walks(const AgentSnapshot& a, size_t i) {
-  return a.has_goals() &&
-         (a.flags.empty() ||
-          !(a.flags[i] & (kSnapshotUsesPreferredVelocity | kSnapshotNonCooperative)));
-}
-
-bool IsHome(const AgentSnapshot& a, size_t i) {
-  const double dx = a.x[i] - a.goal_x[i], dy = a.y[i] - a.goal_y[i];
-  return std::sqrt(dx * dx + dy * dy) <= kGoalTolerance;  // throng-bench's at_goal
-}
-
 FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ticks) {
   World world(scenario.config, backend);
   const size_t n = scenario.initial.agents.size();
@@ -65,7 +54,7 @@ FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ti
     ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     const AgentSnapshot& a = world.state().agents;
     for (size_t i = 0; i < n; ++i) {
-      if (arrival[i] < 0 && Walks(a, i) && IsHome(a, i)) arrival[i] = k + 1;
+      if (arrival[i] < 0 && WalksToGoal(a, i) && AtGoal(a, i)) arrival[i] = k + 1;
     }
   }
   f.ticks = ticks;
@@ -73,9 +62,9 @@ FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ti
   const AgentSnapshot& a = world.state().agents;
   std::vector<double> arrivals;
   for (size_t i = 0; i < n; ++i) {
-    if (!Walks(a, i)) continue;
+    if (!WalksToGoal(a, i)) continue;
     ++f.with_goals;
-    if (IsHome(a, i)) ++f.home;
+    if (AtGoal(a, i)) ++f.home;
     if (arrival[i] >= 0) arrivals.push_back(arrival[i] * static_cast<double>(snapshot.dt));
   }
   if (!arrivals.empty()) {

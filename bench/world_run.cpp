@@ -115,18 +115,11 @@ Quality MeasureQuality(const World& world) {
   std::copy(std::begin(t.status_count), std::end(t.status_count), q.status_count);
   q.oscillating = t.oscillating;
   q.stalled = t.stalled;
-  // Goals are in the snapshot's goal columns, in the same frame as the positions.
   const AgentSnapshot& a = world.state().agents;
-  if (!a.has_goals()) return q;
   for (size_t i = 0; i < a.size(); ++i) {
-    if (!a.flags.empty() &&
-        (a.flags[i] & (kSnapshotUsesPreferredVelocity | kSnapshotNonCooperative))) {
-      continue;  // not walking to its goal
-    }
+    if (!WalksToGoal(a, i)) continue;
     ++q.agents_with_goals;
-    const double dx = a.x[i] - a.goal_x[i], dy = a.y[i] - a.goal_y[i];
-    const double dz = (a.z.empty() ? 0.f : a.z[i]) - (a.goal_z.empty() ? 0.f : a.goal_z[i]);
-    if (std::sqrt(dx * dx + dy * dy + dz * dz) <= kGoalTolerance) ++q.agents_at_goal;
+    if (AtGoal(a, i)) ++q.agents_at_goal;
   }
   return q;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -29,6 +30,21 @@ struct Quality {
   size_t agents_at_goal = 0;  // within kGoalTolerance of their goal after the last tick
 };
 constexpr float kGoalTolerance = 0.1f;  // m
+
+// Agent i walks to a goal: the snapshot has goals and i is neither scripted
+// (non-cooperative) nor moved by its preferred velocity.
+inline bool WalksToGoal(const AgentSnapshot& a, size_t i) {
+  return a.has_goals() &&
+         (a.flags.empty() ||
+          !(a.flags[i] & (kSnapshotUsesPreferredVelocity | kSnapshotNonCooperative)));
+}
+
+// Agent i stands within kGoalTolerance of its goal (goals in the positions' frame).
+inline bool AtGoal(const AgentSnapshot& a, size_t i) {
+  const double dx = a.x[i] - a.goal_x[i], dy = a.y[i] - a.goal_y[i];
+  const double dz = (a.z.empty() ? 0.f : a.z[i]) - (a.goal_z.empty() ? 0.f : a.goal_z[i]);
+  return std::sqrt(dx * dx + dy * dy + dz * dz) <= kGoalTolerance;
+}
 
 // How far a backend's outputs are from the first backend's on the same snapshots, over
 // the timed ticks. A value counts as differing when it is more than kAgreementTolerance
