@@ -147,7 +147,7 @@ int main(int argc, char** argv) {
         bench::FlowFigures f;
         try {
           scenarios::Scenario s = scenarios::MakeScenario(name, size, seed);
-          if (plain) bench::MakePlain(&s.config);
+          if (plain) s.config.orca = PlainRvo2Params(s.config.orca);
           for (const std::string& kv : sets) bench::ApplySetting(kv, &s.config);
           const int ticks =
               std::max(1, static_cast<int>(std::lround(ticks_factor * s.suggested_ticks)));

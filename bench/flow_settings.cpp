@@ -46,6 +46,4 @@ void ApplySetting(const std::string& key_value, WorldConfig* config) {
   it->second(config, value);
 }
 
-void MakePlain(WorldConfig* config) { config->orca = PlainRvo2Params(config->orca); }
-
 }  // namespace throng::bench

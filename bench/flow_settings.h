@@ -15,7 +15,4 @@ std::vector<std::string> FlowSettingKeys();
 // "key=value"; throws std::invalid_argument for an unknown key or an unreadable value.
 void ApplySetting(const std::string& key_value, WorldConfig* config);
 
-// The plain-ORCA baseline: PlainRvo2Params.
-void MakePlain(WorldConfig* config);
-
 }  // namespace throng::bench
