@@ -47,12 +47,16 @@ THRONG_HD inline float AxisGap(float p, int32_t c, float cell) {
   return p < lo ? lo - p : (p > hi ? p - hi : 0.f);
 }
 
+// floor(p * inv_cell), saturated to +-kMaxCellCoord, NaN to the low edge. The floor is an
+// integer conversion and a correction rather than floorf, a library call on baseline x86-64
+// that was a sixth of the neighbour query: truncation is exact below 2^30, and a float's
+// truncation is itself a float, so the comparison is exact too.
 THRONG_HD inline int32_t CellCoord(float p, float inv_cell) {
-  float c = floorf(p * inv_cell);
-  // Written so that NaN lands on an edge cell too (a cast of NaN is undefined).
-  if (!(c >= -kMaxCellCoord)) c = -kMaxCellCoord;
-  if (c > kMaxCellCoord) c = kMaxCellCoord;
-  return static_cast<int32_t>(c);
+  const float x = p * inv_cell;
+  if (!(x >= -kMaxCellCoord)) return -static_cast<int32_t>(kMaxCellCoord);
+  if (x >= kMaxCellCoord) return static_cast<int32_t>(kMaxCellCoord);
+  const auto truncated = static_cast<int32_t>(x);
+  return truncated - (x < static_cast<float>(truncated) ? 1 : 0);
 }
 
 THRONG_HD inline uint32_t BucketOf(int32_t cx, int32_t cy, const GridSpec& g) {
@@ -60,30 +64,32 @@ THRONG_HD inline uint32_t BucketOf(int32_t cx, int32_t cy, const GridSpec& g) {
          ((static_cast<uint32_t>(cy) & g.y_mask) << g.x_bits);
 }
 
-// Sort key: bucket in the high word, the agent's input index in the low word, so the
-// sorted order is unique and the same on every backend and run.
+// Each agent's bucket, and its input index beside it: a stable sort of the indices by
+// bucket gives the (bucket, index) order, unique and the same on every backend and run,
+// with half the radix passes of one 64-bit key.
 struct GridKeyFunctor {
   const float* __restrict__ px;
   const float* __restrict__ py;
   GridSpec grid;
-  uint64_t* __restrict__ keys;
+  uint32_t* __restrict__ buckets;
+  uint32_t* __restrict__ order;
 
   THRONG_HD void operator()(uint32_t i) const {
-    const uint32_t b =
-        BucketOf(CellCoord(px[i], grid.inv_cell), CellCoord(py[i], grid.inv_cell), grid);
-    keys[i] = (static_cast<uint64_t>(b) << 32) | i;
+    buckets[i] = BucketOf(CellCoord(px[i], grid.inv_cell), CellCoord(py[i], grid.inv_cell), grid);
+    order[i] = i;
   }
 };
 
 // First sorted index of each bucket that has agents; the rest keep the value n written
 // beforehand until SpreadBucketOffsets fills them. One writer per bucket, no atomics.
+// `buckets` is sorted.
 struct BucketStartFunctor {
-  const uint64_t* __restrict__ keys;
+  const uint32_t* __restrict__ buckets;
   uint32_t* __restrict__ offsets;
 
   THRONG_HD void operator()(uint32_t i) const {
-    const uint32_t b = static_cast<uint32_t>(keys[i] >> 32);
-    if (i == 0 || static_cast<uint32_t>(keys[i - 1] >> 32) != b) offsets[b] = i;
+    const uint32_t b = buckets[i];
+    if (i == 0 || buckets[i - 1] != b) offsets[b] = i;
   }
 };
 
@@ -92,14 +98,25 @@ struct BucketStartFunctor {
 // is one loop, trimmed to the disc's chord. offsets has BucketCount + 1 entries:
 // offsets[b] = first sorted index whose bucket is >= b.
 template <class F>
-THRONG_HD inline void ForEachRowRange(const GridSpec& g, const uint32_t* offsets, Vec2 p,
-                                      float reach, F&& f) {
+THRONG_HD_FORCE_INLINE void ForEachRowRange(const GridSpec& g, const uint32_t* offsets, Vec2 p,
+                                            float reach, F&& f) {
   // Culling slack: AxisGap's cell bounds and CellCoord's floor round apart by a few
   // float steps of the coordinates, so the slack grows with them (8 steps' worth).
   const float cull = reach + 0.01f * g.cell + 5e-7f * (fabsf(p.x) + fabsf(p.y) + reach);
   const int32_t y0 = CellCoord(p.y - reach, g.inv_cell), y1 = CellCoord(p.y + reach, g.inv_cell);
   const uint32_t width = g.x_mask + 1;
-  for (int32_t cy = y0; cy <= y1; ++cy) {
+  // Rows from the agent's own outward (its row, the one below, above, two below, ..):
+  // the nearest agents come first, so a neighbour list fills early with the agents it
+  // keeps and later rows add few entries.
+  const int32_t own = CellCoord(p.y, g.inv_cell);
+  const int32_t rows = y1 - y0 + 1;
+  for (int32_t step = 0, below = 0, above = 0; below + above < rows; ++step) {
+    int32_t cy;
+    if (step % 2 == 0 ? own - below >= y0 : own + 1 + above > y1) {
+      cy = own - below++;
+    } else {
+      cy = own + 1 + above++;
+    }
     // Saturated edge rows hold everything beyond them: never trim those.
     const bool edge_row =
         cy <= -static_cast<int32_t>(kMaxCellCoord) || cy >= static_cast<int32_t>(kMaxCellCoord);
@@ -108,18 +125,28 @@ THRONG_HD inline void ForEachRowRange(const GridSpec& g, const uint32_t* offsets
     const float half = sqrtf(cull * cull - gy * gy);
     const int32_t x0 = CellCoord(p.x - half, g.inv_cell), x1 = CellCoord(p.x + half, g.inv_cell);
     const uint32_t row = (static_cast<uint32_t>(cy) & g.y_mask) << g.x_bits;
+    // One range, or two where the chord wraps around the table's edge. f has one call
+    // site, so the compiler inlines the caller's scan loop into this one.
+    uint32_t begin[2], end[2];
+    int parts = 1;
     if (static_cast<int64_t>(x1) - static_cast<int64_t>(x0) + 1 >= static_cast<int64_t>(width)) {
-      f(offsets[row], offsets[row + width]);
-      continue;
+      begin[0] = offsets[row];
+      end[0] = offsets[row + width];
+    } else {
+      const uint32_t xa = static_cast<uint32_t>(x0) & g.x_mask,
+                     xb = static_cast<uint32_t>(x1) & g.x_mask;
+      if (xa <= xb) {
+        begin[0] = offsets[row + xa];
+        end[0] = offsets[row + xb + 1];
+      } else {
+        begin[0] = offsets[row + xa];
+        end[0] = offsets[row + width];
+        begin[1] = offsets[row];
+        end[1] = offsets[row + xb + 1];
+        parts = 2;
+      }
     }
-    const uint32_t xa = static_cast<uint32_t>(x0) & g.x_mask,
-                   xb = static_cast<uint32_t>(x1) & g.x_mask;
-    if (xa <= xb) {
-      f(offsets[row + xa], offsets[row + xb + 1]);
-    } else {  // the chord wraps around the table's edge
-      f(offsets[row + xa], offsets[row + width]);
-      f(offsets[row], offsets[row + xb + 1]);
-    }
+    for (int part = 0; part < parts; ++part) f(begin[part], end[part]);
   }
 }
 

@@ -7,3 +7,11 @@
 #else
 #define THRONG_HD
 #endif
+
+// For the few helpers that take a caller's loop body as a lambda (the neighbour scan):
+// left out of line, the body reaches every local it captures through memory.
+#if defined(__CUDACC__)
+#define THRONG_HD_FORCE_INLINE __host__ __device__ __forceinline__
+#else
+#define THRONG_HD_FORCE_INLINE __attribute__((always_inline)) inline
+#endif

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "kernels/hd.cuh"
+#include "kernels/local_array.cuh"
 #include "kernels/obstacle_select.cuh"
 #include "kernels/orca_lp.cuh"
 #include "kernels/orca_types.h"
@@ -267,7 +268,8 @@ THRONG_HD inline SolveOutput SolveAgent(const AgentState& agent, const NeighborS
   if (neighbor_count > kMaxNeighborsLimit) neighbor_count = kMaxNeighborsLimit;
   if (neighbor_count < 0) neighbor_count = 0;
 
-  Line lines[kMaxLines];
+  LocalArray<Line, kMaxLines> line_storage;
+  Line* const lines = line_storage.data();
   int line_count = 0;
 
   {

@@ -2,10 +2,13 @@
 // grid, keep the closest max_neighbors (distance, then id), solve (kernels/orca.cuh).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "kernels/grid.cuh"
 #include "kernels/hd.cuh"
+#include "kernels/local_array.cuh"
 #include "kernels/orca.cuh"
 #include "kernels/orca_types.h"
 #include "kernels/vec.cuh"
@@ -48,27 +51,41 @@ struct alignas(16) QueryPoint {
   float x, y, radius, max_speed;
 };
 
-struct NeighborSlot {
-  uint32_t tier;  // 0: non-cooperative (kept first), 1: cooperative
-  float dist_sq;
-  uint32_t id;
-  uint32_t index;  // sorted index
-};
-
-// (tier, dist_sq, id) order: deterministic whatever order the cells are visited in.
-// Non-cooperative neighbours (vehicles, players) come first: they will not give way, so
-// a crowd pressing close must never push one out of the max_neighbors cut.
-THRONG_HD inline bool Closer(const NeighborSlot& a, const NeighborSlot& b) {
-  if (a.tier != b.tier) return a.tier < b.tier;
-  return a.dist_sq < b.dist_sq || (a.dist_sq == b.dist_sq && a.id < b.id);
+// The kept list's order (tier, dist_sq, id) as one integer, so that a scan compares one
+// word: tier in bit 63 (0: non-cooperative, kept first: vehicles and players will not give
+// way, so a crowd pressing close must never push one out of the max_neighbors cut), the
+// distance's bits in 62..32 (a non-negative float orders as its bits; the mask keeps a
+// NaN, which validation rules out, from reaching the tier bit), the id below. Deterministic
+// whatever order the cells are visited in.
+THRONG_HD inline uint64_t NeighborKey(bool cooperative, float dist_sq, uint32_t id) {
+  uint32_t bits;
+  memcpy(&bits, &dist_sq, sizeof bits);
+  return (static_cast<uint64_t>(cooperative) << 63) |
+         (static_cast<uint64_t>(bits & 0x7fffffffu) << 32) | id;
 }
 
-// Per-pair conservative filter of docs/ORCA.md (boundary included).
+// Per-pair conservative filter of docs/ORCA.md (boundary included), with the tick's
+// constants taken once. Written with & on bools, not && and ||, so that the scan compiles
+// it to compares without branches.
+struct CandidateFilter {
+  float tau;
+  bool capped;   // neighbor_dist > 0
+  float cap_sq;  // neighbor_dist^2
+  THRONG_HD explicit CandidateFilter(const OrcaParams& params)
+      : tau(params.time_horizon),
+        capped(params.neighbor_dist > 0.f),
+        cap_sq(params.neighbor_dist * params.neighbor_dist) {}
+  THRONG_HD bool operator()(float dist_sq, float r_a, float r_b, float s_a, float s_b) const {
+    const float reach = r_a + r_b + (s_a + s_b) * tau;
+    const bool within_reach = !(dist_sq > reach * reach);
+    const bool within_cap = !capped | (dist_sq <= cap_sq);
+    return within_reach & within_cap;
+  }
+};
+
 THRONG_HD inline bool IsCandidate(float dist_sq, float r_a, float r_b, float s_a, float s_b,
                                   const OrcaParams& params) {
-  const float reach = r_a + r_b + (s_a + s_b) * params.time_horizon;
-  if (dist_sq > reach * reach) return false;
-  return !(params.neighbor_dist > 0.f) || dist_sq <= params.neighbor_dist * params.neighbor_dist;
+  return CandidateFilter(params)(dist_sq, r_a, r_b, s_a, s_b);
 }
 
 // Neighbour query for sorted agent i: writes the kept neighbours' sorted indices,
@@ -103,26 +120,46 @@ struct NeighborQueryFunctor {
 #if defined(__NVCC__)
 #pragma nv_diag_suppress 549
 #endif
-    NeighborSlot kept[kMaxNeighborsLimit];
+    uint64_t kept_key[kMaxNeighborsLimit];
+    uint32_t kept_index[kMaxNeighborsLimit];
     int count = 0;
-    uint32_t candidates = 0;
-    auto consider = [&](uint32_t j) {
-      if (j == i) return;
-      const QueryPoint q = points[j];
-      const Vec2 d{q.x - p.x, q.y - p.y};
-      const float dist_sq = LengthSq(d);
-      if (!IsCandidate(dist_sq, r, q.radius, s, q.max_speed, params)) return;
-      ++candidates;
-      const NeighborSlot slot{(agents.flags[j] & kAgentNonCooperative) ? 0u : 1u, dist_sq,
-                              agents.id[j], j};
-      if (count == k_max && !Closer(slot, kept[count - 1])) return;
+    // Key of the last kept slot once the list is full (a candidate must beat it), and its
+    // distance: a cooperative candidate farther than that cannot be kept.
+    uint64_t worst = ~uint64_t{0};
+    float bound = INFINITY;
+    auto keep = [&](uint32_t j, float dist_sq) {
+      const uint64_t key =
+          NeighborKey((agents.flags[j] & kAgentNonCooperative) == 0, dist_sq, agents.id[j]);
+      if (key >= worst) return;
       int pos = count < k_max ? count++ : k_max - 1;
-      while (pos > 0 && Closer(slot, kept[pos - 1])) {
-        kept[pos] = kept[pos - 1];
+      while (pos > 0 && key < kept_key[pos - 1]) {
+        kept_key[pos] = kept_key[pos - 1];
+        kept_index[pos] = kept_index[pos - 1];
         --pos;
       }
-      kept[pos] = slot;
+      kept_key[pos] = key;
+      kept_index[pos] = j;
+      if (count == k_max) {
+        worst = kept_key[k_max - 1];
+        const uint32_t bits = static_cast<uint32_t>(worst >> 32) & 0x7fffffffu;
+        memcpy(&bound, &bits, sizeof bound);
+      }
     };
+
+    // The scan is branch-free: every candidate is counted, and those that may still enter
+    // the list (not farther than its last slot, or non-cooperative) are appended to a small
+    // buffer that is merged into the list when it fills. A branch per scanned agent on the filter's
+    // outcome, right or wrong at random, cost more than the arithmetic.
+    constexpr int kBuffer = 16;
+    uint32_t buffer_index[kBuffer];
+    float buffer_dist_sq[kBuffer];
+    int buffered = 0;
+    auto merge = [&] {
+      for (int b = 0; b < buffered; ++b) keep(buffer_index[b], buffer_dist_sq[b]);
+      buffered = 0;
+    };
+    const CandidateFilter in_reach(params);
+    uint32_t candidates = 0;
 
     // Every cell the agent's largest query disc touches, each once (the table is wider
     // than any scan, so no bucket comes up twice).
@@ -130,8 +167,21 @@ struct NeighborQueryFunctor {
     if (params.neighbor_dist > 0.f && params.neighbor_dist < reach) reach = params.neighbor_dist;
     reach *= 1.0001f;  // rounding in the per-pair test must never reach past the scan
     ForEachRowRange(grid, offsets, p, reach, [&](uint32_t begin, uint32_t end) {
-      for (uint32_t j = begin; j < end; ++j) consider(j);
+      for (uint32_t j = begin; j < end; ++j) {
+        const QueryPoint q = points[j];
+        const Vec2 d{q.x - p.x, q.y - p.y};
+        const float dist_sq = LengthSq(d);
+        const bool candidate = in_reach(dist_sq, r, q.radius, s, q.max_speed) & (j != i);
+        candidates += candidate;
+        buffer_index[buffered] = j;
+        buffer_dist_sq[buffered] = dist_sq;
+        // A non-cooperative agent outranks every cooperative one at any distance.
+        const bool may_enter = (dist_sq <= bound) | ((agents.flags[j] & kAgentNonCooperative) != 0);
+        buffered += candidate & may_enter;
+        if (buffered == kBuffer) merge();
+      }
     });
+    merge();
 
     uint32_t missed = kNotAudited;
     if (audit_every != 0 && i % audit_every == 0) {
@@ -146,7 +196,7 @@ struct NeighborQueryFunctor {
     }
 
     uint32_t* list = lists + static_cast<size_t>(i) * static_cast<size_t>(k_max);
-    for (int k = 0; k < count; ++k) list[k] = kept[k].index;
+    for (int k = 0; k < count; ++k) list[k] = kept_index[k];
     kept_count[i] = static_cast<uint16_t>(count);
     candidate_count[i] = static_cast<uint16_t>(candidates > 65535u ? 65535u : candidates);
     audit_missed[i] = static_cast<uint16_t>(missed);
@@ -201,7 +251,8 @@ struct OrcaPassOneFunctor {
     const int count = kept_count[i];
     const uint32_t* list =
         lists + static_cast<size_t>(i) * static_cast<size_t>(params.max_neighbors);
-    orca::NeighborState neighbors[kMaxNeighborsLimit];
+    LocalArray<orca::NeighborState, kMaxNeighborsLimit> neighbor_storage;
+    orca::NeighborState* const neighbors = neighbor_storage.data();
     for (int k = 0; k < count; ++k) neighbors[k] = NeighborStateOf(agents, list[k]);
     const orca::SolveOutput solved =
         orca::SolveAgent(AgentStateOf(agents, i), neighbors, count, obstacles, params);
@@ -244,7 +295,8 @@ struct OrcaRepairPassFunctor {
       for (int k = 0; k < count && !triggered; ++k) triggered = prev.turned[list[k]] != 0;
     }
     if (triggered) {
-      orca::NeighborState neighbors[kMaxNeighborsLimit];
+      LocalArray<orca::NeighborState, kMaxNeighborsLimit> neighbor_storage;
+      orca::NeighborState* const neighbors = neighbor_storage.data();
       for (int k = 0; k < count; ++k) {
         const uint32_t j = list[k];
         neighbors[k] = NeighborStateOf(agents, j);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "kernels/hd.cuh"
+#include "kernels/local_array.cuh"
 #include "kernels/orca_types.h"
 #include "kernels/vec.cuh"
 
@@ -110,7 +111,8 @@ THRONG_HD inline void LinearProgram3(const Line* lines, int line_count, int num_
                                      int begin_line, float radius, Vec2* result) {
   // RVO2 rebuilds "obstacle lines + projected lines" for every violated line; the obstacle
   // prefix never changes, so it is copied once and only the tail is rebuilt.
-  Line proj_lines[kMaxLines];
+  LocalArray<Line, kMaxLines> proj_storage;
+  Line* const proj_lines = proj_storage.data();
   for (int k = 0; k < num_obst_lines; ++k) proj_lines[k] = lines[k];
 
   float distance = 0.f;

@@ -43,7 +43,7 @@ struct AgentInputView {
 // Copies agent fields into grid order.
 struct GatherFunctor {
   AgentInputView in;
-  const uint64_t* __restrict__ keys;
+  const uint32_t* __restrict__ order;  // input index of each sorted slot
   float* __restrict__ px;
   float* __restrict__ py;
   float* __restrict__ vx;
@@ -58,7 +58,7 @@ struct GatherFunctor {
   QueryPoint* __restrict__ points;
 
   THRONG_HD void operator()(uint32_t i) const {
-    const uint32_t src = static_cast<uint32_t>(keys[i] & 0xffffffffu);
+    const uint32_t src = order[i];
     px[i] = in.px[src];
     py[i] = in.py[src];
     vx[i] = in.vx[src];
@@ -155,7 +155,8 @@ class OrcaPipeline {
     const GridSpec grid = MakeGridSpec(n, cell);
     const uint32_t buckets = BucketCount(grid);
 
-    Grow(keys_, n);
+    Grow(buckets_, n);
+    Grow(order_, n);
     for (auto* v : {&px_, &py_, &vx_, &vy_, &radius_, &max_speed_, &pref_vx_, &pref_vy_})
       Grow(*v, n);
     Grow(id_, n);
@@ -163,16 +164,17 @@ class OrcaPipeline {
     Grow(flags_, n);
     Grow(points_, n);
     Grow(offsets_, buckets + 1);
-    thrust::for_each_n(policy, first, n, GridKeyFunctor{in.px, in.py, grid, Raw(keys_)});
-    thrust::sort(policy, keys_.begin(), keys_.begin() + n);
     thrust::for_each_n(policy, first, n,
-                       GatherFunctor{in, Raw(keys_), Raw(px_), Raw(py_), Raw(vx_), Raw(vy_),
+                       GridKeyFunctor{in.px, in.py, grid, Raw(buckets_), Raw(order_)});
+    thrust::stable_sort_by_key(policy, buckets_.begin(), buckets_.begin() + n, order_.begin());
+    thrust::for_each_n(policy, first, n,
+                       GatherFunctor{in, Raw(order_), Raw(px_), Raw(py_), Raw(vx_), Raw(vy_),
                                      Raw(radius_), Raw(max_speed_), Raw(pref_vx_), Raw(pref_vy_),
                                      Raw(id_), Raw(flags_), Raw(input_index_), Raw(points_)});
     // offsets[b] = first sorted index with bucket >= b: starts of non-empty buckets, then
     // a minimum scan from the right fills the empty ones.
     thrust::fill(policy, offsets_.begin(), offsets_.begin() + buckets + 1, n);
-    thrust::for_each_n(policy, first, n, BucketStartFunctor{Raw(keys_), Raw(offsets_)});
+    thrust::for_each_n(policy, first, n, BucketStartFunctor{Raw(buckets_), Raw(offsets_)});
     const auto reversed = thrust::make_reverse_iterator(offsets_.begin() + buckets + 1);
     thrust::inclusive_scan(policy, reversed, reversed + buckets + 1, reversed,
                            thrust::minimum<uint32_t>());
@@ -226,7 +228,7 @@ class OrcaPipeline {
   }
 
  private:
-  Vector<uint64_t> keys_;
+  Vector<uint32_t> buckets_, order_;  // sorted buckets; input index per sorted slot
   Vector<float> px_, py_, vx_, vy_, radius_, max_speed_, pref_vx_, pref_vy_;
   Vector<uint32_t> id_, input_index_;
   Vector<uint8_t> flags_;
