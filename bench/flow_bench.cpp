@@ -2,7 +2,7 @@
 // with the figures a user judges flow by: agents home, when they got there, stall episodes
 // and the longest one, contacts and bodies in walls. --set changes one solve or detection
 // parameter for ablations; --plain runs the plain-ORCA baseline (PlainRvo2Params) on the
-// same scene.
+// same scene. The bottleneck scenes add the flow through their door.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
@@ -31,12 +31,37 @@ struct FlowFigures {
   uint64_t stall_episodes = 0, longest_stall = 0;
   uint64_t overlaps = 0, in_obstacles = 0, oscillating = 0, safe_stop = 0, emergency = 0;
   double ms_per_tick = 0;
+  // Bottleneck scenes: passages through the door (the line x = 0, crossed from x < 0), and
+  // the flow between the 10th and the 90th percentile passage, persons per metre per second.
+  size_t passed = 0;
+  double door_flow = 0;       // 0 where fewer than 90% passed
+  double door_mean_flow = 0;  // passages over the whole run
 };
+
+// The door of the bottleneck scenes (kernels/scenarios/scenario_bottleneck.cpp), m; 0 for
+// the other scenes.
+float DoorWidth(const std::string& name) {
+  if (name == "bottleneck_1m") return 1.f;
+  if (name == "bottleneck_2m") return 2.f;
+  return 0.f;
+}
+
+// Flow between the passages of the crowd's 10th and 90th percentile person (Seyfried et
+// al.'s steady part of an evacuation), persons per metre per second; 0 when fewer than 90%
+// of the crowd passed.
+double SteadyFlow(std::vector<int> passage_ticks, size_t crowd, float dt, float door) {
+  std::sort(passage_ticks.begin(), passage_ticks.end());
+  const size_t lo = crowd / 10, hi = crowd - 1 - crowd / 10;
+  if (crowd < 10 || door <= 0.f || passage_ticks.size() <= hi) return 0;
+  const double seconds = (passage_ticks[hi] - passage_ticks[lo]) * static_cast<double>(dt);
+  return seconds > 0 ? static_cast<double>(hi - lo) / seconds / door : 0;
+}
 
 FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ticks) {
   World world(scenario.config, backend);
   const size_t n = scenario.initial.agents.size();
-  std::vector<int> arrival(n, -1);
+  std::vector<int> arrival(n, -1), passage(n, -1);
+  const float door = DoorWidth(scenario.name);
   FlowFigures f;
   f.agents = n;
   Snapshot snapshot = scenario.initial;
@@ -55,6 +80,7 @@ FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ti
     const AgentSnapshot& a = world.state().agents;
     for (size_t i = 0; i < n; ++i) {
       if (arrival[i] < 0 && WalksToGoal(a, i) && AtGoal(a, i)) arrival[i] = k + 1;
+      if (door > 0.f && passage[i] < 0 && a.x[i] > 0.f) passage[i] = k + 1;
     }
   }
   f.ticks = ticks;
@@ -74,6 +100,15 @@ FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ti
     f.mean_arrival_s = sum / arrivals.size();
     f.p95_arrival_s = arrivals[static_cast<size_t>(std::ceil(0.95 * arrivals.size())) - 1];
   }
+  std::vector<int> passages;
+  for (int p : passage) {
+    if (p >= 0) passages.push_back(p);
+  }
+  f.passed = passages.size();
+  f.door_flow = SteadyFlow(passages, n, snapshot.dt, door);
+  f.door_mean_flow = ticks > 0 && door > 0.f
+                         ? passages.size() / (ticks * static_cast<double>(snapshot.dt)) / door
+                         : 0;
   const WorldTotals& t = world.totals();
   f.overlaps = t.agent_overlaps;
   f.in_obstacles = t.agents_in_obstacles;
@@ -136,7 +171,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "throng-bench-flow: %s\n", e.what());
     return 2;
   }
-  std::printf("%-9s %6s %-6s %5s %11s %7s %7s %8s %8s %8s %8s %7s %9s %9s %8s %5s\n", "scenario",
+  std::printf("%-13s %6s %-6s %5s %11s %7s %7s %8s %8s %8s %8s %7s %9s %9s %8s %5s\n", "scenario",
               "size", "solve", "ticks", "home", "mean_s", "p95_s", "episodes", "longest",
               "overlaps", "in_obst", "oscill", "safe_stop", "emergency", "ms/tick", "seed");
   for (const std::string& name : bench::Split(scenario_list)) {
@@ -160,7 +195,7 @@ int main(int argc, char** argv) {
         char home[32];
         std::snprintf(home, sizeof home, "%zu/%zu", f.home, f.with_goals);
         std::printf(
-            "%-9s %6zu %-6s %5d %11s %7.1f %7.1f %8llu %8llu %8llu %8llu %7llu %9llu %9llu %8.2f "
+            "%-13s %6zu %-6s %5d %11s %7.1f %7.1f %8llu %8llu %8llu %8llu %7llu %9llu %9llu %8.2f "
             "%5u\n",
             name.c_str(), f.agents, plain ? "plain" : "throng", f.ticks, home, f.mean_arrival_s,
             f.p95_arrival_s, static_cast<unsigned long long>(f.stall_episodes),
@@ -170,6 +205,18 @@ int main(int argc, char** argv) {
             static_cast<unsigned long long>(f.oscillating),
             static_cast<unsigned long long>(f.safe_stop),
             static_cast<unsigned long long>(f.emergency), f.ms_per_tick, seed);
+        if (bench::DoorWidth(name) > 0.f) {
+          char steady[96] = "fewer than 90% passed";
+          if (f.door_flow > 0) {
+            std::snprintf(steady, sizeof steady, "%.2f from the 10%% to the 90%% passage",
+                          f.door_flow);
+          }
+          std::printf(
+              "%-13s %6zu %-6s door: %zu of %zu through; persons/(m s): %s, %.2f over the "
+              "run (seed %u)\n",
+              name.c_str(), f.agents, plain ? "plain" : "throng", f.passed, f.agents, steady,
+              f.door_mean_flow, seed);
+        }
         std::fflush(stdout);
         home_sum += f.home;
         walkers_sum += f.with_goals;
@@ -178,7 +225,7 @@ int main(int argc, char** argv) {
       }
       if (seeds.size() > 1) {
         std::printf(
-            "%-9s %6zu %-6s all %zu seeds: home %zu/%zu (%.1f%%), longest stall %llu, "
+            "%-13s %6zu %-6s all %zu seeds: home %zu/%zu (%.1f%%), longest stall %llu, "
             "overlaps %llu\n",
             name.c_str(), size, plain ? "plain" : "throng", seeds.size(), home_sum, walkers_sum,
             walkers_sum ? 100.0 * home_sum / walkers_sum : 0.0,

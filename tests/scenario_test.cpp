@@ -256,9 +256,10 @@ void ExpectSameScenario(const Scenario& a, const Scenario& b) {
   ExpectSameSnapshot(a.initial, b.initial);
 }
 
-TEST(ScenarioTest, names_are_the_seven_scenarios) {
-  EXPECT_EQ(Names(), (std::vector<std::string>{"circle", "random", "corridor", "crossing", "town",
-                                               "flock", "drones"}));
+TEST(ScenarioTest, names_are_the_nine_scenarios) {
+  EXPECT_EQ(Names(),
+            (std::vector<std::string>{"circle", "random", "corridor", "crossing", "town", "flock",
+                                      "drones", "bottleneck_1m", "bottleneck_2m"}));
 }
 
 TEST(ScenarioTest, unknown_name_or_size_zero_is_rejected) {

@@ -113,7 +113,7 @@ TEST_P(ScenarioWorldTest, RunsRepeatBitForBitAtAnyThreadCount) {
 
 INSTANTIATE_TEST_SUITE_P(Library, ScenarioWorldTest,
                          ::testing::Values("circle", "random", "corridor", "crossing", "town",
-                                           "flock", "drones"),
+                                           "flock", "drones", "bottleneck_1m"),
                          [](const auto& p) { return p.param; });
 
 TEST(TownTest, TwoThousandTicksOfTrafficAndPedestrians) {

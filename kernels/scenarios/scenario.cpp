@@ -7,7 +7,8 @@
 namespace throng::scenarios {
 
 std::vector<std::string> ScenarioNames() {
-  return {"circle", "random", "corridor", "crossing", "town", "flock", "drones"};
+  return {"circle", "random", "corridor",      "crossing",     "town",
+          "flock",  "drones", "bottleneck_1m", "bottleneck_2m"};
 }
 
 Scenario MakeScenario(std::string_view name, size_t size, uint32_t seed) {
@@ -19,6 +20,8 @@ Scenario MakeScenario(std::string_view name, size_t size, uint32_t seed) {
   if (name == "town") return detail::MakeTown(size, seed);
   if (name == "flock") return detail::MakeFlock(size, seed);
   if (name == "drones") return detail::MakeDrones(size, seed);
+  if (name == "bottleneck_1m") return detail::MakeBottleneck1m(size, seed);
+  if (name == "bottleneck_2m") return detail::MakeBottleneck2m(size, seed);
   std::string names;
   for (const std::string& n : ScenarioNames()) names += (names.empty() ? "" : ", ") + n;
   throw std::invalid_argument("unknown scenario \"" + std::string(name) + "\"; valid: " + names);

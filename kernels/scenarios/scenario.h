@@ -23,7 +23,8 @@ struct Scenario {
   int suggested_ticks = 0;  // long enough for most agents to arrive
 };
 
-// "circle", "random", "corridor", "crossing", "town", "flock", "drones".
+// "circle", "random", "corridor", "crossing", "town", "flock", "drones", "bottleneck_1m",
+// "bottleneck_2m".
 std::vector<std::string> ScenarioNames();
 
 // Vehicles in a town of `size` pedestrians: one per 50 people (200 at 10,000), and at

@@ -55,12 +55,14 @@ void AddSwappingGroup(AgentSnapshot& agents, size_t count, Vec2 out, float near,
 
 namespace throng::scenarios::detail {
 
-Scenario MakeCircle(size_t size, uint32_t seed);    // scenario_crowds.cpp
-Scenario MakeRandom(size_t size, uint32_t seed);    // scenario_crowds.cpp
-Scenario MakeCorridor(size_t size, uint32_t seed);  // scenario_streets.cpp
-Scenario MakeCrossing(size_t size, uint32_t seed);  // scenario_streets.cpp
-Scenario MakeTown(size_t size, uint32_t seed);      // scenario_town.cpp
-Scenario MakeFlock(size_t size, uint32_t seed);     // scenario_forward.cpp
-Scenario MakeDrones(size_t size, uint32_t seed);    // scenario_forward.cpp
+Scenario MakeCircle(size_t size, uint32_t seed);        // scenario_crowds.cpp
+Scenario MakeRandom(size_t size, uint32_t seed);        // scenario_crowds.cpp
+Scenario MakeCorridor(size_t size, uint32_t seed);      // scenario_streets.cpp
+Scenario MakeCrossing(size_t size, uint32_t seed);      // scenario_streets.cpp
+Scenario MakeBottleneck1m(size_t size, uint32_t seed);  // scenario_bottleneck.cpp
+Scenario MakeBottleneck2m(size_t size, uint32_t seed);  // scenario_bottleneck.cpp
+Scenario MakeTown(size_t size, uint32_t seed);          // scenario_town.cpp
+Scenario MakeFlock(size_t size, uint32_t seed);         // scenario_forward.cpp
+Scenario MakeDrones(size_t size, uint32_t seed);        // scenario_forward.cpp
 
 }  // namespace throng::scenarios::detail
