@@ -38,14 +38,6 @@ struct FlowFigures {
   double door_mean_flow = 0;  // passages over the whole run
 };
 
-// The door of the bottleneck scenes (kernels/scenarios/scenario_bottleneck.cpp), m; 0 for
-// the other scenes.
-float DoorWidth(const std::string& name) {
-  if (name == "bottleneck_1m") return 1.f;
-  if (name == "bottleneck_2m") return 2.f;
-  return 0.f;
-}
-
 // Flow between the passages of the crowd's 10th and 90th percentile person (Seyfried et
 // al.'s steady part of an evacuation), persons per metre per second; 0 when fewer than 90%
 // of the crowd passed.
@@ -61,7 +53,7 @@ FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ti
   World world(scenario.config, backend);
   const size_t n = scenario.initial.agents.size();
   std::vector<int> arrival(n, -1), passage(n, -1);
-  const float door = DoorWidth(scenario.name);
+  const float door = scenarios::BottleneckDoor(scenario.name);
   FlowFigures f;
   f.agents = n;
   Snapshot snapshot = scenario.initial;
@@ -205,7 +197,7 @@ int main(int argc, char** argv) {
             static_cast<unsigned long long>(f.oscillating),
             static_cast<unsigned long long>(f.safe_stop),
             static_cast<unsigned long long>(f.emergency), f.ms_per_tick, seed);
-        if (bench::DoorWidth(name) > 0.f) {
+        if (scenarios::BottleneckDoor(name) > 0.f) {
           char steady[96] = "fewer than 90% passed";
           if (f.door_flow > 0) {
             std::snprintf(steady, sizeof steady, "%.2f from the 10%% to the 90%% passage",

@@ -20,8 +20,9 @@ Scenario MakeScenario(std::string_view name, size_t size, uint32_t seed) {
   if (name == "town") return detail::MakeTown(size, seed);
   if (name == "flock") return detail::MakeFlock(size, seed);
   if (name == "drones") return detail::MakeDrones(size, seed);
-  if (name == "bottleneck_1m") return detail::MakeBottleneck1m(size, seed);
-  if (name == "bottleneck_2m") return detail::MakeBottleneck2m(size, seed);
+  if (const float door = BottleneckDoor(name); door > 0.f) {
+    return detail::MakeBottleneck(name, door, size, seed);
+  }
   std::string names;
   for (const std::string& n : ScenarioNames()) names += (names.empty() ? "" : ", ") + n;
   throw std::invalid_argument("unknown scenario \"" + std::string(name) + "\"; valid: " + names);

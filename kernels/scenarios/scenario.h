@@ -34,6 +34,9 @@ inline size_t TownVehicles(size_t size) {
   return size / 50 > floor ? size / 50 : floor;
 }
 
+// The door of "bottleneck_1m" and "bottleneck_2m", m (1 and 2); 0 for every other name.
+float BottleneckDoor(std::string_view name);
+
 // Throws std::invalid_argument for an unknown name or a size of 0.
 Scenario MakeScenario(std::string_view name, size_t size, uint32_t seed);
 

@@ -3,11 +3,21 @@
 // docs/SCENARIOS.md.
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "kernels/scenarios/scenario_layout.h"
 
-namespace throng::scenarios::detail {
+namespace throng::scenarios {
+
+float BottleneckDoor(std::string_view name) {
+  if (name == "bottleneck_1m") return 1.f;
+  if (name == "bottleneck_2m") return 2.f;
+  return 0.f;
+}
+
+namespace detail {
 namespace {
 
 // Waiting people stand on a square lattice of this pitch (1.23 people per m^2, a packed
@@ -30,16 +40,11 @@ constexpr float kSlowestFlow = 1.f;  // persons / (m s)
 // walls. Each goal lies on the line from the start through the door's centre, so every
 // straight path runs through the door (no path planner needed), and the crowd fans out
 // into the open beyond it.
-Scenario MakeBottleneck(const char* name, float door, size_t size, uint32_t seed) {
-  Scenario s;
-  s.name = name;
-  s.size = size;
-  s.seed = seed;
-  s.config = layout::PedestrianConfig();
-  s.initial.dt = layout::kPedestrianDt;
+Scenario MakeBottleneck(std::string_view name, float door, size_t size, uint32_t seed) {
+  Scenario s = layout::PedestrianScenario(name, size, seed);
   ScenarioRng rng(seed);
   const int rows = std::max(1, static_cast<int>(std::ceil(std::sqrt(static_cast<float>(size)))));
-  const int cols = static_cast<int>((size + static_cast<size_t>(rows) - 1) / rows);
+  const int cols = layout::ColumnsFor(size, rows);
   const float half_block = 0.5f * static_cast<float>(rows - 1) * kBottleneckPitch;
   // A closed room around the block, 1 m clear of it, so the door is the only way out (an
   // open wall let the crowd pressed along it walk round its end).
@@ -78,12 +83,5 @@ Scenario MakeBottleneck(const char* name, float door, size_t size, uint32_t seed
   return s;
 }
 
-Scenario MakeBottleneck1m(size_t size, uint32_t seed) {
-  return MakeBottleneck("bottleneck_1m", 1.f, size, seed);
-}
-
-Scenario MakeBottleneck2m(size_t size, uint32_t seed) {
-  return MakeBottleneck("bottleneck_2m", 2.f, size, seed);
-}
-
-}  // namespace throng::scenarios::detail
+}  // namespace detail
+}  // namespace throng::scenarios

@@ -1,5 +1,6 @@
 #include "kernels/scenarios/scenario_layout.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace throng::scenarios::layout {
@@ -19,6 +20,21 @@ WorldConfig PedestrianConfig() {
   c.agent_defaults.radius = kPedestrianRadius;
   c.agent_defaults.max_speed = kPedestrianSpeed;
   return c;
+}
+
+Scenario PedestrianScenario(std::string_view name, size_t size, uint32_t seed) {
+  Scenario s;
+  s.name = std::string(name);
+  s.size = size;
+  s.seed = seed;
+  s.config = PedestrianConfig();
+  s.initial.dt = kPedestrianDt;
+  return s;
+}
+
+int ColumnsFor(size_t count, int rows) {
+  return std::max(
+      1, static_cast<int>((count + static_cast<size_t>(rows) - 1) / static_cast<size_t>(rows)));
 }
 
 void AddPedestrian(AgentSnapshot& a, Vec2 position, Vec2 goal) {

@@ -28,6 +28,13 @@ constexpr float kJitter = 0.3f;          // m
 // kPedestrianRadius and kPedestrianSpeed.
 WorldConfig PedestrianConfig();
 
+// A pedestrian scene's Scenario before its layout: name, size, seed, PedestrianConfig()
+// and the pedestrian time step.
+Scenario PedestrianScenario(std::string_view name, size_t size, uint32_t seed);
+
+// Lattice columns that hold `count` people in `rows` rows; at least one.
+int ColumnsFor(size_t count, int rows);
+
 // Appends an agent with the next id, its position and its goal.
 void AddPedestrian(AgentSnapshot& agents, Vec2 position, Vec2 goal);
 
@@ -55,14 +62,14 @@ void AddSwappingGroup(AgentSnapshot& agents, size_t count, Vec2 out, float near,
 
 namespace throng::scenarios::detail {
 
-Scenario MakeCircle(size_t size, uint32_t seed);        // scenario_crowds.cpp
-Scenario MakeRandom(size_t size, uint32_t seed);        // scenario_crowds.cpp
-Scenario MakeCorridor(size_t size, uint32_t seed);      // scenario_streets.cpp
-Scenario MakeCrossing(size_t size, uint32_t seed);      // scenario_streets.cpp
-Scenario MakeBottleneck1m(size_t size, uint32_t seed);  // scenario_bottleneck.cpp
-Scenario MakeBottleneck2m(size_t size, uint32_t seed);  // scenario_bottleneck.cpp
-Scenario MakeTown(size_t size, uint32_t seed);          // scenario_town.cpp
-Scenario MakeFlock(size_t size, uint32_t seed);         // scenario_forward.cpp
-Scenario MakeDrones(size_t size, uint32_t seed);        // scenario_forward.cpp
+Scenario MakeCircle(size_t size, uint32_t seed);    // scenario_crowds.cpp
+Scenario MakeRandom(size_t size, uint32_t seed);    // scenario_crowds.cpp
+Scenario MakeCorridor(size_t size, uint32_t seed);  // scenario_streets.cpp
+Scenario MakeCrossing(size_t size, uint32_t seed);  // scenario_streets.cpp
+// scenario_bottleneck.cpp; door is BottleneckDoor(name).
+Scenario MakeBottleneck(std::string_view name, float door, size_t size, uint32_t seed);
+Scenario MakeTown(size_t size, uint32_t seed);    // scenario_town.cpp
+Scenario MakeFlock(size_t size, uint32_t seed);   // scenario_forward.cpp
+Scenario MakeDrones(size_t size, uint32_t seed);  // scenario_forward.cpp
 
 }  // namespace throng::scenarios::detail

@@ -9,6 +9,7 @@ namespace throng::scenarios::detail {
 namespace {
 
 using layout::Box;
+using layout::ColumnsFor;
 using layout::kLatticeSpacing;
 using layout::Wall;
 
@@ -18,25 +19,10 @@ constexpr float kFrontGap = 1.5f;
 constexpr float kBackGap = 1.f;
 constexpr float kWallThickness = 0.5f;  // m, the corridor's walls
 
-Scenario PedestrianScenario(const char* name, size_t size, uint32_t seed) {
-  Scenario s;
-  s.name = name;
-  s.size = size;
-  s.seed = seed;
-  s.config = layout::PedestrianConfig();
-  s.initial.dt = layout::kPedestrianDt;
-  return s;
-}
-
 // Lattice rows that fit across a passage `width` wide, keeping 1.25 m (less jitter) from
 // its sides; at least one.
 int RowsAcross(float width) {
   return std::max(1, static_cast<int>(std::floor((width - 1.5f) / kLatticeSpacing)));
-}
-
-int ColumnsFor(size_t count, int rows) {
-  return std::max(
-      1, static_cast<int>((count + static_cast<size_t>(rows) - 1) / static_cast<size_t>(rows)));
 }
 
 }  // namespace
@@ -47,7 +33,7 @@ int ColumnsFor(size_t count, int rows) {
 // right; group B the reverse. Everyone's straight line to the goal runs through the
 // corridor, so no one needs a path planner, only avoidance.
 Scenario MakeCorridor(size_t size, uint32_t seed) {
-  Scenario s = PedestrianScenario("corridor", size, seed);
+  Scenario s = layout::PedestrianScenario("corridor", size, seed);
   ScenarioRng rng(seed);
   const size_t group_a = (size + 1) / 2, group_b = size / 2;
   const float width = std::max(4.f, 0.8f * std::sqrt(static_cast<float>(size)));
@@ -72,7 +58,7 @@ Scenario MakeCorridor(size_t size, uint32_t seed) {
 // group. A quarter of the crowd waits in each street (west, east, south, north, in id
 // order) and crosses the plaza to the opposite street.
 Scenario MakeCrossing(size_t size, uint32_t seed) {
-  Scenario s = PedestrianScenario("crossing", size, seed);
+  Scenario s = layout::PedestrianScenario("crossing", size, seed);
   ScenarioRng rng(seed);
   const float plaza = std::max(6.f, 0.8f * std::sqrt(static_cast<float>(size)));
   const int rows = RowsAcross(plaza);

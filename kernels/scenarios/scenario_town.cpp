@@ -246,12 +246,7 @@ void AddBuildings(Scenario& s, const RoadLoop& road, ScenarioRng& rng) {
 }  // namespace
 
 Scenario MakeTown(size_t size, uint32_t seed) {
-  Scenario s;
-  s.name = "town";
-  s.size = size;
-  s.seed = seed;
-  s.config = layout::PedestrianConfig();
-  s.initial.dt = layout::kPedestrianDt;
+  Scenario s = layout::PedestrianScenario("town", size, seed);
   ScenarioRng rng(seed);
 
   const size_t vehicles = TownVehicles(size);
