@@ -593,6 +593,48 @@ TEST(ScenarioTest, nobody_starts_or_ends_in_an_obstacle) {
   }
 }
 
+// From anywhere in the room, walking straight at one's goal must lead through the door or
+// slide a body along the door's wall towards it: every goal lies beyond the door within
+// its clear width (door minus a body), goals stand apart, and the nearest to the door get
+// the farthest goals (the first out never stop in the way of those behind).
+TEST(ScenarioTest, bottleneck_goals_lie_in_the_door_strip_and_the_first_out_walk_deepest) {
+  for (const std::string name : {"bottleneck_1m", "bottleneck_2m"}) {
+    for (size_t size : {1u, 200u, 2000u}) {
+      SCOPED_TRACE(name + " " + std::to_string(size));
+      const Scenario s = MakeScenario(name, size, 3);
+      const AgentSnapshot& a = s.initial.agents;
+      const float radius = s.config.agent_defaults.radius;
+      const float clear_half = 0.5f * BottleneckDoor(name) - radius;
+      std::vector<size_t> order(a.size());
+      for (size_t i = 0; i < a.size(); ++i) {
+        EXPECT_LT(a.x[i], 0.f);
+        EXPECT_GT(a.goal_x[i], 1.f);
+        EXPECT_LE(std::fabs(a.goal_y[i]), clear_half);
+        order[i] = i;
+      }
+      // Nearer the door, farther goal.
+      std::sort(order.begin(), order.end(), [&](size_t p, size_t q) {
+        return a.x[p] * a.x[p] + a.y[p] * a.y[p] < a.x[q] * a.x[q] + a.y[q] * a.y[q];
+      });
+      for (size_t k = 1; k < order.size(); ++k)
+        EXPECT_GT(a.goal_x[order[k - 1]], a.goal_x[order[k]]);
+      // Arrived people keep the combined radius and the contact margin between them.
+      const float apart = 2.f * radius * (1.f + s.config.orca.contact_margin_ratio);
+      // (Goals sorted along the strip; any pair closer than `apart` is within 4 slots.)
+      std::vector<size_t> along = order;
+      std::sort(along.begin(), along.end(),
+                [&](size_t p, size_t q) { return a.goal_x[p] < a.goal_x[q]; });
+      for (size_t k = 0; k < along.size(); ++k) {
+        for (size_t l = k + 1; l < along.size() && l <= k + 4; ++l) {
+          const size_t i = along[k], j = along[l];
+          const float dx = a.goal_x[i] - a.goal_x[j], dy = a.goal_y[i] - a.goal_y[j];
+          EXPECT_GE(std::sqrt(dx * dx + dy * dy), apart) << i << " " << j;
+        }
+      }
+    }
+  }
+}
+
 TEST(ScenarioTest, town_vehicles_sit_on_their_lanes_and_apart) {
   for (size_t size : {1u, 499u, 10000u}) {
     SCOPED_TRACE(size);

@@ -31,15 +31,18 @@ constexpr float kRoomClearance = 1.f;  // m from the block to the room's other w
 // People leave at about 1.3-1.9 per metre of door per second (Seyfried et al.); the
 // suggested run allows for 1 per metre per second.
 constexpr float kSlowestFlow = 1.f;  // persons / (m s)
+// Goals: the first 2 m beyond the door, neighbours kGoalSpacing apart (over the 0.6 m two
+// radii and the contact margin need, so that arrived people do not press on each other).
+constexpr float kFirstGoal = 2.f;     // m
+constexpr float kGoalSpacing = 0.7f;  // m
 
 }  // namespace
 
 // A room whose right wall lies along the y axis (walls 0.3 m thick) with a door `door` m
 // wide centred on the origin; `size` people wait in it in a block of ceil(sqrt(size)) rows
 // across, filled column by column from 1 m before the door's wall, 1 m clear of the other
-// walls. Each goal lies on the line from the start through the door's centre, so every
-// straight path runs through the door (no path planner needed), and the crowd fans out
-// into the open beyond it.
+// walls. The goals lie in a strip beyond the door (below), so that walking straight at
+// one's goal leads through the door from anywhere in the room (no path planner needed).
 Scenario MakeBottleneck(std::string_view name, float door, size_t size, uint32_t seed) {
   Scenario s = layout::PedestrianScenario(name, size, seed);
   ScenarioRng rng(seed);
@@ -59,26 +62,42 @@ Scenario MakeBottleneck(std::string_view name, float door, size_t size, uint32_t
   walls.push_back(layout::Box({-back - 2.f * t, -side - 2.f * t}, {-t, -side}));  // lower side
   walls.push_back(layout::Box({-back - 2.f * t, -side}, {-back, side}));          // back wall
   std::vector<Vec2> starts;
-  float farthest = 0.f;
   for (size_t i = 0; i < size; ++i) {
     const int c = static_cast<int>(i / static_cast<size_t>(rows));
     const int r = static_cast<int>(i % static_cast<size_t>(rows));
     const Vec2 lattice{-(kFrontGap + static_cast<float>(c) * kBottleneckPitch),
                        static_cast<float>(r) * kBottleneckPitch - half_block};
     starts.push_back(lattice + layout::Jitter(rng, kBottleneckJitter));
-    farthest = std::max(farthest, Length(starts.back()));
   }
-  for (const Vec2 start : starts) {
-    // Through the door's centre and on, to 2 R - |start| from it (R: the farthest start):
-    // the first out walk deepest and never stop in the way of those behind, and goals are
-    // at least as far apart as the starts (the radial spacing is kept, the angular one
-    // stretched by (2 R - |start|) / |start| >= 1). Everyone walks 2 R.
-    const float d = Length(start);
-    layout::AddPedestrian(s.initial.agents, start, start * (-(2.f * farthest - d) / d));
+  // Goals in a strip beyond the door no wider than the door's clear width, so that from
+  // anywhere in the room the straight line to one's goal either runs through the door or
+  // into the door's wall at a slant that slides a body along it towards the door. (Goals
+  // fanned out beyond the door, a first layout, trapped everyone pushed across the
+  // door's axis in the room: their goal lay behind the wall on the other side, and the
+  // wall slid them away from the door for good.) Two lanes at +-lane_y, goals alternating
+  // between them, kGoalSpacing apart; the nearest to the door get the farthest goals, so
+  // that the first out walk deepest and never stop in the way of those behind.
+  const float clear_half = std::max(0.f, hd - layout::kPedestrianRadius);
+  const float lane_y = std::min(clear_half, 0.5f * kGoalSpacing);
+  const float across = 2.f * lane_y;
+  const float step = std::sqrt(
+      std::max(0.25f * kGoalSpacing * kGoalSpacing, kGoalSpacing * kGoalSpacing - across * across));
+  std::vector<size_t> by_distance(size);
+  for (size_t i = 0; i < size; ++i) by_distance[i] = i;
+  std::stable_sort(by_distance.begin(), by_distance.end(),
+                   [&](size_t a, size_t b) { return LengthSq(starts[a]) < LengthSq(starts[b]); });
+  std::vector<Vec2> goals(size);
+  float longest = 0.f;
+  for (size_t rank = 0; rank < size; ++rank) {
+    const size_t k = size - 1 - rank;  // goal slot, 0 nearest the door
+    const Vec2 goal{kFirstGoal + static_cast<float>(k) * step, (k % 2 == 0) ? lane_y : -lane_y};
+    goals[by_distance[rank]] = goal;
+    longest = std::max(longest, Length(goal - starts[by_distance[rank]]));
   }
-  // Everyone's walk, then the whole crowd through the door at the slowest flow.
+  for (size_t i = 0; i < size; ++i) layout::AddPedestrian(s.initial.agents, starts[i], goals[i]);
+  // The longest walk, then the whole crowd through the door at the slowest flow.
   s.suggested_ticks =
-      layout::WalkTicks(2.f * farthest, layout::kPedestrianSpeed, s.initial.dt) +
+      layout::WalkTicks(longest, layout::kPedestrianSpeed, s.initial.dt) +
       static_cast<int>(std::ceil(static_cast<float>(size) / (kSlowestFlow * door) / s.initial.dt));
   return s;
 }
