@@ -12,6 +12,7 @@ using Setter = std::function<void(WorldConfig*, double)>;
 const std::map<std::string, Setter>& Setters() {
   static const std::map<std::string, Setter> setters = {
       {"orca.side_bias", [](WorldConfig* c, double v) { c->orca.side_bias = float(v); }},
+      {"orca.side_bias_fade", [](WorldConfig* c, double v) { c->orca.side_bias_fade = float(v); }},
       {"orca.contact_margin_ratio",
        [](WorldConfig* c, double v) { c->orca.contact_margin_ratio = float(v); }},
       {"orca.shorten_horizon", [](WorldConfig* c, double v) { c->orca.shorten_horizon = v != 0; }},

@@ -24,7 +24,7 @@ struct AgentState {
 
 // A kept neighbour (closest first, chosen by the caller per docs/ORCA.md).
 struct NeighborState {
-  Vec2 p, v;
+  Vec2 p, v, v_pref;
   float radius;
   uint32_t id;
   bool non_cooperative;  // avoided with full responsibility; its line is hard
@@ -246,6 +246,38 @@ THRONG_HD inline Line AgentLine(const AgentState& a, const NeighborState& b, flo
   return line;
 }
 
+// Passing side (docs/ORCA.md, step 0): a neighbour whose preferred velocities are more
+// than about 134 degrees from the agent's counts as oncoming.
+constexpr float kOncomingCos = -0.7f;
+// The oncoming fade: a quarter of side_bias_fade (lanes in counter-flows; measured in
+// docs/PERFORMANCE.md).
+constexpr float kOncomingFadeShare = 0.25f;
+
+// The share of side_bias that neighbour b, whose agent line v_pref breaks, asks of the
+// agent (docs/ORCA.md, step 0): the pair's preferred closing direction u (v_pref minus b's
+// v_pref) and b's offset d; none when the two would not close (d . u <= 0), all of it when
+// b lies ahead on the left of the agent's closing path or straight ahead, and fading out
+// as b lies further to the right (where passing on the left is the natural side): over
+// `fade` combined radii, a quarter of that for an oncoming or standing neighbour. Equal preferences
+// (nothing to tell the side by) and fade 0 keep the whole bias.
+THRONG_HD inline float SideBiasShare(const AgentState& a, const NeighborState& b, float fade) {
+  if (!(fade > 0.f)) return 1.f;
+  const Vec2 closing = a.v_pref - b.v_pref;
+  const float closing_length = Length(closing);
+  const float pref_length = Length(a.v_pref);
+  if (!(closing_length > 1e-6f * pref_length)) return 1.f;
+  const Vec2 u = closing / closing_length;
+  const Vec2 d = b.p - a.p;
+  if (!(Dot(d, u) > 0.f)) return 0.f;
+  const float b_pref_length = Length(b.v_pref);
+  // Someone standing is walked at head-on, as an oncoming neighbour is.
+  const bool oncoming = !(b_pref_length > 0.f) ||
+                        Dot(a.v_pref, b.v_pref) < kOncomingCos * pref_length * b_pref_length;
+  const float reach = (oncoming ? kOncomingFadeShare * fade : fade) * (a.radius + b.radius);
+  const float right = fmaxf(0.f, -Det(u, d));  // > 0: b lies right of the closing path
+  return fmaxf(0.f, 1.f - right / reach);
+}
+
 }  // namespace detail
 
 // Whether the pair already overlaps (the collision branch of AgentLine).
@@ -257,7 +289,7 @@ THRONG_HD inline bool Overlapping(const AgentState& a, const NeighborState& b,
 
 // Solves one cooperative agent (docs/ORCA.md, "Solve and infeasibility"): obstacle lines
 // (hard, tau_obst), one line per neighbour (tau), LP2 toward v_pref or, when v_pref
-// breaks an agent line, toward v_pref turned right by side_bias -> ok; else the same at
+// breaks an agent line, toward v_pref turned right by up to side_bias -> ok; else the same at
 // shorter horizons -> ok (flagged); else v = 0 if it meets the hard lines -> safe_stop;
 // else LP3 -> emergency. feasible_only stops after the LP2 attempts (repair passes
 // without revalidate_fallback).
@@ -300,20 +332,25 @@ THRONG_HD inline SolveOutput SolveAgent(const AgentState& agent, const NeighborS
 
   // Judged on the full-tau problem, before shorter horizons overwrite the agent lines.
   bool zero_is_safe = true;
-  bool conflict = false;
+  float bias_share = 0.f;  // the largest share any neighbour in conflict asks for
   for (int j = 0; j < line_count; ++j) {
     const bool agent_line = j >= num_obst_lines;
-    if (agent_line && Det(lines[j].direction, lines[j].point - agent.v_pref) > 0.f) conflict = true;
     const NeighborState* nb = agent_line ? &neighbors[j - num_obst_lines] : nullptr;
+    if (agent_line && bias_share < 1.f &&
+        Det(lines[j].direction, lines[j].point - agent.v_pref) > 0.f) {
+      bias_share = fmaxf(bias_share, detail::SideBiasShare(agent, *nb, params.side_bias_fade));
+    }
     const bool hard = !agent_line || nb->non_cooperative ||
                       (params.overlap_is_hard && Overlapping(agent, *nb, margin));
     if (hard && !(Det(lines[j].direction, lines[j].point) <= detail::kHardLineSlack))
       zero_is_safe = false;
   }
   Vec2 target = agent.v_pref;
-  if (conflict && params.side_bias != 0.f) {
-    // Clockwise, i.e. to the agent's right (Z up).
-    const float c = cosf(params.side_bias), s = sinf(params.side_bias);
+  if (bias_share > 0.f && params.side_bias != 0.f) {
+    // Clockwise, i.e. to the agent's right (Z up). A whole share is the bias itself, so
+    // side_bias_fade = 0 turns exactly as before the fade.
+    const float angle = bias_share < 1.f ? params.side_bias * bias_share : params.side_bias;
+    const float c = cosf(angle), s = sinf(angle);
     target = {c * agent.v_pref.x + s * agent.v_pref.y, -s * agent.v_pref.x + c * agent.v_pref.y};
   }
 

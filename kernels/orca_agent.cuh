@@ -224,6 +224,7 @@ THRONG_HD inline orca::AgentState AgentStateOf(const SortedAgentsView& a, uint32
 THRONG_HD inline orca::NeighborState NeighborStateOf(const SortedAgentsView& a, uint32_t j) {
   return {{a.px[j], a.py[j]},
           {a.vx[j], a.vy[j]},
+          {a.pref_vx[j], a.pref_vy[j]},
           a.radius[j],
           a.id[j],
           (a.flags[j] & kAgentNonCooperative) != 0};

@@ -51,6 +51,11 @@ struct OrcaParams {
   // side_bias = 0, contact_margin_ratio = 0 and the four flags false, the solve is exactly
   // ALGORITHMS.md §5's plain order (LP2; safe stop if v = 0 meets the hard lines; LP3).
   float side_bias = 0.3f;  // rad: when v_pref breaks an agent line, aim this far right
+  // Combined radii (0 .. 100): the bias fades as the conflicting neighbour lies further to
+  // the agent's right of their closing path, over this many combined radii (a quarter of
+  // it for an oncoming neighbour), so that offset pairs pass on their natural side and
+  // counter-flows form lanes (docs/ORCA.md, step 0). 0: the whole bias for every conflict.
+  float side_bias_fade = 2.f;
   // Clearance kept between solved agents, as a fraction of the pair's radius sum: agent
   // lines use (r_A + r_B) * (1 + ratio). Relative, so that 0.3 m pedestrians and 1.5 m
   // benchmark agents get the same share (0.01 m and 0.05 m); docs/ORCA.md, "Contact margin".

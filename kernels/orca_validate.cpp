@@ -35,6 +35,10 @@ void ValidateOrcaParams(const OrcaParams& params) {
   if (!std::isfinite(params.side_bias) || std::fabs(params.side_bias) > 1.5707964f) {
     Reject("params.side_bias: must be within [-pi/2, pi/2]");
   }
+  if (!std::isfinite(params.side_bias_fade) || params.side_bias_fade < 0.f ||
+      params.side_bias_fade > 100.f) {
+    Reject("params.side_bias_fade: must be within [0, 100]");
+  }
   if (!std::isfinite(params.contact_margin_ratio) || params.contact_margin_ratio < 0.f ||
       params.contact_margin_ratio > 0.5f) {
     Reject("params.contact_margin_ratio: must be within [0, 0.5]");

@@ -61,8 +61,9 @@ AgentState Agent(Vec2 p, Vec2 v, Vec2 v_pref, float radius, float max_speed, uin
   return {p, v, v_pref, radius, max_speed, id};
 }
 
+// A neighbour walking as it prefers (v_pref = v).
 NeighborState Neighbor(Vec2 p, Vec2 v, float radius, uint32_t id, bool non_cooperative = false) {
-  return {p, v, radius, id, non_cooperative};
+  return {p, v, v, radius, id, non_cooperative};
 }
 
 bool IsFinite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }

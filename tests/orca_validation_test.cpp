@@ -69,6 +69,9 @@ TEST_P(OrcaValidationTest, rejects_bad_parameters) {
   ExpectRejected([](OrcaScene& s) { s.params.neighbor_dist = -1.f; }, "params.neighbor_dist");
   ExpectRejected([](OrcaScene& s) { s.params.contact_margin_ratio = -0.1f; },
                  "params.contact_margin_ratio");
+  ExpectRejected([](OrcaScene& s) { s.params.side_bias_fade = -1.f; }, "params.side_bias_fade");
+  ExpectRejected([](OrcaScene& s) { s.params.side_bias_fade = NAN; }, "params.side_bias_fade");
+  ExpectRejected([](OrcaScene& s) { s.params.side_bias_fade = 1e6f; }, "params.side_bias_fade");
 }
 
 // Finite but absurd values are refused too (kernels/input_limits.h): they would make the

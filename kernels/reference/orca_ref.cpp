@@ -426,6 +426,7 @@ Line AgentLine(const AgentState& self, const AgentState& other, double time_step
 struct SolveRules {
   bool ordered = true;  // false: the RVO2 baseline (silent LP3, status ok)
   double side_bias = 0.0;
+  double side_bias_fade = 0.0;
   double contact_margin_ratio = 0.0;
   bool shorten_horizon = false;
   bool overlap_is_hard = false;
@@ -441,6 +442,7 @@ SolveRules RulesFor(const OrcaParams& params, const OrcaOptions& options) {
     return rules;
   }
   rules.side_bias = params.side_bias;
+  rules.side_bias_fade = params.side_bias_fade;
   rules.contact_margin_ratio = params.contact_margin_ratio;
   rules.shorten_horizon = params.shorten_horizon;
   rules.overlap_is_hard = params.overlap_is_hard;
@@ -547,6 +549,29 @@ std::vector<lp::Line> BuildLines(const OrcaScene& scene, size_t agent,
 
 namespace {
 
+// docs/ORCA.md, step 0, "Passing side": how much of side_bias a conflicting neighbour asks
+// for. Measured along the two agents' preferred closing direction: nothing if they would
+// not close, everything if the neighbour is on the agent's left of that path (or on it),
+// less the further right it is, down to nothing at `fade` combined radii (a quarter of
+// that when the neighbour comes the other way or stands); everything when both prefer the
+// same velocity or the fade is off.
+double SideBiasShare(const AgentState& self, const AgentState& other, double fade) {
+  if (fade <= 0.0) return 1.0;
+  const Vec2d closing = self.pref_velocity - other.pref_velocity;
+  const double closing_speed = std::hypot(closing.x, closing.y);
+  const double self_speed = std::hypot(self.pref_velocity.x, self.pref_velocity.y);
+  if (closing_speed <= 1e-6 * self_speed) return 1.0;
+  const Vec2d along = (1.0 / closing_speed) * closing;
+  const Vec2d offset = other.position - self.position;
+  if (Dot(offset, along) <= 0.0) return 0.0;
+  const double other_speed = std::hypot(other.pref_velocity.x, other.pref_velocity.y);
+  const bool oncoming = other_speed == 0.0 || Dot(self.pref_velocity, other.pref_velocity) <
+                                                  -0.7 * self_speed * other_speed;
+  const double reach = (oncoming ? 0.25 * fade : fade) * (self.radius + other.radius);
+  const double to_the_right = std::max(0.0, -Det(along, offset));
+  return std::max(0.0, 1.0 - to_the_right / reach);
+}
+
 struct AgentSolution {
   Vec2d velocity;
   SolveStatus status = SolveStatus::kOk;
@@ -569,20 +594,24 @@ AgentSolution SolveAgent(const OrcaScene& scene, const AgentSetup& setup, const 
   out.horizon = tau;
   const AgentProblem problem = MakeProblem(scene, setup, tau, rules.contact_margin_ratio, previous);
 
-  // Step 0: the target. v_pref, turned clockwise by side_bias only when it breaks at
-  // least one agent line of the full-tau problem (obstacle lines do not count).
+  // Step 0: the target. v_pref, turned clockwise by side_bias times the largest share
+  // any neighbour whose agent line of the full-tau problem v_pref breaks asks for
+  // (obstacle lines do not count).
   Vec2d target = self.pref_velocity;
   if (rules.side_bias != 0.0) {
+    double share = 0.0;
     for (size_t k = problem.obstacle_line_count; k < problem.lines.size(); ++k) {
       const Line& line = problem.lines[k];
       if (Det(line.direction, line.point - self.pref_velocity) > 0.0) {
-        out.target_biased = true;
-        break;
+        const size_t j = setup.neighbors[k - problem.obstacle_line_count];
+        share =
+            std::max(share, SideBiasShare(self, ReadAgent(scene.agents, j), rules.side_bias_fade));
       }
     }
+    out.target_biased = share > 0.0;
     if (out.target_biased) {
-      const double c = std::cos(rules.side_bias);
-      const double s = std::sin(rules.side_bias);
+      const double c = std::cos(rules.side_bias * share);
+      const double s = std::sin(rules.side_bias * share);
       target = {c * target.x + s * target.y, -s * target.x + c * target.y};
     }
   }
