@@ -15,7 +15,7 @@
 
 #include "bench/flow_settings.h"
 #include "bench/world_run.h"
-#include "kernels/backend.h"
+#include "kernels/backends/backend.h"
 #include "kernels/scenarios/scenario.h"
 #include "kernels/world/world.h"
 

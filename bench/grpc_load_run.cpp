@@ -10,7 +10,7 @@
 
 #include "bench/grpc_raw.h"
 #include "clients/cpp/scenario_proto.h"
-#include "service/convert.h"
+#include "proto/convert.h"
 
 namespace throng::bench {
 namespace {
@@ -72,7 +72,7 @@ struct WorldDriver {
 void Drive(const scenarios::Scenario& scenario, const LoadOptions& o, WorldDriver* d) {
   Snapshot state = scenario.initial;
   state.tick = 1;
-  client::WidenedAgentColumns widened;
+  client::WidenedAgentSpans widened;
   std::unique_ptr<RawStream> stream;
   if (o.stream) stream = std::make_unique<RawStream>(d->channel);
   for (int t = 0; t < o.warmup + o.ticks; ++t) {
@@ -83,8 +83,8 @@ void Drive(const scenarios::Scenario& scenario, const LoadOptions& o, WorldDrive
     d->request.set_tick(state.tick);
     d->request.set_dt(state.dt);
     d->request.mutable_options()->set_integrate(o.integrate);
-    client::FillAgents(client::AgentColumnsOf(state.agents, &widened), d->request.mutable_agents());
-    client::FillVehicles(client::VehicleColumnsOf(state.vehicles), d->request.mutable_vehicles());
+    client::FillAgents(client::AgentSpansOf(state.agents, &widened), d->request.mutable_agents());
+    client::FillVehicles(client::VehicleSpansOf(state.vehicles), d->request.mutable_vehicles());
     const auto t1 = Clock::now();
     grpc::ByteBuffer request_bytes, response_bytes;
     Encode(d->request, &request_bytes);

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <thread>
 
-#include "kernels/backend.h"
+#include "kernels/backends/backend.h"
 
 #if THRONG_HAVE_CUDA
 #include <cuda_runtime_api.h>

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/backend.h"
+#include "kernels/backends/backend.h"
 #include "kernels/scenarios/crowd.h"
 #include "kernels/scenarios/flock.h"
 #include "kernels/scenarios/roads.h"

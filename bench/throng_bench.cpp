@@ -17,7 +17,7 @@
 #include "bench/machine.h"
 #include "bench/world_report.h"
 #include "bench/world_run.h"
-#include "kernels/backend.h"
+#include "kernels/backends/backend.h"
 #include "kernels/scenarios/scenario.h"
 
 namespace {

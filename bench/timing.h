@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/backend.h"
+#include "kernels/backends/backend.h"
 
 namespace throng::bench {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "bench/timing.h"
-#include "kernels/backend.h"
+#include "kernels/backends/backend.h"
 #include "kernels/scenarios/flock.h"
 #include "kernels/scenarios/roads.h"
 

@@ -8,7 +8,7 @@
 #include <numeric>
 
 #include "bench/machine.h"
-#include "kernels/backend.h"
+#include "kernels/backends/backend.h"
 #include "kernels/world/world.h"
 
 namespace throng::bench {

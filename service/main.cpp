@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "clients/cpp/process_memory.h"
-#include "kernels/backend.h"
+#include "kernels/backends/backend.h"
 #include "service/auth.h"
 #include "service/health_probe.h"
 #include "service/metrics.h"

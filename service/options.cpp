@@ -5,7 +5,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "kernels/backend.h"
+#include "kernels/backends/backend.h"
 
 namespace throng::service {
 namespace {

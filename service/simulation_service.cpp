@@ -9,8 +9,8 @@
 #include <new>
 #include <stdexcept>
 
-#include "kernels/input_limits.h"
-#include "service/convert.h"
+#include "kernels/input/input_limits.h"
+#include "proto/convert.h"
 
 namespace throng::service {
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "kernels/backend.h"
+#include "kernels/backends/backend.h"
 #include "service/auth.h"
 #include "service/metrics.h"
 #include "service/registry.h"

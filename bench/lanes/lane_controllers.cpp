@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "kernels/frame.cuh"
-#include "kernels/scalar.cuh"
+#include "kernels/math/frame.cuh"
+#include "kernels/math/scalar.cuh"
 
 namespace throng::lanes {
 namespace {

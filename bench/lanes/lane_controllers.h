@@ -6,8 +6,8 @@
 #include <memory>
 #include <string>
 
-#include "kernels/bicycle.cuh"
-#include "kernels/vehicle.cuh"
+#include "kernels/vehicles/bicycle.cuh"
+#include "kernels/vehicles/vehicle.cuh"
 
 namespace throng::lanes {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "kernels/scalar.cuh"
+#include "kernels/math/scalar.cuh"
 #include "kernels/scenarios/roads.h"
 
 namespace throng::lanes {
@@ -53,7 +53,7 @@ class Turtle {
   std::vector<Vec3> points_;
 };
 
-// tests/vehicle_test.cpp's course (scenarios::HairpinCourse), closed.
+// tests/vehicles/vehicle_test.cpp's course (scenarios::HairpinCourse), closed.
 SplineDesc HairpinCourse() {
   SplineDesc d = scenarios::HairpinCourse(true);
   d.id = 1;

@@ -1,12 +1,12 @@
 // Closed test courses for lane keeping (issue 18): today's straights + hairpin + S-bend,
 // a chicane, a large smooth loop and a hill with climbing, banked curves. Shared by
-// throng-bench-lanes and tests/lane_keeping_test.cpp.
+// throng-bench-lanes and tests/vehicles/lane_keeping_test.cpp.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "kernels/spline.h"
+#include "kernels/vehicles/spline.h"
 
 namespace throng::lanes {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "bench/lanes/lane_courses.h"
-#include "kernels/vehicle.cuh"
+#include "kernels/vehicles/vehicle.cuh"
 
 namespace throng::lanes {
 

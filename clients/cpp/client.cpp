@@ -64,7 +64,7 @@ void Set(std::span<const T> from, google::protobuf::RepeatedField<T>* to) {
 
 }  // namespace
 
-void FillAgents(const AgentColumns& c, v1::AgentBatch* out) {
+void FillAgents(const AgentSpans& c, v1::AgentBatch* out) {
   Set(c.id, out->mutable_id());
   Set(c.x, out->mutable_x());
   Set(c.y, out->mutable_y());
@@ -84,7 +84,7 @@ void FillAgents(const AgentColumns& c, v1::AgentBatch* out) {
   Set(c.behavior, out->mutable_behavior());
 }
 
-void FillVehicles(const VehicleColumns& c, v1::VehicleBatch* out) {
+void FillVehicles(const VehicleSpans& c, v1::VehicleBatch* out) {
   Set(c.id, out->mutable_id());
   Set(c.x, out->mutable_x());
   Set(c.y, out->mutable_y());
@@ -99,7 +99,7 @@ void FillVehicles(const VehicleColumns& c, v1::VehicleBatch* out) {
   Set(c.profile, out->mutable_profile());
 }
 
-void FillForward(const ForwardColumns& c, v1::ForwardBatch* out) {
+void FillForward(const ForwardSpans& c, v1::ForwardBatch* out) {
   Set(c.id, out->mutable_id());
   Set(c.x, out->mutable_x());
   Set(c.y, out->mutable_y());

@@ -6,7 +6,7 @@
 //   options.address = "127.0.0.1:50051";
 //   client::Client client(options);
 //   std::string world = client.CreateWorld(config).world_id();
-//   client::AgentColumns agents;  // spans over the game's own arrays
+//   client::AgentSpans agents;  // spans over the game's own arrays
 //   agents.id = ids;  agents.x = xs;  agents.y = ys;  agents.goal_x = gx;  agents.goal_y = gy;
 //   v1::StepRequest req = client::MakeStep(world, tick, dt);
 //   client::FillAgents(agents, req.mutable_agents());
@@ -56,7 +56,7 @@ struct ConnectOptions {
 
 // Views over the caller's columns (field names as in AgentBatch); an empty span leaves
 // the column out, so the world's default applies.
-struct AgentColumns {
+struct AgentSpans {
   std::span<const uint32_t> id;
   std::span<const float> x, y, z, vx, vy, vz, radius, max_speed;
   std::span<const float> goal_x, goal_y, goal_z, pref_vx, pref_vy, pref_vz;
@@ -65,7 +65,7 @@ struct AgentColumns {
 };
 
 // As VehicleBatch.
-struct VehicleColumns {
+struct VehicleSpans {
   std::span<const uint32_t> id;
   std::span<const float> x, y, z, yaw, speed;
   std::span<const uint32_t> spline_id;
@@ -74,7 +74,7 @@ struct VehicleColumns {
 };
 
 // As ForwardBatch (forward-moving agents: drones, birds, fish).
-struct ForwardColumns {
+struct ForwardSpans {
   std::span<const uint32_t> id;
   std::span<const float> x, y, z, forward_x, forward_y, forward_z, speed, radius;
   std::span<const float> goal_x, goal_y, goal_z;
@@ -83,9 +83,9 @@ struct ForwardColumns {
 };
 
 // Replace the batch's columns with copies of the spans (one memcpy per column).
-void FillAgents(const AgentColumns& columns, v1::AgentBatch* out);
-void FillVehicles(const VehicleColumns& columns, v1::VehicleBatch* out);
-void FillForward(const ForwardColumns& columns, v1::ForwardBatch* out);
+void FillAgents(const AgentSpans& columns, v1::AgentBatch* out);
+void FillVehicles(const VehicleSpans& columns, v1::VehicleBatch* out);
+void FillForward(const ForwardSpans& columns, v1::ForwardBatch* out);
 
 // A StepRequest with its header set; fill agents, vehicles and forward agents.
 v1::StepRequest MakeStep(const std::string& world_id, uint64_t tick, float dt,

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "kernels/world/world.h"
-#include "service/convert.h"
+#include "proto/convert.h"
 
 namespace throng::client {
 
@@ -90,10 +90,10 @@ std::vector<v1::StepResponse> RunInProcess(const scenarios::Scenario& scenario, 
   return out;
 }
 
-AgentColumns AgentColumnsOf(const AgentSnapshot& a, WidenedAgentColumns* widened) {
+AgentSpans AgentSpansOf(const AgentSnapshot& a, WidenedAgentSpans* widened) {
   widened->flags.assign(a.flags.begin(), a.flags.end());
   widened->behavior.assign(a.behavior.begin(), a.behavior.end());
-  AgentColumns c;
+  AgentSpans c;
   c.id = a.id;
   c.x = a.x;
   c.y = a.y;
@@ -114,8 +114,8 @@ AgentColumns AgentColumnsOf(const AgentSnapshot& a, WidenedAgentColumns* widened
   return c;
 }
 
-VehicleColumns VehicleColumnsOf(const VehicleSnapshot& v) {
-  VehicleColumns c;
+VehicleSpans VehicleSpansOf(const VehicleSnapshot& v) {
+  VehicleSpans c;
   c.id = v.id;
   c.x = v.x;
   c.y = v.y;
@@ -131,8 +131,8 @@ VehicleColumns VehicleColumnsOf(const VehicleSnapshot& v) {
   return c;
 }
 
-ForwardColumns ForwardColumnsOf(const ForwardSnapshot& f) {
-  ForwardColumns c;
+ForwardSpans ForwardSpansOf(const ForwardSnapshot& f) {
+  ForwardSpans c;
   c.id = f.id;
   c.x = f.x;
   c.y = f.y;

@@ -1,6 +1,6 @@
 // The engine's named scenarios (kernels/scenarios/scenario.h) as throng.v1 messages, for
 // clients written against the API: a WorldConfig to create the world from and the initial
-// snapshot as request columns. Uses throngd's own conversion (service/convert.h), so a
+// snapshot as request columns. Uses throngd's own conversion (proto/convert.h), so a
 // scenario sent over the wire is exactly the scenario the engine would run in process.
 #pragma once
 
@@ -39,16 +39,16 @@ std::string ScenarioToProtoJson(const scenarios::Scenario& scenario,
 std::vector<v1::StepResponse> RunInProcess(const scenarios::Scenario& scenario, int ticks,
                                            bool debug);
 
-// The engine's byte columns widened to the wire's uint32 (AgentColumnsOf's storage).
-struct WidenedAgentColumns {
+// The engine's byte columns widened to the wire's uint32 (AgentSpansOf's storage).
+struct WidenedAgentSpans {
   std::vector<uint32_t> flags, behavior;
 };
 
 // The client's columns over an engine snapshot (views into it and into `widened`). What a
 // C++ game keeping its state in the engine's Snapshot type sends each tick.
-AgentColumns AgentColumnsOf(const AgentSnapshot& agents, WidenedAgentColumns* widened);
-VehicleColumns VehicleColumnsOf(const VehicleSnapshot& vehicles);
-ForwardColumns ForwardColumnsOf(const ForwardSnapshot& forward);
+AgentSpans AgentSpansOf(const AgentSnapshot& agents, WidenedAgentSpans* widened);
+VehicleSpans VehicleSpansOf(const VehicleSnapshot& vehicles);
+ForwardSpans ForwardSpansOf(const ForwardSnapshot& forward);
 
 // Creates a world for the scenario; returns its info.
 v1::WorldInfo CreateWorld(Client& client, const scenarios::Scenario& scenario);

@@ -16,7 +16,7 @@
 #include "kernels/backends/orca_pipeline.cuh"
 #include "kernels/backends/orca_result_stats.h"
 #include "kernels/backends/spline_query_kernel.cuh"
-#include "kernels/orca_validate.h"
+#include "kernels/orca/orca_validate.h"
 
 namespace throng {
 

@@ -4,9 +4,9 @@
 #include <memory>
 #include <vector>
 
-#include "kernels/backend.h"
-#include "kernels/obstacle_grid.h"
-#include "kernels/obstacles.h"
+#include "kernels/backends/backend.h"
+#include "kernels/orca/obstacle_grid.h"
+#include "kernels/orca/obstacles.h"
 
 namespace throng {
 

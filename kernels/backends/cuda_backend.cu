@@ -18,9 +18,9 @@
 #include "kernels/backends/orca_pipeline.cuh"
 #include "kernels/backends/orca_result_stats.h"
 #include "kernels/backends/spline_query_kernel.cuh"
-#include "kernels/obstacle_grid.h"
-#include "kernels/obstacles.h"
-#include "kernels/orca_validate.h"
+#include "kernels/orca/obstacle_grid.h"
+#include "kernels/orca/obstacles.h"
+#include "kernels/orca/orca_validate.h"
 
 namespace throng {
 namespace {

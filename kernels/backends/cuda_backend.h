@@ -2,7 +2,7 @@
 
 #include <memory>
 
-#include "kernels/backend.h"
+#include "kernels/backends/backend.h"
 
 namespace throng {
 

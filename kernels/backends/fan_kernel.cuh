@@ -5,9 +5,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/cast_fan.cuh"
-#include "kernels/forward_batch.h"
-#include "kernels/hd.cuh"
+#include "kernels/steering/cast_fan.cuh"
+#include "kernels/steering/forward_batch.h"
+#include "kernels/math/hd.cuh"
 
 namespace throng {
 

@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/hd.cuh"
-#include "kernels/vehicle.cuh"
+#include "kernels/math/hd.cuh"
+#include "kernels/vehicles/vehicle.cuh"
 
 namespace throng {
 

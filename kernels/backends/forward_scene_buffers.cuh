@@ -1,7 +1,7 @@
 // The forward-agent scene in a backend's memory, written once for both parallel backends:
 // Vector is std::vector (cpu) or a device vector (cuda), and `copy(host, backend_vector)`
-// is the backend's upload. The host builds the grids (kernels/aabb_grid.h); the functor
-// (kernels/forward_scene.cuh) reads them through the views.
+// is the backend's upload. The host builds the grids (kernels/spatial/aabb_grid.h); the functor
+// (kernels/steering/forward_scene.cuh) reads them through the views.
 #pragma once
 
 #include <thrust/memory.h>
@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/aabb_grid.h"
-#include "kernels/forward_scene.cuh"
-#include "kernels/forward_scene.h"
+#include "kernels/spatial/aabb_grid.h"
+#include "kernels/steering/forward_scene.cuh"
+#include "kernels/steering/forward_scene.h"
 
 namespace throng {
 

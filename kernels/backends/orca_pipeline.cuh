@@ -20,8 +20,8 @@
 #include <cmath>
 #include <cstdint>
 
-#include "kernels/grid.cuh"
-#include "kernels/orca_agent.cuh"
+#include "kernels/spatial/grid.cuh"
+#include "kernels/orca/orca_agent.cuh"
 
 namespace throng {
 
@@ -137,7 +137,7 @@ class OrcaPipeline {
     };
     const thrust::counting_iterator<uint32_t> first(0);
 
-    // Grid: cells of the largest per-pair query radius / k (kernels/grid.cuh).
+    // Grid: cells of the largest per-pair query radius / k (kernels/spatial/grid.cuh).
     auto t0 = Clock::now();
     // One pass for the grid's inputs: min and max are exact, whatever the thread count.
     const SnapshotBounds b = thrust::transform_reduce(

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "kernels/orca_agent.cuh"
-#include "kernels/orca_types.h"
+#include "kernels/orca/orca_agent.cuh"
+#include "kernels/orca/orca_types.h"
 
 namespace throng {
 

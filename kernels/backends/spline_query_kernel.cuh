@@ -4,8 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/hd.cuh"
-#include "kernels/spline.cuh"
+#include "kernels/math/hd.cuh"
+#include "kernels/vehicles/spline.cuh"
 
 namespace throng {
 

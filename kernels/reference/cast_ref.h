@@ -1,4 +1,4 @@
-// Independent reference for kernels/cast_3d.cuh: double precision, and a different method.
+// Independent reference for kernels/steering/cast_3d.cuh: double precision, and a different method.
 // Where the kernels intersect a ray with the Minkowski sum part by part in closed form,
 // this side sphere-traces exact point-to-shape distance functions: march t along the unit
 // ray by (distance - radius), which can never step past a contact because each distance

@@ -1,9 +1,9 @@
-// Independent reference for kernels/forward_scene.cuh: the cast fan of every forward agent
+// Independent reference for kernels/steering/forward_scene.cuh: the cast fan of every forward agent
 // against every shape and body, in double, with no grid.
 #pragma once
 
-#include "kernels/forward_scene.h"
-#include "kernels/stop_request.h"
+#include "kernels/steering/forward_scene.h"
+#include "kernels/input/stop_request.h"
 
 namespace throng::reference {
 

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "kernels/orca_types.h"
+#include "kernels/orca/orca_types.h"
 
 namespace throng::reference {
 

@@ -5,8 +5,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "kernels/obstacles.h"
-#include "kernels/orca_validate.h"
+#include "kernels/orca/obstacles.h"
+#include "kernels/orca/orca_validate.h"
 #include "kernels/reference/forward_scene_ref.h"
 #include "kernels/reference/orca_ref.h"
 #include "kernels/reference/steering_ref.h"

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "kernels/backend.h"
+#include "kernels/backends/backend.h"
 #include "kernels/reference/spline_ref.h"
 
 namespace throng::reference {

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "kernels/spline.h"
+#include "kernels/vehicles/spline.h"
 
 namespace throng::reference {
 

@@ -1,4 +1,4 @@
-// Independent reference for kernels/steering.cuh and kernels/cast_fan.cuh: double
+// Independent reference for kernels/steering/steering.cuh and kernels/steering/cast_fan.cuh: double
 // precision, written from ALGORITHMS.md §3-4 and docs/VEHICLES.md without the kernels'
 // code. Where the kernels solve geometry in closed form, this side uses other methods:
 // - sphere casts: the first root of the (convex) distance-to-obstacle function along the

@@ -1,10 +1,10 @@
 // Independent reference for the vehicle follower (docs/VEHICLES.md): the same pipeline in
 // double precision on ReferenceSpline (Barry-Goldman pyramid, no arc-length table), for
-// equivalence tests against kernels/vehicle.cuh.
+// equivalence tests against kernels/vehicles/vehicle.cuh.
 #pragma once
 
 #include "kernels/reference/spline_ref.h"
-#include "kernels/vehicle.cuh"
+#include "kernels/vehicles/vehicle.cuh"
 
 namespace throng::reference {
 

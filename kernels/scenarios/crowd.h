@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/orca_types.h"
+#include "kernels/orca/orca_types.h"
 
 namespace throng::scenarios {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <random>
 
-#include "kernels/scalar.cuh"
+#include "kernels/math/scalar.cuh"
 
 namespace throng::scenarios {
 

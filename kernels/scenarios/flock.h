@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "kernels/forward_batch.h"
-#include "kernels/orca_types.h"
+#include "kernels/steering/forward_batch.h"
+#include "kernels/orca/orca_types.h"
 
 namespace throng::scenarios {
 

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "kernels/spline.h"
-#include "kernels/vehicle_batch.h"
+#include "kernels/vehicles/spline.h"
+#include "kernels/vehicles/vehicle_batch.h"
 
 namespace throng::scenarios {
 
@@ -18,7 +18,7 @@ std::vector<SplineDesc> RingRoads(int count, uint32_t seed);
 // within +-0.3 rad, 0 to 20 m/s, progress hints within 1 m of the truth.
 VehicleColumns VehiclesOn(const std::vector<SplineDesc>& roads, size_t n, uint32_t seed);
 
-// The follower's test course (tests/vehicle_test.cpp, throng-bench-lanes' `hairpin`):
+// The follower's test course (tests/vehicles/vehicle_test.cpp, throng-bench-lanes' `hairpin`):
 // straight A 120 m, a left hairpin of R = 8 m starting at arc length 120, straight B, an
 // S-bend (min radius ~16 m), straight C, a wide left turn (R = 18 m) and the closing
 // straight: 367 m closed. Open, it ends where the closing straight would begin again.

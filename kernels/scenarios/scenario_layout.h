@@ -8,7 +8,7 @@
 
 #include "kernels/scenarios/scenario.h"
 #include "kernels/scenarios/scenario_rng.h"
-#include "kernels/vec.cuh"
+#include "kernels/math/vec.cuh"
 #include "kernels/world/world_types.h"
 
 namespace throng::scenarios::layout {

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "kernels/scalar.cuh"
+#include "kernels/math/scalar.cuh"
 #include "kernels/scenarios/scenario_layout.h"
-#include "kernels/spline.h"
+#include "kernels/vehicles/spline.h"
 
 namespace throng::scenarios::detail {
 namespace {

@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "kernels/vec.cuh"
+#include "kernels/math/vec.cuh"
 
 namespace throng::scenarios {
 

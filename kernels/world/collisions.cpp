@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "kernels/cast_fan.cuh"
+#include "kernels/steering/cast_fan.cuh"
 #include "kernels/world/host_grid.h"
 
 namespace throng {

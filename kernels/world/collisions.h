@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "kernels/orca_types.h"
-#include "kernels/stop_request.h"
+#include "kernels/orca/orca_types.h"
+#include "kernels/input/stop_request.h"
 #include "kernels/world/vehicle_body.h"
 
 namespace throng {

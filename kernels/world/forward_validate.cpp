@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "kernels/column_checks.h"
-#include "kernels/input_limits.h"
+#include "kernels/input/column_checks.h"
+#include "kernels/input/input_limits.h"
 
 namespace throng {
 namespace {

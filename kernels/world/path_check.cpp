@@ -4,8 +4,8 @@
 #include <cmath>
 #include <limits>
 
-#include "kernels/cast_fan.cuh"
-#include "kernels/spline.cuh"
+#include "kernels/steering/cast_fan.cuh"
+#include "kernels/vehicles/spline.cuh"
 #include "kernels/world/host_grid.h"
 
 namespace throng {

@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include "kernels/spline.h"
+#include "kernels/vehicles/spline.h"
 #include "kernels/world/vehicle_body.h"
 #include "kernels/world/world_types.h"
 

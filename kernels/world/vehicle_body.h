@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "kernels/frame.cuh"
-#include "kernels/vec.cuh"
+#include "kernels/math/frame.cuh"
+#include "kernels/math/vec.cuh"
 
 namespace throng {
 

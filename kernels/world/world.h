@@ -5,7 +5,7 @@
 #include <memory>
 #include <stdexcept>
 
-#include "kernels/backend.h"
+#include "kernels/backends/backend.h"
 #include "kernels/world/world_types.h"
 
 namespace throng {

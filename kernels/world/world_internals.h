@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "kernels/backend.h"
+#include "kernels/backends/backend.h"
 #include "kernels/world/vehicle_body.h"
 #include "kernels/world/world.h"
 #include "kernels/world/world_memory.h"

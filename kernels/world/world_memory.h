@@ -6,7 +6,7 @@
 #include <limits>
 #include <vector>
 
-#include "kernels/vec.cuh"
+#include "kernels/math/vec.cuh"
 #include "kernels/world/world_types.h"
 
 namespace throng {

@@ -2,8 +2,8 @@
 #include <cmath>
 #include <limits>
 
-#include "kernels/spline.cuh"
-#include "kernels/steering.cuh"
+#include "kernels/vehicles/spline.cuh"
+#include "kernels/steering/steering.cuh"
 #include "kernels/world/path_check.h"
 #include "kernels/world/world_internals.h"
 

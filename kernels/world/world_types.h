@@ -9,13 +9,13 @@
 #include <string_view>
 #include <vector>
 
-#include "kernels/bicycle.cuh"
-#include "kernels/forward_scene.h"
-#include "kernels/frame.cuh"
-#include "kernels/orca_types.h"
-#include "kernels/spline.h"
-#include "kernels/stop_request.h"
-#include "kernels/vehicle.cuh"
+#include "kernels/vehicles/bicycle.cuh"
+#include "kernels/steering/forward_scene.h"
+#include "kernels/math/frame.cuh"
+#include "kernels/orca/orca_types.h"
+#include "kernels/vehicles/spline.h"
+#include "kernels/input/stop_request.h"
+#include "kernels/vehicles/vehicle.cuh"
 
 namespace throng {
 
@@ -202,7 +202,7 @@ struct TickOptions {
   bool integrate = false;  // move agents and vehicles by dt; the result becomes the state
   bool debug = false;      // fill the vehicles' look-ahead targets
   // Asked between stages and inside the long ones: true ends the tick with TickCancelled,
-  // before anything is committed (kernels/stop_request.h).
+  // before anything is committed (kernels/input/stop_request.h).
   StopRequested stop = nullptr;
 };
 

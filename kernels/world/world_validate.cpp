@@ -6,10 +6,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "kernels/column_checks.h"
-#include "kernels/input_limits.h"
-#include "kernels/orca_validate.h"
-#include "kernels/vehicle_batch.h"
+#include "kernels/input/column_checks.h"
+#include "kernels/input/input_limits.h"
+#include "kernels/orca/orca_validate.h"
+#include "kernels/vehicles/vehicle_batch.h"
 #include "kernels/world/forward_validate.h"
 
 namespace throng {
@@ -48,7 +48,7 @@ void RequireRange(const std::string& field, int v, int lo, int hi) {
 }
 
 // An optional column is empty or has one value per row; present values are finite and
-// within `bound` (kernels/input_limits.h).
+// within `bound` (kernels/input/input_limits.h).
 void OptionalBounded(const char* table, const char* column, const std::vector<float>& values,
                      size_t n, float bound, const char* unit) {
   if (values.empty()) return;

@@ -15,7 +15,7 @@ void ValidateWorldConfig(const WorldConfig& config);
 // A tick's dt: within [kMinSeconds, 10] s ("dt: must be within [0.001, 10] s").
 void ValidateTimeStep(float dt);
 
-// Column lengths, finite values within the limits of kernels/input_limits.h, ranges, unique
+// Column lengths, finite values within the limits of kernels/input/input_limits.h, ranges, unique
 // ids, known spline ids and flag bits, a tick after `last_tick` when the world has ticked
 // and at most kMaxTick, and ValidateTimeStep.
 void ValidateSnapshot(const WorldConfig& config, const Snapshot& snapshot, bool has_last_tick,

@@ -91,9 +91,9 @@ Client Connect(const std::string& address, const std::string& token = "") {
 // The request the client sends for `state` (the same path game_loop takes).
 v1::StepRequest Request(const std::string& world, const Snapshot& s, bool integrate) {
   v1::StepRequest request = MakeStep(world, s.tick, s.dt, integrate);
-  WidenedAgentColumns widened;
-  FillAgents(AgentColumnsOf(s.agents, &widened), request.mutable_agents());
-  FillVehicles(VehicleColumnsOf(s.vehicles), request.mutable_vehicles());
+  WidenedAgentSpans widened;
+  FillAgents(AgentSpansOf(s.agents, &widened), request.mutable_agents());
+  FillVehicles(VehicleSpansOf(s.vehicles), request.mutable_vehicles());
   return request;
 }
 

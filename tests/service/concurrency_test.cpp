@@ -9,7 +9,7 @@
 #include <mutex>
 #include <thread>
 
-#include "service/convert.h"
+#include "proto/convert.h"
 #include "tests/service/service_test_util.h"
 #include "tests/service/throngd_process.h"
 

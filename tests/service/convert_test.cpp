@@ -1,5 +1,5 @@
 // The proto <-> engine conversion on its own (no server).
-#include "service/convert.h"
+#include "proto/convert.h"
 
 #include <gtest/gtest.h>
 

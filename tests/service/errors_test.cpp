@@ -6,8 +6,8 @@
 #include <functional>
 #include <limits>
 
-#include "kernels/backend.h"
-#include "service/convert.h"
+#include "kernels/backends/backend.h"
+#include "proto/convert.h"
 #include "tests/service/service_test_util.h"
 #include "tests/service/throngd_process.h"
 

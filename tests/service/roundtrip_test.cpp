@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "kernels/world/world.h"
-#include "service/convert.h"
+#include "proto/convert.h"
 #include "tests/service/service_test_util.h"
 #include "tests/service/throngd_process.h"
 

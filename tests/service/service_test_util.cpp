@@ -6,7 +6,7 @@
 #include <cmath>
 #include <random>
 
-#include "service/convert.h"
+#include "proto/convert.h"
 
 namespace throng::service::testing {
 

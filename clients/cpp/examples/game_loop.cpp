@@ -1,6 +1,6 @@
 // game_loop: what a game server does with Throng every tick. It owns the world state,
 // sends a snapshot, applies the answer itself (pedestrians p += v dt; vehicles through the
-// kinematic bicycle model of kernels/bicycle.cuh, with the steering, throttle and brake
+// kinematic bicycle model of kernels/vehicles/bicycle.cuh, with the steering, throttle and brake
 // Throng chose) and prints each tick's latency.
 //
 //   game_loop --server 127.0.0.1:50051 --scenario town --size 500 --ticks 100 [--stream]
@@ -17,7 +17,7 @@
 #include "clients/cpp/client.h"
 #include "clients/cpp/process_memory.h"
 #include "clients/cpp/scenario_proto.h"
-#include "kernels/bicycle.cuh"
+#include "kernels/vehicles/bicycle.cuh"
 #include "kernels/scenarios/scenario.h"
 
 namespace {
@@ -98,10 +98,10 @@ int main(int argc, char** argv) {
     uint64_t collisions = 0;
     for (int t = 0; t < ticks; ++t) {
       v1::StepRequest request = throng::client::MakeStep(world.world_id(), state.tick, state.dt);
-      throng::client::WidenedAgentColumns widened;
-      throng::client::FillAgents(throng::client::AgentColumnsOf(state.agents, &widened),
+      throng::client::WidenedAgentSpans widened;
+      throng::client::FillAgents(throng::client::AgentSpansOf(state.agents, &widened),
                                  request.mutable_agents());
-      throng::client::FillVehicles(throng::client::VehicleColumnsOf(state.vehicles),
+      throng::client::FillVehicles(throng::client::VehicleSpansOf(state.vehicles),
                                    request.mutable_vehicles());
 
       const auto start = std::chrono::steady_clock::now();

@@ -1,0 +1,92 @@
+// The engine's backends behind one plain C++ interface (no Thrust or CUDA types).
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernels/steering/forward_batch.h"
+#include "kernels/steering/forward_scene.h"
+#include "kernels/orca/orca_types.h"
+#include "kernels/vehicles/spline.h"
+#include "kernels/vehicles/spline_queries.h"
+#include "kernels/input/stop_request.h"
+#include "kernels/vehicles/vehicle_batch.h"
+
+namespace throng {
+
+enum class BackendKind { kAuto, kCuda, kCpu, kReference };
+
+// "auto", "cuda", "cpu", "reference".
+std::string_view BackendName(BackendKind kind);
+// Throws std::invalid_argument for an unknown name.
+BackendKind ParseBackendKind(std::string_view name);
+
+// The build has the CUDA backend compiled in.
+bool CudaBuilt();
+// CUDA is built and at least one device can be used now.
+bool CudaDeviceAvailable();
+
+// Raised when a backend is asked for that this build or machine cannot provide.
+class BackendUnavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A backend owns its memory (host or device) and stream. Not thread-safe: one caller at a
+// time per instance; separate instances run in parallel.
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual BackendKind kind() const = 0;
+
+  // Installs a world's splines (validated; throws std::invalid_argument naming the
+  // offending point). Replaces any earlier set.
+  virtual void SetSplines(const std::vector<SplineDesc>& splines) = 0;
+  // Location, direction and curvature at q.s, and the local projection of q.p, for every
+  // query. Bad queries throw std::invalid_argument (ValidateSplineQueries).
+  virtual void QuerySplines(const SplineQueries& q, SplineQueryResults* out) = 0;
+
+  // Installs a world's static obstacles (validated; throws std::invalid_argument naming
+  // the polygon and vertex). Replaces any earlier set.
+  virtual void SetObstacles(const std::vector<Polygon>& polygons) = 0;
+  // One ORCA solve over every agent (docs/ORCA.md), against the installed obstacles.
+  // Validates first (std::invalid_argument naming column and index); on error `out` is
+  // left untouched. Velocities are not applied: the caller decides (two-phase step).
+  virtual void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
+                         const OrcaRunOptions& options, OrcaResult* out) = 0;
+
+  // Three-factor spline following (docs/VEHICLES.md) for every vehicle, on the installed
+  // splines. Validates first (std::invalid_argument naming column and index; unknown
+  // spline ids are errors); on error `out` is left untouched.
+  virtual void FollowSplines(const FollowerParams& params, float world_speed_limit,
+                             const VehicleColumns& vehicles, FollowerResults* out) = 0;
+
+  // Cast-fan avoidance (ALGORITHMS.md §4) for forward-only agents against the installed
+  // obstacles' edges: the chosen probe and the direction to move along after turning
+  // toward it for dt. Validates first (std::invalid_argument naming the field).
+  virtual void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& agents,
+                            FanResults* out) = 0;
+
+  // Forward agents in a world (kernels/steering/forward_scene.h): installs the static shapes their
+  // casts meet, indexed with cells of `cell` m (about one probe reach). Replaces any
+  // earlier set. The world validates them.
+  virtual void SetFanObstacles(const FanObstacleSet& shapes, float cell) = 0;
+  // The cast fan of every agent against the installed shapes and this tick's bodies, in
+  // the ground plane or in 3D, and the direction to move along after turning for dt.
+  // Inputs are validated by the world (every column filled, probes within 1..64). `stop`
+  // is asked between chunks of agents (TickCancelled): a crowd packed onto one point
+  // costs every agent a cast against every other, and must not hold a tick past its
+  // deadline.
+  virtual void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
+                                 const FanBodies& bodies, const StopRequested& stop,
+                                 ForwardSceneResults* out) = 0;
+};
+
+// kAuto picks cuda when a device is present, else cpu. Asking for cuda without a device
+// or a CUDA build throws BackendUnavailable with the reason.
+std::unique_ptr<Backend> CreateBackend(BackendKind kind);
+
+}  // namespace throng

@@ -1,0 +1,83 @@
+#include "kernels/input/column_checks.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <stdexcept>
+
+namespace throng {
+
+std::string ColumnAt(const char* table, const char* column, size_t i) {
+  return std::string(table) + "." + column + "[" + std::to_string(i) + "]";
+}
+
+void RequireTogether(const char* table, const char* first, const std::vector<float>& a,
+                     const char* second, const std::vector<float>& b) {
+  if (a.empty() != b.empty()) {
+    const char* missing = a.empty() ? first : second;
+    const char* given = a.empty() ? second : first;
+    throw std::invalid_argument(std::string(table) + "." + missing + ": missing while " + given +
+                                " is given");
+  }
+}
+
+void RequireLength(const char* table, const char* column, size_t size, size_t n) {
+  if (size != n) {
+    throw std::invalid_argument(std::string(table) + "." + column + ": has " +
+                                std::to_string(size) + " values, expected " + std::to_string(n));
+  }
+}
+
+void RequireFiniteColumns(const char* table, std::initializer_list<FloatColumn> columns, size_t n) {
+  for (const auto& [name, column] : columns) RequireLength(table, name, column->size(), n);
+  for (const auto& [name, column] : columns) {
+    for (size_t i = 0; i < n; ++i) {
+      if (!std::isfinite((*column)[i])) {
+        throw std::invalid_argument(ColumnAt(table, name, i) + ": not finite");
+      }
+    }
+  }
+}
+
+void RequireBoundedColumns(const char* table, std::initializer_list<FloatColumn> columns, size_t n,
+                           float bound, const char* unit) {
+  for (const auto& [name, column] : columns) RequireLength(table, name, column->size(), n);
+  for (const auto& [name, column] : columns) {
+    // A branch-free pass the compiler vectorises (100k values in a few microseconds);
+    // only a column with an offender is walked again to name it.
+    const float* values = column->data();
+    bool all_within = true;
+    for (size_t i = 0; i < n; ++i) all_within &= std::fabs(values[i]) <= bound;  // NaN: false
+    if (all_within) continue;
+    for (size_t i = 0; i < n; ++i) {
+      const float v = values[i];
+      if (std::fabs(v) <= bound) continue;
+      if (!std::isfinite(v)) throw std::invalid_argument(ColumnAt(table, name, i) + ": not finite");
+      char text[96];
+      std::snprintf(text, sizeof text, ": %g %s is beyond the limit of %g %s", v, unit, bound,
+                    unit);
+      throw std::invalid_argument(ColumnAt(table, name, i) + text);
+    }
+  }
+}
+
+void RequireUniqueIds(const char* table, const std::vector<uint32_t>& id) {
+  // Callers usually number their agents in order: strictly increasing ids are unique
+  // without the sort (8 ms per 100k-agent tick, twice: the world and its backend check).
+  if (std::adjacent_find(id.begin(), id.end(), std::greater_equal<uint32_t>()) == id.end()) {
+    return;
+  }
+  std::vector<std::pair<uint32_t, uint32_t>> sorted(id.size());
+  for (size_t i = 0; i < id.size(); ++i) sorted[i] = {id[i], static_cast<uint32_t>(i)};
+  std::sort(sorted.begin(), sorted.end());
+  for (size_t k = 1; k < sorted.size(); ++k) {
+    if (sorted[k].first == sorted[k - 1].first) {
+      throw std::invalid_argument(ColumnAt(table, "id", sorted[k].second) + ": " +
+                                  std::to_string(sorted[k].first) + " repeats " +
+                                  ColumnAt(table, "id", sorted[k - 1].second));
+    }
+  }
+}
+
+}  // namespace throng

@@ -1,0 +1,419 @@
+// Per-agent ORCA solve (docs/ORCA.md), written once for the CUDA and the CPU backend:
+// obstacle edge selection, obstacle and agent half-planes, LP and infeasibility handling.
+// Float only, fixed-capacity local arrays, no allocation, no recursion.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "kernels/math/hd.cuh"
+#include "kernels/math/local_array.cuh"
+#include "kernels/orca/obstacle_select.cuh"
+#include "kernels/orca/orca_lp.cuh"
+#include "kernels/orca/orca_types.h"
+#include "kernels/math/vec.cuh"
+
+namespace throng::orca {
+
+// The agent being solved, from the tick's snapshot.
+struct AgentState {
+  Vec2 p, v, v_pref;
+  float radius, max_speed;
+  uint32_t id;
+};
+
+// A kept neighbour (closest first, chosen by the caller per docs/ORCA.md).
+struct NeighborState {
+  Vec2 p, v, v_pref;
+  float radius;
+  uint32_t id;
+  bool non_cooperative;  // avoided with full responsibility; its line is hard
+};
+
+struct SolveOutput {
+  Vec2 velocity;
+  SolveStatus status;
+  int constraints;  // obstacle lines + agent lines built
+  uint8_t flags;    // SolveFlag bits (kSolveShortenedHorizon)
+  bool feasible;    // an LP2 succeeded (status ok)
+};
+
+namespace detail {
+
+// Zero-velocity slack of the safe-stop test (docs/ORCA.md, "Solve and infeasibility").
+constexpr float kHardLineSlack = 1e-5f;
+
+// RVO2's leg directions from the agent to a vertex at relative position rel (|rel| > r).
+THRONG_HD inline Vec2 LeftLeg(Vec2 rel, float dist_sq, float r, float leg) {
+  return Vec2{rel.x * leg - rel.y * r, rel.x * r + rel.y * leg} / dist_sq;
+}
+THRONG_HD inline Vec2 RightLeg(Vec2 rel, float dist_sq, float r, float leg) {
+  return Vec2{rel.x * leg + rel.y * r, -rel.x * r + rel.y * leg} / dist_sq;
+}
+// The line through `anchor + r/tau * left normal of direction` (legs and cut-off line).
+THRONG_HD inline Line OffsetLine(Vec2 anchor, Vec2 direction, float r_inv_tau) {
+  return {anchor + r_inv_tau * Vec2{-direction.y, direction.x}, direction};
+}
+
+// One edge's line, RVO2 2.0's obstacle part of Agent::computeNewVelocity. Returns false
+// when the edge adds no line (already covered, hidden by a non-convex vertex, foreign leg).
+THRONG_HD inline bool ObstacleLine(const AgentState& agent, const ObstacleView& obs, int edge,
+                                   float inv_tau_obst, const Line* lines, int line_count,
+                                   Line* out) {
+  const float r = agent.radius;
+  int i1 = edge;
+  int i2 = obs.next[edge];
+  const Vec2 rel1 = obs.point[i1] - agent.p;
+  const Vec2 rel2 = obs.point[i2] - agent.p;
+
+  // Skip an edge whose velocity obstacle earlier obstacle lines already exclude.
+  for (int j = 0; j < line_count; ++j) {
+    if (Det(inv_tau_obst * rel1 - lines[j].point, lines[j].direction) - inv_tau_obst * r >=
+            -kLpEpsilon &&
+        Det(inv_tau_obst * rel2 - lines[j].point, lines[j].direction) - inv_tau_obst * r >=
+            -kLpEpsilon) {
+      return false;
+    }
+  }
+
+  const float dist_sq1 = LengthSq(rel1);
+  const float dist_sq2 = LengthSq(rel2);
+  const float r_sq = r * r;
+  const Vec2 obstacle_vector = obs.point[i2] - obs.point[i1];
+  const float s = Dot(-rel1, obstacle_vector) / LengthSq(obstacle_vector);
+  const float dist_sq_line = LengthSq(-rel1 - s * obstacle_vector);
+
+  // Already overlapping: a line through the origin that forbids moving further in.
+  if (s < 0.f && dist_sq1 <= r_sq) {
+    if (!obs.convex[i1]) return false;  // a reflex vertex is handled by its edges
+    *out = {Vec2{0.f, 0.f}, Normalize(Vec2{-rel1.y, rel1.x})};
+    return true;
+  }
+  if (s > 1.f && dist_sq2 <= r_sq) {
+    // The right vertex is the next edge's left vertex: only handled here when convex and
+    // when that edge will not see it (agent not right of the next edge's direction).
+    if (!obs.convex[i2] || !(Det(rel2, obs.unit_dir[i2]) >= 0.f)) return false;
+    *out = {Vec2{0.f, 0.f}, Normalize(Vec2{-rel2.y, rel2.x})};
+    return true;
+  }
+  if (s >= 0.f && s <= 1.f && dist_sq_line <= r_sq) {
+    *out = {Vec2{0.f, 0.f}, -obs.unit_dir[i1]};
+    return true;
+  }
+
+  // No overlap: legs of the truncated velocity obstacle. Viewed obliquely, one vertex
+  // defines both legs; a non-convex vertex extends the cut-off line instead of a leg.
+  Vec2 left_leg, right_leg;
+  if (s < 0.f && dist_sq_line <= r_sq) {
+    if (!obs.convex[i1]) return false;
+    i2 = i1;
+    const float leg1 = sqrtf(dist_sq1 - r_sq);
+    left_leg = LeftLeg(rel1, dist_sq1, r, leg1);
+    right_leg = RightLeg(rel1, dist_sq1, r, leg1);
+  } else if (s > 1.f && dist_sq_line <= r_sq) {
+    if (!obs.convex[i2]) return false;
+    i1 = i2;
+    const float leg2 = sqrtf(dist_sq2 - r_sq);
+    left_leg = LeftLeg(rel2, dist_sq2, r, leg2);
+    right_leg = RightLeg(rel2, dist_sq2, r, leg2);
+  } else {
+    if (obs.convex[i1]) {
+      left_leg = LeftLeg(rel1, dist_sq1, r, sqrtf(dist_sq1 - r_sq));
+    } else {
+      left_leg = -obs.unit_dir[i1];
+    }
+    if (obs.convex[i2]) {
+      right_leg = RightLeg(rel2, dist_sq2, r, sqrtf(dist_sq2 - r_sq));
+    } else {
+      right_leg = obs.unit_dir[i1];
+    }
+  }
+
+  // A leg of a convex vertex may not point into the neighbouring edge; the neighbour's
+  // cut-off direction replaces it, and a projection onto such a "foreign" leg adds nothing.
+  const int left_neighbor = obs.prev[i1];
+  bool left_foreign = false;
+  bool right_foreign = false;
+  if (obs.convex[i1] && Det(left_leg, -obs.unit_dir[left_neighbor]) >= 0.f) {
+    left_leg = -obs.unit_dir[left_neighbor];
+    left_foreign = true;
+  }
+  if (obs.convex[i2] && Det(right_leg, obs.unit_dir[i2]) <= 0.f) {
+    right_leg = obs.unit_dir[i2];
+    right_foreign = true;
+  }
+
+  const Vec2 left_cutoff = inv_tau_obst * (obs.point[i1] - agent.p);
+  const Vec2 right_cutoff = inv_tau_obst * (obs.point[i2] - agent.p);
+  const Vec2 cutoff_vec = right_cutoff - left_cutoff;
+  const bool same_vertex = i1 == i2;
+  const Vec2 v = agent.v;
+  const float r_inv_tau = r * inv_tau_obst;
+
+  // Project the current velocity on the truncated velocity obstacle.
+  const float t = same_vertex ? 0.5f : Dot(v - left_cutoff, cutoff_vec) / LengthSq(cutoff_vec);
+  const float t_left = Dot(v - left_cutoff, left_leg);
+  const float t_right = Dot(v - right_cutoff, right_leg);
+
+  if ((t < 0.f && t_left < 0.f) || (same_vertex && t_left < 0.f && t_right < 0.f)) {
+    const Vec2 unit_w = Normalize(v - left_cutoff);  // left cut-off circle
+    *out = {left_cutoff + r_inv_tau * unit_w, Vec2{unit_w.y, -unit_w.x}};
+    return true;
+  }
+  if (t > 1.f && t_right < 0.f) {
+    const Vec2 unit_w = Normalize(v - right_cutoff);  // right cut-off circle
+    *out = {right_cutoff + r_inv_tau * unit_w, Vec2{unit_w.y, -unit_w.x}};
+    return true;
+  }
+
+  // Otherwise the closest of cut-off line, left leg and right leg.
+  const float dist_sq_cutoff =
+      (t < 0.f || t > 1.f || same_vertex) ? INFINITY : LengthSq(v - (left_cutoff + t * cutoff_vec));
+  const float dist_sq_left =
+      t_left < 0.f ? INFINITY : LengthSq(v - (left_cutoff + t_left * left_leg));
+  const float dist_sq_right =
+      t_right < 0.f ? INFINITY : LengthSq(v - (right_cutoff + t_right * right_leg));
+
+  if (dist_sq_cutoff <= dist_sq_left && dist_sq_cutoff <= dist_sq_right) {
+    *out = OffsetLine(left_cutoff, -obs.unit_dir[i1], r_inv_tau);
+    return true;
+  }
+  if (dist_sq_left <= dist_sq_right) {
+    if (left_foreign) return false;
+    *out = OffsetLine(left_cutoff, left_leg, r_inv_tau);
+    return true;
+  }
+  if (right_foreign) return false;
+  *out = OffsetLine(right_cutoff, -right_leg, r_inv_tau);
+  return true;
+}
+
+// The pair's radius sum widened by the contact margin (docs/ORCA.md, "Contact margin").
+THRONG_HD inline float CombinedRadius(float radius_a, float radius_b, float contact_margin_ratio) {
+  const float sum = radius_a + radius_b;
+  return sum + contact_margin_ratio * sum;
+}
+
+// RVO2's agent line toward neighbour b, with per-pair responsibility and the coincident
+// rule of docs/ORCA.md.
+THRONG_HD inline Line AgentLine(const AgentState& a, const NeighborState& b, float inv_tau,
+                                float inv_time_step, float contact_margin_ratio) {
+  const Vec2 relative_position = b.p - a.p;
+  const Vec2 relative_velocity = a.v - b.v;
+  const float dist_sq = LengthSq(relative_position);
+  const float combined_radius = CombinedRadius(a.radius, b.radius, contact_margin_ratio);
+  const float combined_radius_sq = combined_radius * combined_radius;
+  // The id order picks opposite sides for the two agents of a coincident pair.
+  const Vec2 fallback_unit_w = a.id < b.id ? Vec2{-1.f, 0.f} : Vec2{1.f, 0.f};
+
+  Line line;
+  Vec2 u;
+  if (dist_sq > combined_radius_sq && !(a.p == b.p)) {
+    const Vec2 w = relative_velocity - inv_tau * relative_position;  // from cut-off centre
+    const float w_length_sq = LengthSq(w);
+    const float dot_product1 = Dot(w, relative_position);
+    if (dot_product1 < 0.f && dot_product1 * dot_product1 > combined_radius_sq * w_length_sq) {
+      // Project on the cut-off circle.
+      const float w_length = sqrtf(w_length_sq);
+      const Vec2 unit_w = w / w_length;
+      line.direction = {unit_w.y, -unit_w.x};
+      u = (combined_radius * inv_tau - w_length) * unit_w;
+    } else {
+      // Project on the nearer leg.
+      const float leg = sqrtf(dist_sq - combined_radius_sq);
+      if (Det(relative_position, w) > 0.f) {
+        line.direction = LeftLeg(relative_position, dist_sq, combined_radius, leg);
+      } else {
+        line.direction = -RightLeg(relative_position, dist_sq, combined_radius, leg);
+      }
+      u = Dot(relative_velocity, line.direction) * line.direction - relative_velocity;
+    }
+  } else {
+    // Overlapping: leave within one time step (cut-off circle of time_step).
+    Vec2 unit_w = fallback_unit_w;
+    float w_length = 0.f;
+    if (!(a.p == b.p)) {
+      const Vec2 w = relative_velocity - inv_time_step * relative_position;
+      w_length = Length(w);
+      // w == 0 exactly would make RVO2 divide by zero; take the coincident rule's side.
+      if (w_length > 0.f) unit_w = w / w_length;
+    }
+    line.direction = {unit_w.y, -unit_w.x};
+    u = (combined_radius * inv_time_step - w_length) * unit_w;
+  }
+  const float responsibility = b.non_cooperative ? 1.f : 0.5f;
+  line.point = a.v + responsibility * u;
+  return line;
+}
+
+// Passing side (docs/ORCA.md, step 0): a neighbour whose preferred velocities are more
+// than about 134 degrees from the agent's counts as oncoming.
+constexpr float kOncomingCos = -0.7f;
+// The oncoming fade: a quarter of side_bias_fade (lanes in counter-flows; measured in
+// docs/PERFORMANCE.md).
+constexpr float kOncomingFadeShare = 0.25f;
+
+// The share of side_bias that neighbour b, whose agent line v_pref breaks, asks of the
+// agent (docs/ORCA.md, step 0): the pair's preferred closing direction u (v_pref minus b's
+// v_pref) and b's offset d; none when the two would not close (d . u <= 0), all of it when
+// b lies ahead on the left of the agent's closing path or straight ahead, and fading out
+// as b lies further to the right (where passing on the left is the natural side): over
+// `fade` combined radii, a quarter of that for an oncoming or standing neighbour. Equal preferences
+// (nothing to tell the side by) and fade 0 keep the whole bias.
+THRONG_HD inline float SideBiasShare(const AgentState& a, const NeighborState& b, float fade) {
+  if (!(fade > 0.f)) return 1.f;
+  const Vec2 closing = a.v_pref - b.v_pref;
+  const float closing_length = Length(closing);
+  const float pref_length = Length(a.v_pref);
+  if (!(closing_length > 1e-6f * pref_length)) return 1.f;
+  const Vec2 u = closing / closing_length;
+  const Vec2 d = b.p - a.p;
+  if (!(Dot(d, u) > 0.f)) return 0.f;
+  const float b_pref_length = Length(b.v_pref);
+  // Someone standing is walked at head-on, as an oncoming neighbour is.
+  const bool oncoming = !(b_pref_length > 0.f) ||
+                        Dot(a.v_pref, b.v_pref) < kOncomingCos * pref_length * b_pref_length;
+  const float reach = (oncoming ? kOncomingFadeShare * fade : fade) * (a.radius + b.radius);
+  const float right = fmaxf(0.f, -Det(u, d));  // > 0: b lies right of the closing path
+  return fmaxf(0.f, 1.f - right / reach);
+}
+
+}  // namespace detail
+
+// Whether the pair already overlaps (the collision branch of AgentLine).
+THRONG_HD inline bool Overlapping(const AgentState& a, const NeighborState& b,
+                                  float contact_margin_ratio) {
+  const float r = detail::CombinedRadius(a.radius, b.radius, contact_margin_ratio);
+  return a.p == b.p || LengthSq(b.p - a.p) <= r * r;
+}
+
+// Solves one cooperative agent (docs/ORCA.md, "Solve and infeasibility"): obstacle lines
+// (hard, tau_obst), one line per neighbour (tau), LP2 toward v_pref or, when v_pref
+// breaks an agent line, toward v_pref turned right by up to side_bias -> ok; else the same at
+// shorter horizons -> ok (flagged); else v = 0 if it meets the hard lines -> safe_stop;
+// else LP3 -> emergency. feasible_only stops after the LP2 attempts (repair passes
+// without revalidate_fallback).
+// neighbor_count above kMaxNeighborsLimit is cut there.
+THRONG_HD inline SolveOutput SolveAgent(const AgentState& agent, const NeighborState* neighbors,
+                                        int neighbor_count, const ObstacleView& obstacles,
+                                        const OrcaParams& params, bool feasible_only = false) {
+  if (neighbor_count > kMaxNeighborsLimit) neighbor_count = kMaxNeighborsLimit;
+  if (neighbor_count < 0) neighbor_count = 0;
+
+  LocalArray<Line, kMaxLines> line_storage;
+  Line* const lines = line_storage.data();
+  int line_count = 0;
+
+  {
+    detail::EdgeCandidate edges[kMaxObstacleLinesLimit];
+    const float range = params.time_horizon_obst * agent.max_speed + agent.radius;
+    const int edge_count = detail::SelectObstacleEdges(agent.p, range * range, obstacles, edges);
+    const float inv_tau_obst = 1.f / params.time_horizon_obst;
+    for (int e = 0; e < edge_count; ++e) {
+      if (detail::ObstacleLine(agent, obstacles, edges[e].index, inv_tau_obst, lines, line_count,
+                               &lines[line_count])) {
+        ++line_count;
+      }
+    }
+  }
+  const int num_obst_lines = line_count;
+  line_count += neighbor_count;
+
+  const float inv_time_step = 1.f / params.time_step;
+  const float margin = params.contact_margin_ratio;
+  auto build_agent_lines = [&](float tau) {
+    const float inv_tau = 1.f / tau;
+    for (int k = 0; k < neighbor_count; ++k) {
+      lines[num_obst_lines + k] =
+          detail::AgentLine(agent, neighbors[k], inv_tau, inv_time_step, margin);
+    }
+  };
+  build_agent_lines(params.time_horizon);
+
+  // Judged on the full-tau problem, before shorter horizons overwrite the agent lines.
+  bool zero_is_safe = true;
+  float bias_share = 0.f;  // the largest share any neighbour in conflict asks for
+  for (int j = 0; j < line_count; ++j) {
+    const bool agent_line = j >= num_obst_lines;
+    const NeighborState* nb = agent_line ? &neighbors[j - num_obst_lines] : nullptr;
+    if (agent_line && bias_share < 1.f &&
+        Det(lines[j].direction, lines[j].point - agent.v_pref) > 0.f) {
+      bias_share = fmaxf(bias_share, detail::SideBiasShare(agent, *nb, params.side_bias_fade));
+    }
+    const bool hard = !agent_line || nb->non_cooperative ||
+                      (params.overlap_is_hard && Overlapping(agent, *nb, margin));
+    if (hard && !(Det(lines[j].direction, lines[j].point) <= detail::kHardLineSlack))
+      zero_is_safe = false;
+  }
+  Vec2 target = agent.v_pref;
+  if (bias_share > 0.f && params.side_bias != 0.f) {
+    // Clockwise, i.e. to the agent's right (Z up). A whole share is the bias itself, so
+    // side_bias_fade = 0 turns exactly as before the fade.
+    const float angle = bias_share < 1.f ? params.side_bias * bias_share : params.side_bias;
+    const float c = cosf(angle), s = sinf(angle);
+    target = {c * agent.v_pref.x + s * agent.v_pref.y, -s * agent.v_pref.x + c * agent.v_pref.y};
+  }
+
+  SolveOutput out;
+  out.constraints = line_count;
+  out.flags = 0;
+  out.feasible = true;
+  out.status = SolveStatus::kOk;
+  int fail = LinearProgram2(lines, line_count, agent.max_speed, target, false, &out.velocity);
+  if (fail >= line_count) return out;
+  if (params.shorten_horizon) {
+    float tau = params.time_horizon;
+    while (tau > params.time_step) {
+      // Halving is exact in binary, so every backend walks the same horizons.
+      tau = fmaxf(0.5f * tau, params.time_step);
+      build_agent_lines(tau);
+      fail = LinearProgram2(lines, line_count, agent.max_speed, target, false, &out.velocity);
+      if (fail >= line_count) {
+        out.flags = kSolveShortenedHorizon;
+        return out;
+      }
+    }
+  }
+
+  out.feasible = false;
+  if (feasible_only) return out;
+  if (params.rvo2_fallback) {
+    // The baseline hides the failure, as the RVO2 library does.
+    LinearProgram3(lines, line_count, num_obst_lines, fail, agent.max_speed, &out.velocity);
+    out.velocity = ClampLength(out.velocity, agent.max_speed);
+    return out;
+  }
+  if (zero_is_safe) {
+    out.velocity = Vec2{0.f, 0.f};
+    out.status = SolveStatus::kSafeStop;
+    return out;
+  }
+  LinearProgram3(lines, line_count, num_obst_lines, fail, agent.max_speed, &out.velocity);
+  // Exact LP3 stays in the speed disc; in float, nearly parallel agent lines put projected
+  // lines' points far out and the rounding can leave it by a few percent.
+  out.velocity = ClampLength(out.velocity, agent.max_speed);
+  out.status = SolveStatus::kEmergency;
+  return out;
+}
+
+// The last check on what a caller is told. A velocity that is not finite, or a solved one
+// beyond the agent's speed by more than float rounding, is never reported as it is: it
+// becomes an emergency with a finite velocity inside the speed disc (0 when it had no
+// direction). Validation keeps inputs where this should never fire; it is there so that a
+// case nobody foresaw costs an emergency, not a wrong answer marked ok.
+constexpr float kSpeedSlack = 1e-4f;  // relative; LP2 answers sit on the disc within 1e-7
+
+THRONG_HD inline void GuardResult(float max_speed, Vec2* velocity, SolveStatus* status) {
+  const float speed_sq = LengthSq(*velocity);
+  const float limit = max_speed * (1.f + kSpeedSlack);
+  if (speed_sq <= limit * limit) return;  // false for NaN too
+  // x - x is 0 for every finite x and NaN otherwise (no <cmath> in device code needed).
+  const bool finite = velocity->x - velocity->x == 0.f && velocity->y - velocity->y == 0.f;
+  // Onto the disc's edge in its direction; scaled by the larger component first, since
+  // the square of a finite 4e19 is already infinite in float.
+  const float largest = fmaxf(fabsf(velocity->x), fabsf(velocity->y));
+  *velocity = finite ? Normalize(*velocity / largest) * max_speed : Vec2{0.f, 0.f};
+  *status = SolveStatus::kEmergency;
+}
+
+}  // namespace throng::orca

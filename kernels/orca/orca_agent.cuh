@@ -1,0 +1,361 @@
+// One agent's tick of ORCA, as both parallel backends run it: gather candidates from the
+// grid, keep the closest max_neighbors (distance, then id), solve (kernels/orca/orca.cuh).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/spatial/grid.cuh"
+#include "kernels/math/hd.cuh"
+#include "kernels/math/local_array.cuh"
+#include "kernels/orca/orca.cuh"
+#include "kernels/orca/orca_types.h"
+#include "kernels/math/vec.cuh"
+
+namespace throng {
+
+// Agents in grid order (structure of arrays, hot fields only).
+struct SortedAgentsView {
+  const float* __restrict__ px;
+  const float* __restrict__ py;
+  const float* __restrict__ vx;
+  const float* __restrict__ vy;
+  const float* __restrict__ radius;
+  const float* __restrict__ max_speed;
+  const float* __restrict__ pref_vx;
+  const float* __restrict__ pref_vy;
+  const uint32_t* __restrict__ id;
+  const uint8_t* __restrict__ flags;
+  const uint32_t* __restrict__ input_index;  // position in the caller's columns
+  uint32_t count;
+};
+
+// Results written at the agent's input index: one writer each, no atomics.
+struct OrcaOutputView {
+  float* __restrict__ vx;
+  float* __restrict__ vy;
+  uint8_t* __restrict__ status;
+  uint16_t* __restrict__ candidates;
+  uint16_t* __restrict__ neighbors;
+  uint16_t* __restrict__ constraints;
+  uint8_t* __restrict__ solve_flags;
+  uint16_t* __restrict__ audit_missed;  // kNotAudited, or false negatives found by the audit
+};
+
+constexpr uint16_t kNotAudited = 0xffff;
+
+// What the neighbour query reads of every agent it scans, packed into one 16-byte load
+// (four separate arrays cost four cache lines per scanned cell).
+struct alignas(16) QueryPoint {
+  float x, y, radius, max_speed;
+};
+
+// The kept list's order (tier, dist_sq, id) as one integer, so that a scan compares one
+// word: tier in bit 63 (0: non-cooperative, kept first: vehicles and players will not give
+// way, so a crowd pressing close must never push one out of the max_neighbors cut), the
+// distance's bits in 62..32 (a non-negative float orders as its bits; the mask keeps a
+// NaN, which validation rules out, from reaching the tier bit), the id below. Deterministic
+// whatever order the cells are visited in.
+THRONG_HD inline uint64_t NeighborKey(bool cooperative, float dist_sq, uint32_t id) {
+  uint32_t bits;
+  memcpy(&bits, &dist_sq, sizeof bits);
+  return (static_cast<uint64_t>(cooperative) << 63) |
+         (static_cast<uint64_t>(bits & 0x7fffffffu) << 32) | id;
+}
+
+// Per-pair conservative filter of docs/ORCA.md (boundary included), with the tick's
+// constants taken once. Written with & on bools, not && and ||, so that the scan compiles
+// it to compares without branches.
+struct CandidateFilter {
+  float tau;
+  bool capped;   // neighbor_dist > 0
+  float cap_sq;  // neighbor_dist^2
+  THRONG_HD explicit CandidateFilter(const OrcaParams& params)
+      : tau(params.time_horizon),
+        capped(params.neighbor_dist > 0.f),
+        cap_sq(params.neighbor_dist * params.neighbor_dist) {}
+  THRONG_HD bool operator()(float dist_sq, float r_a, float r_b, float s_a, float s_b) const {
+    const float reach = r_a + r_b + (s_a + s_b) * tau;
+    const bool within_reach = !(dist_sq > reach * reach);
+    const bool within_cap = !capped | (dist_sq <= cap_sq);
+    return within_reach & within_cap;
+  }
+};
+
+THRONG_HD inline bool IsCandidate(float dist_sq, float r_a, float r_b, float s_a, float s_b,
+                                  const OrcaParams& params) {
+  return CandidateFilter(params)(dist_sq, r_a, r_b, s_a, s_b);
+}
+
+// Neighbour query for sorted agent i: writes the kept neighbours' sorted indices,
+// closest first, into lists[i * max_neighbors ...].
+struct NeighborQueryFunctor {
+  SortedAgentsView agents;
+  const QueryPoint* __restrict__ points;  // grid order, as agents
+  const uint32_t* __restrict__ offsets;   // BucketCount + 1 entries
+  GridSpec grid;
+  OrcaParams params;
+  float r_max, s_max;    // largest radius and max speed in the snapshot
+  uint32_t audit_every;  // 0: no audit; k: brute-force check of every k-th sorted agent
+  uint32_t* __restrict__ lists;
+  uint16_t* __restrict__ kept_count;       // sorted order
+  uint16_t* __restrict__ candidate_count;  // sorted order
+  uint16_t* __restrict__ audit_missed;     // sorted order
+
+  THRONG_HD void operator()(uint32_t i) const {
+    if (agents.flags[i] & kAgentNonCooperative) {
+      // Not solved, so it needs no neighbours; others still see it.
+      kept_count[i] = 0;
+      candidate_count[i] = 0;
+      audit_missed[i] = kNotAudited;
+      return;
+    }
+    const Vec2 p{agents.px[i], agents.py[i]};
+    const float r = agents.radius[i];
+    const float s = agents.max_speed[i];
+    const int k_max = params.max_neighbors;
+
+    // Slots are read only below `count`; nvcc cannot see that (warning 549).
+#if defined(__NVCC__)
+#pragma nv_diag_suppress 549
+#endif
+    uint64_t kept_key[kMaxNeighborsLimit];
+    uint32_t kept_index[kMaxNeighborsLimit];
+    int count = 0;
+    // Key of the last kept slot once the list is full (a candidate must beat it), and its
+    // distance: a cooperative candidate farther than that cannot be kept.
+    uint64_t worst = ~uint64_t{0};
+    float bound = INFINITY;
+    auto keep = [&](uint32_t j, float dist_sq) {
+      const uint64_t key =
+          NeighborKey((agents.flags[j] & kAgentNonCooperative) == 0, dist_sq, agents.id[j]);
+      if (key >= worst) return;
+      int pos = count < k_max ? count++ : k_max - 1;
+      while (pos > 0 && key < kept_key[pos - 1]) {
+        kept_key[pos] = kept_key[pos - 1];
+        kept_index[pos] = kept_index[pos - 1];
+        --pos;
+      }
+      kept_key[pos] = key;
+      kept_index[pos] = j;
+      if (count == k_max) {
+        worst = kept_key[k_max - 1];
+        const uint32_t bits = static_cast<uint32_t>(worst >> 32) & 0x7fffffffu;
+        memcpy(&bound, &bits, sizeof bound);
+      }
+    };
+
+    // The scan is branch-free: every candidate is counted, and those that may still enter
+    // the list (not farther than its last slot, or non-cooperative) are appended to a small
+    // buffer that is merged into the list when it fills. A branch per scanned agent on the filter's
+    // outcome, right or wrong at random, cost more than the arithmetic.
+    constexpr int kBuffer = 16;
+    uint32_t buffer_index[kBuffer];
+    float buffer_dist_sq[kBuffer];
+    int buffered = 0;
+    auto merge = [&] {
+      for (int b = 0; b < buffered; ++b) keep(buffer_index[b], buffer_dist_sq[b]);
+      buffered = 0;
+    };
+    const CandidateFilter in_reach(params);
+    uint32_t candidates = 0;
+
+    // Every cell the agent's largest query disc touches, each once (the table is wider
+    // than any scan, so no bucket comes up twice).
+    float reach = r + r_max + (s + s_max) * params.time_horizon;
+    if (params.neighbor_dist > 0.f && params.neighbor_dist < reach) reach = params.neighbor_dist;
+    reach *= 1.0001f;  // rounding in the per-pair test must never reach past the scan
+    ForEachRowRange(grid, offsets, p, reach, [&](uint32_t begin, uint32_t end) {
+      for (uint32_t j = begin; j < end; ++j) {
+        const QueryPoint q = points[j];
+        const Vec2 d{q.x - p.x, q.y - p.y};
+        const float dist_sq = LengthSq(d);
+        const bool candidate = in_reach(dist_sq, r, q.radius, s, q.max_speed) & (j != i);
+        candidates += candidate;
+        buffer_index[buffered] = j;
+        buffer_dist_sq[buffered] = dist_sq;
+        // A non-cooperative agent outranks every cooperative one at any distance.
+        const bool may_enter = (dist_sq <= bound) | ((agents.flags[j] & kAgentNonCooperative) != 0);
+        buffered += candidate & may_enter;
+        if (buffered == kBuffer) merge();
+      }
+    });
+    merge();
+
+    uint32_t missed = kNotAudited;
+    if (audit_every != 0 && i % audit_every == 0) {
+      uint32_t truth = 0;
+      for (uint32_t j = 0; j < agents.count; ++j) {
+        if (j == i) continue;
+        const Vec2 d{agents.px[j] - p.x, agents.py[j] - p.y};
+        truth += IsCandidate(LengthSq(d), r, agents.radius[j], s, agents.max_speed[j], params);
+      }
+      missed = truth > candidates ? truth - candidates : 0;
+      if (missed > kNotAudited - 1u) missed = kNotAudited - 1u;
+    }
+
+    uint32_t* list = lists + static_cast<size_t>(i) * static_cast<size_t>(k_max);
+    for (int k = 0; k < count; ++k) list[k] = kept_index[k];
+    kept_count[i] = static_cast<uint16_t>(count);
+    candidate_count[i] = static_cast<uint16_t>(candidates > 65535u ? 65535u : candidates);
+    audit_missed[i] = static_cast<uint16_t>(missed);
+  }
+};
+
+// One pass's results in grid order: pass 1 writes them, each repair pass reads the
+// previous pass's and writes its own (two-phase), the last one goes to the output.
+struct PassStateView {
+  float* __restrict__ vx;
+  float* __restrict__ vy;
+  uint8_t* __restrict__ status;
+  uint8_t* __restrict__ flags;
+  uint16_t* __restrict__ constraints;
+  // 1 iff the agent is not ok in this pass's results and was ok in the pass before (pass 1:
+  // iff not ok): its cooperative neighbours relied on it taking its half.
+  uint8_t* __restrict__ turned;
+};
+
+THRONG_HD inline orca::AgentState AgentStateOf(const SortedAgentsView& a, uint32_t i) {
+  return {{a.px[i], a.py[i]}, {a.vx[i], a.vy[i]}, {a.pref_vx[i], a.pref_vy[i]},
+          a.radius[i],        a.max_speed[i],     a.id[i]};
+}
+
+THRONG_HD inline orca::NeighborState NeighborStateOf(const SortedAgentsView& a, uint32_t j) {
+  return {{a.px[j], a.py[j]},
+          {a.vx[j], a.vy[j]},
+          {a.pref_vx[j], a.pref_vy[j]},
+          a.radius[j],
+          a.id[j],
+          (a.flags[j] & kAgentNonCooperative) != 0};
+}
+
+struct OrcaPassOneFunctor {
+  SortedAgentsView agents;
+  const uint32_t* __restrict__ lists;
+  const uint16_t* __restrict__ kept_count;
+  orca::ObstacleView obstacles;
+  OrcaParams params;
+  PassStateView out;
+
+  THRONG_HD void operator()(uint32_t i) const {
+    if (agents.flags[i] & kAgentNonCooperative) {
+      // Not solved: keeps the velocity its caller gave it.
+      out.vx[i] = agents.vx[i];
+      out.vy[i] = agents.vy[i];
+      out.status[i] = static_cast<uint8_t>(SolveStatus::kOk);
+      out.flags[i] = 0;
+      out.constraints[i] = 0;
+      out.turned[i] = 0;
+      return;
+    }
+    const int count = kept_count[i];
+    const uint32_t* list =
+        lists + static_cast<size_t>(i) * static_cast<size_t>(params.max_neighbors);
+    LocalArray<orca::NeighborState, kMaxNeighborsLimit> neighbor_storage;
+    orca::NeighborState* const neighbors = neighbor_storage.data();
+    for (int k = 0; k < count; ++k) neighbors[k] = NeighborStateOf(agents, list[k]);
+    const orca::SolveOutput solved =
+        orca::SolveAgent(AgentStateOf(agents, i), neighbors, count, obstacles, params);
+    out.vx[i] = solved.velocity.x;
+    out.vy[i] = solved.velocity.y;
+    out.status[i] = static_cast<uint8_t>(solved.status);
+    out.flags[i] = solved.flags;
+    out.constraints[i] = static_cast<uint16_t>(solved.constraints);
+    out.turned[i] = solved.status != SolveStatus::kOk;
+  }
+};
+
+// A repair pass (docs/ORCA.md, "Repair passes"): a cooperative agent still ok whose kept
+// neighbour turned non-ok in the previous pass (it stopped or took an emergency velocity,
+// so it does not take its half) re-solves with every non-ok neighbour treated as
+// non-cooperative at its previous-pass velocity. A feasible velocity is adopted; otherwise,
+// with revalidate_fallback, the agent falls back (safe stop, else emergency) and turns
+// non-ok itself, else it keeps its velocity. Reads `prev` only, writes `next`.
+struct OrcaRepairPassFunctor {
+  SortedAgentsView agents;
+  const uint32_t* __restrict__ lists;
+  const uint16_t* __restrict__ kept_count;
+  PassStateView prev;
+  orca::ObstacleView obstacles;
+  OrcaParams params;
+  PassStateView next;
+
+  THRONG_HD void operator()(uint32_t i) const {
+    constexpr uint8_t kOk = static_cast<uint8_t>(SolveStatus::kOk);
+    Vec2 v{prev.vx[i], prev.vy[i]};
+    uint8_t status = prev.status[i];
+    uint8_t flags = prev.flags[i];
+    uint8_t turned = 0;
+    const int count = kept_count[i];
+    const uint32_t* list =
+        lists + static_cast<size_t>(i) * static_cast<size_t>(params.max_neighbors);
+    const bool cooperative = (agents.flags[i] & kAgentNonCooperative) == 0;
+    bool triggered = false;
+    if (cooperative && status == kOk) {
+      for (int k = 0; k < count && !triggered; ++k) triggered = prev.turned[list[k]] != 0;
+    }
+    if (triggered) {
+      LocalArray<orca::NeighborState, kMaxNeighborsLimit> neighbor_storage;
+      orca::NeighborState* const neighbors = neighbor_storage.data();
+      for (int k = 0; k < count; ++k) {
+        const uint32_t j = list[k];
+        neighbors[k] = NeighborStateOf(agents, j);
+        if (prev.status[j] != kOk) {
+          neighbors[k].v = {prev.vx[j], prev.vy[j]};
+          neighbors[k].non_cooperative = true;
+        }
+      }
+      flags |= kSolveRevalidated;
+      const orca::SolveOutput again =
+          orca::SolveAgent(AgentStateOf(agents, i), neighbors, count, obstacles, params,
+                           /*feasible_only=*/!params.revalidate_fallback);
+      if (again.feasible) {
+        v = again.velocity;
+        flags =
+            static_cast<uint8_t>((flags & ~kSolveShortenedHorizon) | again.flags | kSolveAdopted);
+      } else if (params.revalidate_fallback) {
+        v = again.velocity;
+        status = static_cast<uint8_t>(again.status);
+        flags =
+            static_cast<uint8_t>((flags & ~(kSolveShortenedHorizon | kSolveAdopted)) | again.flags);
+        turned = status != kOk;
+      }
+    }
+    next.vx[i] = v.x;
+    next.vy[i] = v.y;
+    next.status[i] = status;
+    next.flags[i] = flags;
+    next.constraints[i] = prev.constraints[i];
+    next.turned[i] = turned;
+  }
+};
+
+// The last pass's results and the neighbour counts, written at input indices (one writer
+// each, no atomics).
+struct OrcaWriteResultsFunctor {
+  SortedAgentsView agents;
+  const uint16_t* __restrict__ kept_count;
+  const uint16_t* __restrict__ candidate_count;
+  const uint16_t* __restrict__ audit_missed;
+  PassStateView last;
+  OrcaOutputView out;
+
+  THRONG_HD void operator()(uint32_t i) const {
+    const uint32_t dst = agents.input_index[i];
+    Vec2 v{last.vx[i], last.vy[i]};
+    auto status = static_cast<SolveStatus>(last.status[i]);
+    if (!(agents.flags[i] & kAgentNonCooperative))
+      orca::GuardResult(agents.max_speed[i], &v, &status);
+    out.vx[dst] = v.x;
+    out.vy[dst] = v.y;
+    out.status[dst] = static_cast<uint8_t>(status);
+    out.solve_flags[dst] = last.flags[i];
+    out.constraints[dst] = last.constraints[i];
+    out.candidates[dst] = candidate_count[i];
+    out.neighbors[dst] = kept_count[i];
+    out.audit_missed[dst] = audit_missed[i];
+  }
+};
+
+}  // namespace throng

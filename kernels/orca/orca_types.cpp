@@ -1,0 +1,40 @@
+#include "kernels/orca/orca_types.h"
+
+namespace throng {
+
+void AgentColumns::Resize(size_t n) {
+  id.resize(n);
+  for (auto* c : {&px, &py, &vx, &vy, &radius, &max_speed, &pref_vx, &pref_vy}) c->resize(n);
+  flags.resize(n);
+}
+
+void AgentColumns::Reserve(size_t n) {
+  id.reserve(n);
+  for (auto* c : {&px, &py, &vx, &vy, &radius, &max_speed, &pref_vx, &pref_vy}) c->reserve(n);
+  flags.reserve(n);
+}
+
+void OrcaResult::Resize(size_t n) {
+  vx.resize(n);
+  vy.resize(n);
+  status.resize(n);
+  candidates.resize(n);
+  neighbors.resize(n);
+  constraints.resize(n);
+  solve_flags.resize(n);
+}
+
+void OrcaResult::CountStatuses() {
+  for (uint64_t& c : status_count) c = 0;
+  for (uint8_t s : status) {
+    if (s < kSolveStatusCount) ++status_count[s];
+  }
+  shortened_horizon = revalidated = revalidation_adopted = 0;
+  for (uint8_t f : solve_flags) {
+    shortened_horizon += (f & kSolveShortenedHorizon) != 0;
+    revalidated += (f & kSolveRevalidated) != 0;
+    revalidation_adopted += (f & kSolveAdopted) != 0;
+  }
+}
+
+}  // namespace throng

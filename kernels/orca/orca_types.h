@@ -1,0 +1,157 @@
+// Plain C++ types of the ORCA problem, shared by every backend and the reference.
+// No Thrust or CUDA types here: this is part of the engine's public interface.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "kernels/input/stop_request.h"
+#include "kernels/math/vec.cuh"
+
+namespace throng {
+
+// Outcome of one agent's velocity solve (ALGORITHMS.md §5, "Empty feasible set").
+enum class SolveStatus : uint8_t {
+  kOk = 0,         // the linear program found a velocity inside every constraint
+  kSafeStop = 1,   // infeasible, standing still satisfies the hard constraints: v = 0
+  kEmergency = 2,  // infeasible and unsafe to stop: minimum largest agent-constraint violation
+};
+constexpr int kSolveStatusCount = 3;
+
+// How an agent's solve went, beyond its status (bits of OrcaResult::solve_flags).
+enum SolveFlag : uint8_t {
+  kSolveShortenedHorizon = 1u << 0,  // feasible only at a horizon shorter than tau
+  kSolveRevalidated = 1u << 1,       // re-solved in a repair pass
+  kSolveAdopted = 1u << 2,           // a repair pass's feasible velocity was taken
+};
+
+// Per-agent flag bits.
+enum AgentFlag : uint8_t {
+  // Players, vehicles, scripted agents: keep the velocity their caller gives them, are not
+  // solved, and others avoid them with full responsibility (1.0 instead of 0.5).
+  kAgentNonCooperative = 1u << 0,
+};
+
+// Largest max_neighbors accepted: the per-agent solver works on fixed-capacity arrays.
+constexpr int kMaxNeighborsLimit = 64;
+// Largest number of obstacle edges one agent may be constrained by in one solve.
+constexpr int kMaxObstacleLinesLimit = 64;
+// Largest OrcaParams::revalidate_passes accepted.
+constexpr int kMaxRevalidatePasses = 16;
+
+struct OrcaParams {
+  float time_step = 0.25f;         // s, used for collision (overlap) resolution
+  float time_horizon = 10.f;       // tau, s
+  float time_horizon_obst = 10.f;  // tau_obst, s
+  float neighbor_dist = 15.f;      // m; caps the conservative query radius; 0 = no cap
+  int max_neighbors = 10;          // 1 .. kMaxNeighborsLimit
+
+  // Throng's handling of conflicts and infeasibility (docs/ORCA.md, "Solve"). With
+  // side_bias = 0, contact_margin_ratio = 0 and the four flags false, the solve is exactly
+  // ALGORITHMS.md §5's plain order (LP2; safe stop if v = 0 meets the hard lines; LP3).
+  float side_bias = 0.3f;  // rad: when v_pref breaks an agent line, aim this far right
+  // Combined radii (0 .. 100): the bias fades as the conflicting neighbour lies further to
+  // the agent's right of their closing path, over this many combined radii (a quarter of
+  // it for an oncoming neighbour), so that offset pairs pass on their natural side and
+  // counter-flows form lanes (docs/ORCA.md, step 0). 0: the whole bias for every conflict.
+  float side_bias_fade = 2.f;
+  // Clearance kept between solved agents, as a fraction of the pair's radius sum: agent
+  // lines use (r_A + r_B) * (1 + ratio). Relative, so that 0.3 m pedestrians and 1.5 m
+  // benchmark agents get the same share (0.01 m and 0.05 m); docs/ORCA.md, "Contact margin".
+  float contact_margin_ratio = 1.f / 60.f;
+  bool shorten_horizon = true;  // retry with tau/2, tau/4, .. down to time_step first
+  bool overlap_is_hard = true;  // an overlapping neighbour's line is hard for the safe stop
+  bool revalidate = true;       // repair passes against neighbours that did not take their half
+  // Re-validation repeated to a fixed point (docs/ORCA.md, "Repair passes"): at most this
+  // many passes after pass 1, each re-solving agents next to one that turned non-ok in the
+  // pass before. 1: the single second pass.
+  int revalidate_passes = 4;
+  // A failed re-solve falls back as pass 1 does (safe stop, else emergency) instead of
+  // keeping a velocity that relied on the neighbour taking its half; the agent then counts
+  // as turned non-ok for the next pass.
+  bool revalidate_fallback = true;
+  // Comparison baseline only: RVO2 2.0's silent fallback (infeasible -> LP3, reported ok).
+  // Use PlainRvo2Params() to get the whole baseline.
+  bool rvo2_fallback = false;
+};
+
+// The RVO2 library's behaviour, for baselines: no side bias, no margin, no shorter
+// horizons, no second pass, and infeasible solves silently take LP3's velocity.
+inline OrcaParams PlainRvo2Params(OrcaParams p) {
+  p.side_bias = 0.f;
+  p.contact_margin_ratio = 0.f;
+  p.shorten_horizon = false;
+  p.overlap_is_hard = false;
+  p.revalidate = false;
+  p.revalidate_passes = 1;
+  p.revalidate_fallback = false;
+  p.rvo2_fallback = true;
+  return p;
+}
+
+// Agents as structure of arrays; every column has one value per agent.
+struct AgentColumns {
+  std::vector<uint32_t> id;
+  std::vector<float> px, py;            // position, m
+  std::vector<float> vx, vy;            // current velocity, m/s
+  std::vector<float> radius;            // m, > 0
+  std::vector<float> max_speed;         // m/s, > 0
+  std::vector<float> pref_vx, pref_vy;  // preferred velocity, m/s
+  std::vector<uint8_t> flags;           // AgentFlag bits
+
+  size_t size() const { return id.size(); }
+  void Resize(size_t n);
+  void Reserve(size_t n);
+};
+
+// A static obstacle: vertices counter-clockwise (agents live outside). Two vertices
+// make a wall that blocks from both sides (RVO2's convention).
+struct Polygon {
+  std::vector<Vec2> vertices;
+};
+
+struct OrcaScene {
+  OrcaParams params;
+  AgentColumns agents;
+  std::vector<Polygon> obstacles;
+};
+
+// How a solve is run (not part of the problem).
+struct OrcaRunOptions {
+  // 0: off. k: every k-th agent (in grid order) is checked against a brute-force search
+  // and the candidates the grid missed are counted (false negatives; must stay 0).
+  uint32_t audit_every = 0;
+  // Asked between stages and chunks of agents; true ends the solve with TickCancelled.
+  StopRequested stop = nullptr;
+};
+
+// Wall-clock milliseconds per stage; parallel backends synchronise between stages.
+struct OrcaStageTimes {
+  double validate_ms = 0, upload_ms = 0, grid_ms = 0, neighbors_ms = 0, solve_ms = 0,
+         revalidate_ms = 0, download_ms = 0;
+};
+
+// Per-agent results plus the tick's observability counters.
+struct OrcaResult {
+  std::vector<float> vx, vy;          // chosen velocity, m/s
+  std::vector<uint8_t> status;        // SolveStatus
+  std::vector<uint16_t> candidates;   // agents passing the conservative per-pair filter
+  std::vector<uint16_t> neighbors;    // of those, kept (closest max_neighbors)
+  std::vector<uint16_t> constraints;  // half-planes in the solve (obstacle + agent)
+  std::vector<uint8_t> solve_flags;   // SolveFlag bits
+
+  uint64_t status_count[kSolveStatusCount] = {0, 0, 0};
+  uint64_t shortened_horizon = 0;     // agents solved only at a horizon shorter than tau
+  uint64_t revalidated = 0;           // agents re-solved in a repair pass
+  uint64_t revalidation_adopted = 0;  // of those, agents that took a feasible repair velocity
+  uint64_t audited_agents = 0;        // agents checked against brute force (audit mode)
+  uint64_t audited_false_negatives = 0;
+  OrcaStageTimes times;
+
+  void Resize(size_t n);
+  // Recomputes status_count and the solve-flag counters from the per-agent columns.
+  void CountStatuses();
+};
+
+}  // namespace throng

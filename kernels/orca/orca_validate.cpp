@@ -1,0 +1,83 @@
+#include "kernels/orca/orca_validate.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "kernels/input/column_checks.h"
+#include "kernels/input/input_limits.h"
+
+namespace throng {
+namespace {
+
+[[noreturn]] void Reject(const std::string& what) { throw std::invalid_argument(what); }
+
+std::string At(const char* column, size_t i) { return ColumnAt("agents", column, i); }
+
+// Upper bounds (kernels/input/input_limits.h) keep every derived size (query radius, cell,
+// candidates per agent) bounded. A time step is a tick's dt: at most 10 s.
+constexpr float kMaxTimeStep = 10.f;  // s
+
+// Times at least a millisecond: their inverses scale the programs' lines.
+void RequirePositive(const char* name, float v, float max) {
+  if (!(v >= kMinSeconds && v <= max)) {
+    Reject(std::string("params.") + name +
+           ": must be >= 0.001 and <= " + std::to_string(static_cast<int>(max)));
+  }
+}
+
+}  // namespace
+
+void ValidateOrcaParams(const OrcaParams& params) {
+  RequirePositive("time_step", params.time_step, kMaxTimeStep);
+  RequirePositive("time_horizon", params.time_horizon, kMaxSeconds);
+  RequirePositive("time_horizon_obst", params.time_horizon_obst, kMaxSeconds);
+  if (!std::isfinite(params.side_bias) || std::fabs(params.side_bias) > 1.5707964f) {
+    Reject("params.side_bias: must be within [-pi/2, pi/2]");
+  }
+  if (!std::isfinite(params.side_bias_fade) || params.side_bias_fade < 0.f ||
+      params.side_bias_fade > 100.f) {
+    Reject("params.side_bias_fade: must be within [0, 100]");
+  }
+  if (!std::isfinite(params.contact_margin_ratio) || params.contact_margin_ratio < 0.f ||
+      params.contact_margin_ratio > 0.5f) {
+    Reject("params.contact_margin_ratio: must be within [0, 0.5]");
+  }
+  if (!std::isfinite(params.neighbor_dist) || params.neighbor_dist < 0.f ||
+      params.neighbor_dist > kMaxDistance) {
+    Reject("params.neighbor_dist: must be >= 0 and <= 10000 (0 = no cap)");
+  }
+  if (params.max_neighbors < 1 || params.max_neighbors > kMaxNeighborsLimit) {
+    Reject("params.max_neighbors: " + std::to_string(params.max_neighbors) + " is outside [1, " +
+           std::to_string(kMaxNeighborsLimit) + "]");
+  }
+  if (params.revalidate_passes < 1 || params.revalidate_passes > kMaxRevalidatePasses) {
+    Reject("params.revalidate_passes: " + std::to_string(params.revalidate_passes) +
+           " is outside [1, " + std::to_string(kMaxRevalidatePasses) + "]");
+  }
+}
+
+void ValidateAgents(const AgentColumns& a) {
+  const size_t n = a.id.size();
+  if (n > 0xfffffffeu) Reject("agents: too many agents");
+  RequireBoundedColumns("agents", {{"px", &a.px}, {"py", &a.py}}, n, kMaxCoordinate, "m");
+  RequireBoundedColumns("agents",
+                        {{"vx", &a.vx},
+                         {"vy", &a.vy},
+                         {"max_speed", &a.max_speed},
+                         {"pref_vx", &a.pref_vx},
+                         {"pref_vy", &a.pref_vy}},
+                        n, kMaxSpeed, "m/s");
+  RequireBoundedColumns("agents", {{"radius", &a.radius}}, n, kMaxRadius, "m");
+  RequireLength("agents", "flags", a.flags.size(), n);
+  for (size_t i = 0; i < n; ++i) {
+    if (!(a.radius[i] >= kMinSize)) Reject(At("radius", i) + ": must be >= 0.001 and <= 100 m");
+    if (!(a.max_speed[i] >= kMinSize)) {
+      Reject(At("max_speed", i) + ": must be >= 0.001 and <= 1000 m/s");
+    }
+    if (a.flags[i] & ~kAgentNonCooperative) Reject(At("flags", i) + ": unknown flag bits");
+  }
+  RequireUniqueIds("agents", a.id);
+}
+
+}  // namespace throng

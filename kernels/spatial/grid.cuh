@@ -1,0 +1,164 @@
+// Uniform-grid neighbour index over unbounded coordinates: cells wrap around a
+// power-of-two table of W x H buckets (bucket = (cx mod W, cy mod H)), so no agent is ever
+// dropped for being far away. Cells sharing a bucket are W or H cells apart: they only
+// add false positives, which the exact per-pair filter removes, never hide a neighbour.
+// The wrap keeps neighbouring cells in neighbouring buckets, so agents sorted by bucket
+// lie in memory row by row, as they lie in space (a hash scattered them, and the
+// neighbour query paid a cache miss per cell).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "kernels/math/hd.cuh"
+#include "kernels/math/vec.cuh"
+
+namespace throng {
+
+// Cell coordinates saturate here: agents beyond 2^30 cells share edge cells (more
+// candidates, never fewer). Validation keeps coordinates finite and sizes bounded.
+constexpr float kMaxCellCoord = 1073741824.f;
+
+// Cells are slightly larger than the largest query radius / k, k in [1, kMaxCellsPerRadius]:
+// a query scans 2k + 1 rows of cells, each trimmed to its disc's chord. Finer cells scan
+// less area but more rows; CellsPerRadius picks k from the crowd's mean spacing
+// (measured on the random and circle scenes: docs/PERFORMANCE.md).
+constexpr int kMaxCellsPerRadius = 4;
+
+// About one cell per mean agent spacing, from the bounding box of the snapshot.
+inline int CellsPerRadius(float reach, float width, float height, uint32_t n) {
+  const float spacing =
+      std::sqrt(std::fmax(width * height, 1e-6f) / static_cast<float>(n > 0 ? n : 1));
+  const float k = std::round(reach / spacing);
+  return k < 1.f ? 1 : (k > kMaxCellsPerRadius ? kMaxCellsPerRadius : static_cast<int>(k));
+}
+
+struct GridSpec {
+  float cell;       // cell size, m
+  float inv_cell;   // 1 / cell
+  uint32_t x_bits;  // W = 2^x_bits buckets along x
+  uint32_t x_mask;  // W - 1
+  uint32_t y_mask;  // H - 1
+};
+
+// Squared distance from p to the cell [c0, c0 + cell) on one axis.
+THRONG_HD inline float AxisGap(float p, int32_t c, float cell) {
+  const float lo = static_cast<float>(c) * cell, hi = lo + cell;
+  return p < lo ? lo - p : (p > hi ? p - hi : 0.f);
+}
+
+// floor(p * inv_cell), saturated to +-kMaxCellCoord, NaN to the low edge. The floor is an
+// integer conversion and a correction rather than floorf, a library call on baseline x86-64
+// that was a sixth of the neighbour query: truncation is exact below 2^30, and a float's
+// truncation is itself a float, so the comparison is exact too.
+THRONG_HD inline int32_t CellCoord(float p, float inv_cell) {
+  const float x = p * inv_cell;
+  if (!(x >= -kMaxCellCoord)) return -static_cast<int32_t>(kMaxCellCoord);
+  if (x >= kMaxCellCoord) return static_cast<int32_t>(kMaxCellCoord);
+  const auto truncated = static_cast<int32_t>(x);
+  return truncated - (x < static_cast<float>(truncated) ? 1 : 0);
+}
+
+THRONG_HD inline uint32_t BucketOf(int32_t cx, int32_t cy, const GridSpec& g) {
+  return (static_cast<uint32_t>(cx) & g.x_mask) |
+         ((static_cast<uint32_t>(cy) & g.y_mask) << g.x_bits);
+}
+
+// Each agent's bucket, and its input index beside it: a stable sort of the indices by
+// bucket gives the (bucket, index) order, unique and the same on every backend and run,
+// with half the radix passes of one 64-bit key.
+struct GridKeyFunctor {
+  const float* __restrict__ px;
+  const float* __restrict__ py;
+  GridSpec grid;
+  uint32_t* __restrict__ buckets;
+  uint32_t* __restrict__ order;
+
+  THRONG_HD void operator()(uint32_t i) const {
+    buckets[i] = BucketOf(CellCoord(px[i], grid.inv_cell), CellCoord(py[i], grid.inv_cell), grid);
+    order[i] = i;
+  }
+};
+
+// First sorted index of each bucket that has agents; the rest keep the value n written
+// beforehand until SpreadBucketOffsets fills them. One writer per bucket, no atomics.
+// `buckets` is sorted.
+struct BucketStartFunctor {
+  const uint32_t* __restrict__ buckets;
+  uint32_t* __restrict__ offsets;
+
+  THRONG_HD void operator()(uint32_t i) const {
+    const uint32_t b = buckets[i];
+    if (i == 0 || buckets[i - 1] != b) offsets[b] = i;
+  }
+};
+
+// Calls f(begin, end) for the sorted-index range of each bucket row the disc of radius
+// `reach` around p can touch: bucket rows are contiguous in memory, so each row of cells
+// is one loop, trimmed to the disc's chord. offsets has BucketCount + 1 entries:
+// offsets[b] = first sorted index whose bucket is >= b.
+template <class F>
+THRONG_HD_FORCE_INLINE void ForEachRowRange(const GridSpec& g, const uint32_t* offsets, Vec2 p,
+                                            float reach, F&& f) {
+  // Culling slack: AxisGap's cell bounds and CellCoord's floor round apart by a few
+  // float steps of the coordinates, so the slack grows with them (8 steps' worth).
+  const float cull = reach + 0.01f * g.cell + 5e-7f * (fabsf(p.x) + fabsf(p.y) + reach);
+  const int32_t y0 = CellCoord(p.y - reach, g.inv_cell), y1 = CellCoord(p.y + reach, g.inv_cell);
+  const uint32_t width = g.x_mask + 1;
+  // Rows from the agent's own outward (its row, the one below, above, two below, ..):
+  // the nearest agents come first, so a neighbour list fills early with the agents it
+  // keeps and later rows add few entries.
+  const int32_t own = CellCoord(p.y, g.inv_cell);
+  const int32_t rows = y1 - y0 + 1;
+  for (int32_t step = 0, below = 0, above = 0; below + above < rows; ++step) {
+    int32_t cy;
+    if (step % 2 == 0 ? own - below >= y0 : own + 1 + above > y1) {
+      cy = own - below++;
+    } else {
+      cy = own + 1 + above++;
+    }
+    // Saturated edge rows hold everything beyond them: never trim those.
+    const bool edge_row =
+        cy <= -static_cast<int32_t>(kMaxCellCoord) || cy >= static_cast<int32_t>(kMaxCellCoord);
+    const float gy = edge_row ? 0.f : AxisGap(p.y, cy, g.cell);
+    if (gy > cull) continue;
+    const float half = sqrtf(cull * cull - gy * gy);
+    const int32_t x0 = CellCoord(p.x - half, g.inv_cell), x1 = CellCoord(p.x + half, g.inv_cell);
+    const uint32_t row = (static_cast<uint32_t>(cy) & g.y_mask) << g.x_bits;
+    // One range, or two where the chord wraps around the table's edge. f has one call
+    // site, so the compiler inlines the caller's scan loop into this one.
+    uint32_t begin[2], end[2];
+    int parts = 1;
+    if (static_cast<int64_t>(x1) - static_cast<int64_t>(x0) + 1 >= static_cast<int64_t>(width)) {
+      begin[0] = offsets[row];
+      end[0] = offsets[row + width];
+    } else {
+      const uint32_t xa = static_cast<uint32_t>(x0) & g.x_mask,
+                     xb = static_cast<uint32_t>(x1) & g.x_mask;
+      if (xa <= xb) {
+        begin[0] = offsets[row + xa];
+        end[0] = offsets[row + xb + 1];
+      } else {
+        begin[0] = offsets[row + xa];
+        end[0] = offsets[row + width];
+        begin[1] = offsets[row];
+        end[1] = offsets[row + xb + 1];
+        parts = 2;
+      }
+    }
+    for (int part = 0; part < parts; ++part) f(begin[part], end[part]);
+  }
+}
+
+// Grid of buckets for n agents and a cell size: a power of two, at least 2n buckets,
+// W >= H >= 32 (wider than any scan, so a scan never meets one bucket twice).
+inline GridSpec MakeGridSpec(uint32_t n, float cell) {
+  uint32_t bits = 10;
+  while ((1u << bits) < 2u * n && bits < 30) ++bits;
+  const uint32_t x_bits = (bits + 1) / 2;
+  return {cell, 1.f / cell, x_bits, (1u << x_bits) - 1, (1u << (bits - x_bits)) - 1};
+}
+
+inline uint32_t BucketCount(const GridSpec& g) { return (g.x_mask + 1) * (g.y_mask + 1); }
+
+}  // namespace throng

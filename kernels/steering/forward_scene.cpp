@@ -1,0 +1,76 @@
+#include "kernels/steering/forward_scene.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace throng {
+
+void FanObstacleSet::Bounds(std::vector<Vec2>* lo, std::vector<Vec2>* hi) const {
+  lo->clear();
+  hi->clear();
+  for (size_t k = 0; k < walls(); ++k) {
+    lo->push_back({std::min(wall_a[k].x, wall_b[k].x), std::min(wall_a[k].y, wall_b[k].y)});
+    hi->push_back({std::max(wall_a[k].x, wall_b[k].x), std::max(wall_a[k].y, wall_b[k].y)});
+  }
+  for (size_t k = 0; k < caps(); ++k) {
+    Vec2 l = cap_ring[cap_start[k]], h = l;
+    for (int32_t v = cap_start[k]; v < cap_start[k + 1]; ++v) {
+      l = {std::min(l.x, cap_ring[v].x), std::min(l.y, cap_ring[v].y)};
+      h = {std::max(h.x, cap_ring[v].x), std::max(h.y, cap_ring[v].y)};
+    }
+    lo->push_back(l);
+    hi->push_back(h);
+  }
+  for (size_t k = 0; k < spheres(); ++k) {
+    const Vec2 c = Ground(sphere_center[k]);
+    const float r = sphere_radius[k];
+    lo->push_back({c.x - r, c.y - r});
+    hi->push_back({c.x + r, c.y + r});
+  }
+}
+
+void FanBodies::Bounds(std::vector<Vec2>* lo, std::vector<Vec2>* hi) const {
+  lo->clear();
+  hi->clear();
+  for (size_t k = 0; k < capsules(); ++k) {
+    const float r = capsule_radius[k];
+    lo->push_back({std::min(capsule_p[k].x, capsule_q[k].x) - r,
+                   std::min(capsule_p[k].y, capsule_q[k].y) - r});
+    hi->push_back({std::max(capsule_p[k].x, capsule_q[k].x) + r,
+                   std::max(capsule_p[k].y, capsule_q[k].y) + r});
+  }
+  for (size_t k = 0; k < boxes(); ++k) {
+    // The bounding circle of the footprint: exact enough, and the same at any yaw.
+    const float r = std::hypot(box_half[k].x, box_half[k].y);
+    const Vec2 c = Ground(box_center[k]);
+    lo->push_back({c.x - r, c.y - r});
+    hi->push_back({c.x + r, c.y + r});
+  }
+}
+
+void ForwardSceneAgents::Resize(size_t n) {
+  for (auto* c : {&position, &forward, &goal}) c->resize(n);
+  has_goal.resize(n);
+  for (auto* c : {&radius, &fov, &probe_length, &turn_speed, &step}) c->resize(n);
+  probes.resize(n);
+}
+
+void ForwardSceneResults::Resize(size_t n) {
+  move.resize(n);
+  probe.resize(n);
+  hit_distance.resize(n);
+  all_blocked.resize(n);
+  overlapping.resize(n);
+}
+
+float FanGridCell(const ForwardSceneAgents& agents) {
+  // The median reach, not the largest: one agent with a 1 km probe must not make every
+  // cell 1 km wide (its own queries then span more cells, or scan everything).
+  std::vector<float> reach(agents.size());
+  for (size_t i = 0; i < agents.size(); ++i) reach[i] = agents.probe_length[i] + agents.radius[i];
+  if (reach.empty()) return 10.f;
+  std::nth_element(reach.begin(), reach.begin() + reach.size() / 2, reach.end());
+  return std::clamp(reach[reach.size() / 2], 1.f, 1e4f);
+}
+
+}  // namespace throng

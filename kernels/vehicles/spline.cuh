@@ -1,0 +1,284 @@
+// Arc-length-parametrised splines, evaluated in O(1) on host and device.
+//
+// A spline is a centripetal Catmull-Rom curve stored as one cubic per segment
+// (p(t) = a + t b + t^2 c + t^3 d, t in [0, 1]) plus a table that maps arc length,
+// sampled every `spacing` metres, to (segment, t). A query interpolates t between the
+// two nearest samples (cubic Hermite, with dt/ds from the cubic itself, never across a
+// segment boundary) and evaluates the cubic, so positions lie exactly on the curve and
+// the tangent comes from its analytic derivative.
+//
+// Curvature is the turning rate averaged over a window about one segment long
+// (docs/SPLINES.md): a Catmull-Rom curve is only C1, its pointwise curvature jumps at
+// every control point and swings by ~12% around a circle sampled by 16 points, while
+// the averaged value is within 0.1% of 1/R and is what speed control and look-ahead need.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/math/hd.cuh"
+#include "kernels/math/scalar.cuh"
+#include "kernels/math/vec.cuh"
+
+namespace throng {
+
+// Cold, per-spline data (32 bytes).
+struct SplineHeader {
+  uint32_t segment_begin;  // first cubic in SplineSetView::coeff (4 Vec3 each)
+  uint32_t segment_count;
+  uint32_t knot_begin;   // first of segment_count + 1 knots in SplineSetView::knots
+  uint32_t table_begin;  // first sample in SplineSetView::table
+  uint32_t table_count;  // >= 2; sample k is at s = k * spacing, the last at `length`
+  float length;          // m
+  float spacing;         // m between table samples
+  float speed_limit;     // m/s; 0 = no limit of its own
+  uint8_t closed;
+  uint8_t pad[3];
+};
+
+// A control point as the queries need it (12 bytes).
+struct SplineKnot {
+  float s;       // arc length of the knot, m (the last knot of a spline is at its length)
+  float window;  // curvature averaging window at this knot, m
+  // The sharpest curvature of the segment that starts here, over kPeakCurvatureChord
+  // (SegmentPeakCurvature); 0 on a spline's last knot. What a follower tracking the line
+  // closely actually turns at: the speed limit's bound (docs/SPLINES.md).
+  float peak_curvature;  // 1/m
+};
+
+// The chord the peak curvature is measured over: the follower's look-ahead scale (0.5 m
+// by default), at which it tracks the curve's bends, Catmull-Rom's knot spikes included.
+constexpr float kPeakCurvatureChord = 0.5f;  // m
+// Sample spacing along a segment for its peak (a quarter chord).
+constexpr float kPeakCurvatureStep = 0.125f;  // m
+
+// Arc length -> curve parameter, one per table sample (8 bytes).
+struct SplineSample {
+  uint32_t segment;
+  float t;
+};
+
+// A point on a spline with its frame, as the followers need it.
+struct SplinePoint {
+  Vec3 position;
+  Vec3 tangent;     // unit
+  float curvature;  // 1/m, >= 0
+};
+
+// Raw pointers into a packed set of splines (host or device memory).
+struct SplineSetView {
+  const SplineHeader* headers = nullptr;
+  const Vec3* coeff = nullptr;
+  const SplineKnot* knots = nullptr;
+  const SplineSample* table = nullptr;
+  uint32_t count = 0;
+};
+
+// Closed splines wrap, open ones clamp: no query leaves the curve.
+THRONG_HD inline float NormalizeArcLength(const SplineHeader& h, float s) {
+  if (h.closed) return WrapDistance(s, h.length);
+  return Clamp(s, 0.f, h.length);
+}
+
+THRONG_HD inline Vec3 CubicDerivative(const Vec3* c, float t) {
+  return c[1] + (c[2] * 2.f + c[3] * (3.f * t)) * t;
+}
+
+// (segment, t) at arc length s, s already normalised.
+THRONG_HD inline SplineSample ParamAt(const SplineSetView& set, const SplineHeader& h, float s) {
+  const float x = s / h.spacing;
+  uint32_t k = static_cast<uint32_t>(x);
+  if (k > h.table_count - 2) k = h.table_count - 2;
+  const SplineSample lo = set.table[h.table_begin + k];
+  const SplineSample hi = set.table[h.table_begin + k + 1];
+  // Interpolate inside one segment only: t(s) has a kink at every segment boundary.
+  const SplineKnot* knot = set.knots + h.knot_begin;
+  uint32_t seg = lo.segment;
+  float s0 = static_cast<float>(k) * h.spacing, t0 = lo.t;
+  while (seg < hi.segment && s >= knot[seg + 1].s) {
+    ++seg;
+    s0 = knot[seg].s;
+    t0 = 0.f;
+  }
+  const bool last = seg == hi.segment;
+  const float s1 = last ? static_cast<float>(k + 1) * h.spacing : knot[seg + 1].s;
+  const float t1 = last ? hi.t : 1.f;
+  const float span = s1 - s0;
+  if (!(span > 0.f)) return {seg, t0};
+  // Cubic Hermite in s, slopes dt/ds = 1 / |dp/dt| taken from the cubic.
+  const Vec3* c = set.coeff + 4 * (h.segment_begin + seg);
+  const float m0 = 1.f / Length(CubicDerivative(c, t0));
+  const float m1 = 1.f / Length(CubicDerivative(c, t1));
+  const float u = Clamp((s - s0) / span, 0.f, 1.f);
+  const float u2 = u * u, u3 = u2 * u;
+  const float t = (2.f * u3 - 3.f * u2 + 1.f) * t0 + (u3 - 2.f * u2 + u) * span * m0 +
+                  (-2.f * u3 + 3.f * u2) * t1 + (u3 - u2) * span * m1;
+  return {seg, Clamp(t, 0.f, 1.f)};
+}
+
+// Position and unit tangent at arc length s.
+THRONG_HD inline void FrameAt(const SplineSetView& set, uint32_t spline, float s, Vec3* position,
+                              Vec3* tangent) {
+  const SplineHeader& h = set.headers[spline];
+  const SplineSample p = ParamAt(set, h, NormalizeArcLength(h, s));
+  const Vec3* c = set.coeff + 4 * (h.segment_begin + p.segment);
+  const float t = p.t;
+  const Vec3 d1 = CubicDerivative(c, t);
+  const float speed = Length(d1);
+  *position = c[0] + (c[1] + (c[2] + c[3] * t) * t) * t;
+  *tangent = speed > 0.f ? d1 / speed : Vec3{1.f, 0.f, 0.f};
+}
+
+THRONG_HD inline Vec3 LocationAt(const SplineSetView& set, uint32_t spline, float s) {
+  Vec3 p, t;
+  FrameAt(set, spline, s, &p, &t);
+  return p;
+}
+
+THRONG_HD inline Vec3 DirectionAt(const SplineSetView& set, uint32_t spline, float s) {
+  Vec3 p, t;
+  FrameAt(set, spline, s, &p, &t);
+  return t;
+}
+
+// Turning angle between the tangents at the ends of a window of `width` centred on s,
+// divided by the window's length (clamped at an open spline's ends).
+THRONG_HD inline float TurnRateOver(const SplineSetView& set, uint32_t spline, float s,
+                                    float width) {
+  const SplineHeader& h = set.headers[spline];
+  float lo = s - 0.5f * width, hi = s + 0.5f * width;
+  if (!h.closed) {
+    lo = Clamp(lo, 0.f, h.length);
+    hi = Clamp(hi, 0.f, h.length);
+  }
+  if (!(hi > lo)) return 0.f;
+  const Vec3 ta = DirectionAt(set, spline, lo), tb = DirectionAt(set, spline, hi);
+  return atan2f(Length(Cross(ta, tb)), Dot(ta, tb)) / (hi - lo);
+}
+
+// The turn rate over a window that is the shorter segment at each knot, interpolated in
+// between, so it follows the spacing of the control points and varies continuously.
+THRONG_HD inline float CurvatureAt(const SplineSetView& set, uint32_t spline, float s) {
+  const SplineHeader& h = set.headers[spline];
+  s = NormalizeArcLength(h, s);
+  const uint32_t seg = ParamAt(set, h, s).segment;
+  const SplineKnot a = set.knots[h.knot_begin + seg];
+  const SplineKnot b = set.knots[h.knot_begin + seg + 1];
+  const float w = Lerp(a.window, b.window, Clamp((s - a.s) / (b.s - a.s), 0.f, 1.f));
+  return TurnRateOver(set, spline, s, w);
+}
+
+// The turn rate over kPeakCurvatureChord: SegmentPeakCurvature's sample.
+THRONG_HD inline float ChordCurvatureAt(const SplineSetView& set, uint32_t spline, float s) {
+  return TurnRateOver(set, spline, s, kPeakCurvatureChord);
+}
+
+// The largest ChordCurvatureAt over segment `segment` of `spline`, sampled at most
+// kPeakCurvatureStep apart from its start knot to its end knot (BuildSplineSet stores it).
+THRONG_HD inline float SegmentPeakCurvature(const SplineSetView& set, uint32_t spline,
+                                            uint32_t segment) {
+  const SplineHeader& h = set.headers[spline];
+  const float s0 = set.knots[h.knot_begin + segment].s;
+  const float s1 = set.knots[h.knot_begin + segment + 1].s;
+  const int steps = static_cast<int>(ceilf((s1 - s0) / kPeakCurvatureStep));
+  float peak = 0.f;
+  for (int j = 0; j <= steps; ++j) {
+    const float s = steps > 0 ? s0 + (s1 - s0) * (static_cast<float>(j) / steps) : s0;
+    peak = fmaxf(peak, ChordCurvatureAt(set, spline, s));
+  }
+  return peak;
+}
+
+// Segments PeakCurvatureAhead walks at most: a speed window of 1000 m/s over a lane of
+// 0.5 m segments would otherwise walk 166,000 per vehicle per tick. 256 segments of the
+// usual 2-5 m cover far more than a 35 m/s braking window (102 m).
+constexpr uint32_t kMaxPeakSegments = 256;
+
+// The largest peak curvature of the segments that [s, s + distance] touches (distance >= 0,
+// at most one lap on a closed spline; at most kMaxPeakSegments): a bound on what a follower
+// turns at over the distance, where CurvatureAt's samples average the knot spikes away.
+THRONG_HD inline float PeakCurvatureAhead(const SplineSetView& set, uint32_t spline, float s,
+                                          float distance) {
+  const SplineHeader& h = set.headers[spline];
+  s = NormalizeArcLength(h, s);
+  uint32_t seg = ParamAt(set, h, s).segment;
+  const SplineKnot* knot = set.knots + h.knot_begin;
+  float peak = knot[seg].peak_curvature;
+  // Arc length still ahead past the end of the current segment.
+  float left = s + distance - knot[seg + 1].s;
+  const uint32_t walk = h.segment_count < kMaxPeakSegments ? h.segment_count : kMaxPeakSegments;
+  for (uint32_t i = 1; i < walk && left > 0.f; ++i) {
+    if (++seg == h.segment_count) {
+      if (!h.closed) break;
+      seg = 0;
+    }
+    peak = fmaxf(peak, knot[seg].peak_curvature);
+    left -= knot[seg + 1].s - knot[seg].s;
+  }
+  return peak;
+}
+
+THRONG_HD inline SplinePoint SampleSpline(const SplineSetView& set, uint32_t spline, float s) {
+  SplinePoint out;
+  FrameAt(set, spline, s, &out.position, &out.tangent);
+  out.curvature = CurvatureAt(set, spline, s);
+  return out;
+}
+
+// Refines a progress value: the arc length in [s_hint - window, s_hint + window] whose
+// point is closest to p. Local on purpose: a global search would jump to another leg
+// of a hairpin whose legs pass close to each other.
+THRONG_HD inline float ProjectOnSpline(const SplineSetView& set, uint32_t spline, Vec3 p,
+                                       float s_hint, float window) {
+  const SplineHeader& h = set.headers[spline];
+  constexpr int kCoarseSteps = 32;
+  constexpr int kRefineIterations = 24;
+  float lo = s_hint - window;
+  float hi = s_hint + window;
+  if (!h.closed) {
+    lo = Clamp(lo, 0.f, h.length);
+    hi = Clamp(hi, 0.f, h.length);
+  }
+  const float step = (hi - lo) / kCoarseSteps;
+  float best_s = lo;
+  float best_d = LengthSq(LocationAt(set, spline, lo) - p);
+  for (int i = 1; i <= kCoarseSteps; ++i) {
+    const float s = lo + step * static_cast<float>(i);
+    const float d = LengthSq(LocationAt(set, spline, s) - p);
+    if (d < best_d) {
+      best_d = d;
+      best_s = s;
+    }
+  }
+  // Golden-section search in the bracket around the best coarse sample.
+  constexpr float kInvPhi = 0.61803398875f;
+  float a = best_s - step;
+  float b = best_s + step;
+  if (!h.closed) {
+    a = Clamp(a, 0.f, h.length);
+    b = Clamp(b, 0.f, h.length);
+  }
+  float x1 = b - kInvPhi * (b - a);
+  float x2 = a + kInvPhi * (b - a);
+  float f1 = LengthSq(LocationAt(set, spline, x1) - p);
+  float f2 = LengthSq(LocationAt(set, spline, x2) - p);
+  for (int i = 0; i < kRefineIterations; ++i) {
+    if (f1 <= f2) {
+      b = x2;
+      x2 = x1;
+      f2 = f1;
+      x1 = b - kInvPhi * (b - a);
+      f1 = LengthSq(LocationAt(set, spline, x1) - p);
+    } else {
+      a = x1;
+      x1 = x2;
+      f1 = f2;
+      x2 = a + kInvPhi * (b - a);
+      f2 = LengthSq(LocationAt(set, spline, x2) - p);
+    }
+  }
+  const float refined = 0.5f * (a + b);
+  const float refined_d = LengthSq(LocationAt(set, spline, refined) - p);
+  return NormalizeArcLength(h, refined_d <= best_d ? refined : best_s);
+}
+
+}  // namespace throng

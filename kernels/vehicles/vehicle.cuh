@@ -1,0 +1,352 @@
+// Vehicle spline follower: three-factor steering (position, heading, cross-track error)
+// and curvature-based target speed, per vehicle, on host and device.
+//
+// The contract (signs, formulas, defaults) is docs/VEHICLES.md; ALGORITHMS.md §1-2 is the
+// specification. Everything is in the internal frame (kernels/math/frame.cuh): right-handed,
+// Z up, yaw counter-clockwise. Angles here are measured clockwise (toward the vehicle's
+// right), so steering +1 is full right and a positive delta means "turn right".
+// kernels/reference/vehicle_ref.cpp computes the same in double, independently.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/math/frame.cuh"
+#include "kernels/math/hd.cuh"
+#include "kernels/math/scalar.cuh"
+#include "kernels/vehicles/spline.cuh"
+#include "kernels/math/vec.cuh"
+
+namespace throng {
+
+// Per world; a vehicle may override any (docs/VEHICLES.md, "Parameters and defaults").
+struct FollowerParams {
+  // Steering gains: chosen with feed-forward, lag compensation and the approach limit on
+  // (throng-bench-lanes --search on the hairpin and chicane courses, docs/VEHICLES.md);
+  // PlainFollowerParams() has the seed's (2 m, 0.2 s, 0.7, 0.5 rad, 0.15 /m).
+  float look_ahead_base = 0.5f;         // m
+  float look_ahead_speed_factor = 0.f;  // s
+  float heading_weight = 0.3f;          // blend weight of heading delta on straights
+  float max_yaw_delta = 0.1f;           // rad of yaw command that gives full steering
+  float crosstrack_gain = 4.f;          // 1/m; 0 switches the CTE term off
+  float projection_window = 6.f;        // m, local search around the progress hint
+  float max_lateral_accel = 3.f;        // m/s^2
+  float max_brake_decel = 6.f;          // m/s^2
+  float speed_gain = 0.5f;              // s/m, throttle/brake per m/s of speed error
+  bool adaptive_look_ahead = true;      // false: look_ahead = look_ahead_base (tests)
+  // Lane keeping beyond ALGORITHMS.md §1 (docs/VEHICLES.md, "Feed-forward, lag
+  // compensation, approach"); with these four at 0 the formula is §1's exactly.
+  float curvature_feedforward = 1.f;  // 0..2: share of the lane's curvature steered open-loop
+  float lag_compensation = 0.2f;      // 0..2: share of steering_lag steered ahead (0 = now)
+  // The vehicle the follower steers (a world's Advance passes its bicycle's): wheel angle
+  // at steering +-1, wheelbase and the wheels' first-order lag behind the command.
+  float wheelbase = 2.7f;        // m
+  float max_steer_angle = 0.6f;  // rad
+  float steering_lag = 0.3f;     // s
+  // Far from the line, head for it no steeper than this share of the tightest turn can
+  // straighten out before reaching it (0 = no limit): no overshoot after a lane change.
+  float approach_curvature_share = 0.7f;  // 0..1
+  // s between two follower calls (a world passes its tick): the yaw feedback is scaled
+  // down where one tick's correction would overshoot at speed (0 = continuous).
+  float control_period = 1.f / 60.f;
+  // The wheels are commanded so that they reach the asked angle with this time constant
+  // instead of steering_lag (a lead on the lag; 0 = off, as when steering_lag is no more).
+  float wheel_response_time = 0.15f;  // s
+  // Speed (docs/VEHICLES.md, "Speed"): the curvature bound is also the segments' peak
+  // curvature (SplineKnot::peak_curvature), what a close follower actually turns at.
+  bool peak_curvature_speed = true;
+};
+
+// ALGORITHMS.md §1 as written, with the seed's gains: no feed-forward, no lag
+// compensation, no approach limit, no tick scaling. What the §1 tests check, and the
+// formula to compare against (docs/VEHICLES.md).
+inline FollowerParams PlainFollowerParams() {
+  FollowerParams p;
+  p.look_ahead_base = 2.f;
+  p.look_ahead_speed_factor = 0.2f;
+  p.heading_weight = 0.7f;
+  p.max_yaw_delta = 0.5f;
+  p.crosstrack_gain = 0.15f;
+  p.curvature_feedforward = 0.f;
+  p.lag_compensation = 0.f;
+  p.approach_curvature_share = 0.f;
+  p.control_period = 0.f;
+  p.wheel_response_time = 0.f;
+  p.peak_curvature_speed = false;
+  return p;
+}
+
+// What the follower reads of a vehicle (the bicycle model writes it back).
+struct VehicleState {
+  Vec3 position;        // internal frame, m
+  float yaw;            // rad, counter-clockwise from +X
+  float speed;          // m/s, >= 0
+  uint32_t spline;      // lane the vehicle follows
+  float progress_hint;  // last tick's progress, m
+  float max_speed;      // m/s, the vehicle's own limit
+  // Current road-wheel angle, rad, + = right: the bicycle model's steering-lag state
+  // (kernels/vehicles/bicycle.cuh; it follows steering * max_steer_angle). Lag compensation
+  // (PredictPose) and LeadWheels read it.
+  float wheel_angle = 0.f;
+};
+
+// Controls plus the debug values ALGORITHMS.md §1 lists (what a developer draws).
+struct FollowerOutput {
+  float steering = 0.f;  // [-1, 1], +1 full right
+  float throttle = 0.f;  // [0, 1]
+  float brake = 0.f;     // [0, 1]
+  float target_speed = 0.f;
+  float cte = 0.f;             // m, > 0: right of the centre line
+  float progress = 0.f;        // m; store as next tick's progress_hint
+  float position_delta = 0.f;  // rad, > 0: the target lies to the right
+  float heading_delta = 0.f;   // rad, > 0: the lane at the target turns right of the vehicle
+  float look_ahead = 0.f;      // m
+  Vec3 progress_point;         // spline point at `progress`
+  Vec3 target;                 // look-ahead point
+  Vec3 tangent;                // unit tangent at the target
+};
+
+// Curvature samples over the speed window (docs/VEHICLES.md, "Speed").
+// At least kSpeedSamples points, and no more than kSpeedSampleSpacing apart up to
+// kMaxSpeedSamples: 8 points over a 35 m/s braking window (102 m) are 15 m apart and
+// step over a chicane's 8 m arcs.
+constexpr int kSpeedSamples = 8;
+constexpr int kMaxSpeedSamples = 32;
+constexpr float kSpeedSampleSpacing = 4.f;  // m
+THRONG_HD inline int SpeedSampleCount(float window) {
+  const float n = ceilf(window / kSpeedSampleSpacing) + 1.f;
+  return n < kSpeedSamples      ? kSpeedSamples
+         : n > kMaxSpeedSamples ? kMaxSpeedSamples
+                                : static_cast<int>(n);
+}
+// Below this ground distance (1 mm) the direction to the target is undefined (a vehicle
+// stopped on the end of an open spline); the lane's direction stands in for it.
+constexpr float kMinTargetDistanceSq = 1e-6f;
+
+// Signed cross-track error (ALGORITHMS.md §2), > 0 right of the line. The road normal is
+// world up made perpendicular to the tangent, so on ramps right = T x normal is still a
+// unit vector and |cte| is the true lateral distance. A vertical tangent has no "right":
+// the normal vanishes and so does the error (never NaN).
+THRONG_HD inline float CrossTrackError(Vec3 p, Vec3 road_pos, Vec3 tangent) {
+  const Vec3 up{0.f, 0.f, 1.f};
+  const Vec3 offset = p - road_pos;
+  const Vec3 perpendicular = offset - tangent * Dot(offset, tangent);
+  const Vec3 road_normal = Normalize(up - tangent * Dot(up, tangent));
+  const Vec3 road_right = Cross(tangent, road_normal);  // right-handed: T x up points right
+  return Dot(perpendicular, road_right);
+}
+
+// The pose the steering is decided from (FollowSpline): the vehicle's own, or where it
+// will be after lag_compensation * steering_lag seconds.
+struct Pose {
+  Vec3 position;
+  float yaw;
+  float progress;
+  Vec3 road;     // lane point at `progress`
+  Vec3 tangent;  // lane direction there
+  float cte;
+};
+
+// Along-track correction steps that project the predicted pose: each leaves kappa * offset
+// of the error (the lane's curvature times the distance from it), so on roads (offsets
+// under a metre, radii over 8 m) three leave well under a millimetre.
+constexpr int kPoseProjectionSteps = 3;
+
+// Shorter chords than this (1 cm) give no curvature estimate (a vehicle at an open end).
+constexpr float kMinFeedforwardChord = 1e-2f;
+
+// Moves speed * (lag_compensation * steering_lag + half a control period) along the circle
+// of the current wheel angle (exact arc: chord along the mean heading), then finds that
+// point's progress from the move's along-track part and kPoseProjectionSteps correction
+// steps (no second ProjectOnSpline).
+THRONG_HD inline Pose PredictPose(const SplineSetView& set, const VehicleState& v,
+                                  const FollowerOutput& now, Vec3 road_tangent, float speed,
+                                  const FollowerParams& p) {
+  Pose pose{v.position, v.yaw, now.progress, now.progress_point, road_tangent, now.cte};
+  if (!(p.lag_compensation * p.steering_lag > 0.f) || speed == 0.f) return pose;
+  // Plus half a tick: the command is held until the next call.
+  const float d = speed * (p.lag_compensation * p.steering_lag + 0.5f * p.control_period);
+  const float turn = d * tanf(v.wheel_angle) / p.wheelbase;  // clockwise
+  const float chord = fabsf(turn) > 1e-4f ? d * sinf(0.5f * turn) / (0.5f * turn) : d;
+  const float mid = v.yaw - 0.5f * turn;
+  pose.position = v.position + Vec3{chord * cosf(mid), chord * sinf(mid), 0.f};
+  pose.yaw = WrapAngle(v.yaw - turn);
+  // The move's along-track part from the vehicle's progress, then the correction steps.
+  const SplineHeader& h = set.headers[v.spline];
+  pose.progress = now.progress + Dot(pose.position - v.position, road_tangent);
+  for (int i = 0; i < kPoseProjectionSteps; ++i) {
+    FrameAt(set, v.spline, pose.progress, &pose.road, &pose.tangent);
+    pose.progress =
+        NormalizeArcLength(h, pose.progress + Dot(pose.position - pose.road, pose.tangent));
+  }
+  FrameAt(set, v.spline, pose.progress, &pose.road, &pose.tangent);
+  pose.cte = CrossTrackError(pose.position, pose.road, pose.tangent);
+  return pose;
+}
+
+// Share of the heading error one tick may correct (TickGainScale): at 1 the feedback would
+// remove it in one tick and ring; 0.5 halves it per tick.
+constexpr float kMaxTickCorrection = 0.5f;
+
+// Approach headings below this (1.7 degrees) are never limited: near the line the linear
+// feedback settles by itself, and limiting it there would only soften it.
+constexpr float kFreeApproach = 0.03f;  // rad
+
+// Distance over which the yaw feedback removes a heading error (1/e): the wheels turn by
+// max_steer_angle / max_yaw_delta per rad of it, scaled per tick (TickGainScale).
+THRONG_HD inline float TickGainScale(float speed, const FollowerParams& p);
+THRONG_HD inline float HeadingLoopDistance(float speed, const FollowerParams& p) {
+  return p.wheelbase * p.max_yaw_delta / (p.max_steer_angle * TickGainScale(speed, p));
+}
+
+// The share of the steering lag that the predicted pose does not already cover.
+THRONG_HD inline float LagNotPredicted(const FollowerParams& p) {
+  return p.lag_compensation < 1.f ? 1.f - p.lag_compensation : 0.f;
+}
+
+// Feedback (steering units, heading error / max_yaw_delta plus a lateral part) with the
+// heading it asks for toward the line limited. Turning back from a heading error `a` at
+// curvature k takes a^2 / (2 k) of lateral distance, plus a * d while the lagging wheels
+// still point the old way or the yaw feedback is still removing it (d = speed * the part of
+// steering_lag not predicted + HeadingLoopDistance); so no more than the
+// `a` solving a^2 / (2 k) + a d = |cte| is asked, with k the approach share of the tightest turn.
+THRONG_HD inline float LimitApproach(float feedback, float heading_error, float cte, float speed,
+                                     const FollowerParams& p) {
+  const float lateral = feedback - heading_error / p.max_yaw_delta;
+  const float asked = -lateral * p.max_yaw_delta;  // heading error the feedback settles at
+  const float k = p.approach_curvature_share * tanf(p.max_steer_angle) / p.wheelbase;
+  const float d = speed * p.steering_lag * LagNotPredicted(p) + HeadingLoopDistance(speed, p);
+  const float allowed = fmaxf(k * (sqrtf(d * d + 2.f * fabsf(cte) / k) - d), kFreeApproach);
+  return (heading_error - Clamp(asked, -allowed, allowed)) / p.max_yaw_delta;
+}
+
+// The yaw feedback's gain per tick: heading error h turns the wheels by
+// h * max_steer_angle / max_yaw_delta, which turns the vehicle by speed * control_period *
+// tan(that) / wheelbase in one tick. Scaled so that is at most kMaxTickCorrection of h.
+THRONG_HD inline float TickGainScale(float speed, const FollowerParams& p) {
+  const float per_tick =
+      speed * p.control_period * p.max_steer_angle / (p.max_yaw_delta * p.wheelbase);
+  return per_tick > kMaxTickCorrection ? kMaxTickCorrection / per_tick : 1.f;
+}
+
+// LeadWheels: at 60 Hz and a 0.3 s lag this never binds (4.5 against the default scale
+// 2); at 10 Hz it turns the lead off (0.75), where any lead cost lane precision
+// (throng-bench-lanes --dt 0.1: 28 of 40 cells at 0.5x with a scale of 1.5, 32 without).
+constexpr float kMaxLeadPerTick = 0.25f;
+
+// The command that brings the wheels (at `wheel_angle`, rad) to `asked` (steering units)
+// with time constant wheel_response_time when their first-order lag is steering_lag:
+// the remaining gap, scaled by steering_lag / wheel_response_time. Off when the lag is
+// already no slower. The wheels close dt / steering_lag of the commanded gap per tick, so
+// the scale is held to where one tick closes at most kMaxLeadPerTick of the asked gap.
+THRONG_HD inline float LeadWheels(float asked, float wheel_angle, const FollowerParams& p) {
+  if (!(p.wheel_response_time > 0.f) || !(p.steering_lag > p.wheel_response_time)) return asked;
+  float scale = p.steering_lag / p.wheel_response_time;
+  if (p.control_period > 0.f) {
+    const float per_tick = kMaxLeadPerTick * p.steering_lag / p.control_period;
+    scale = fminf(scale, fmaxf(per_tick, 1.f));
+  }
+  const float wheel = wheel_angle / p.max_steer_angle;
+  return Clamp(wheel + (asked - wheel) * scale, -1.f, 1.f);
+}
+
+// With peak_curvature_speed, the share of max_lateral_accel left for the steering's own
+// corrections around the line: on the held-out courses a close follower turns up to 0.3%
+// tighter than the lane where the speed limit binds (throng-bench-lanes).
+constexpr float kLineCorrectionAllowance = 0.01f;
+
+// One follower tick for one vehicle. `world_speed_limit` <= 0 means none.
+THRONG_HD inline FollowerOutput FollowSpline(const SplineSetView& set, const VehicleState& v,
+                                             const FollowerParams& p, float world_speed_limit) {
+  FollowerOutput out;
+  const SplineHeader& h = set.headers[v.spline];
+  // Reversing is not modelled: a negative speed would put the look-ahead behind.
+  const float speed = v.speed > 0.f ? v.speed : 0.f;
+
+  // 1-2. Local refinement only (a global search would jump legs in a hairpin).
+  out.progress = ProjectOnSpline(set, v.spline, v.position, NormalizeArcLength(h, v.progress_hint),
+                                 p.projection_window);
+  const float k = CurvatureAt(set, v.spline, out.progress);
+  const float sharpness = Clamp(k * 3.f, 0.f, 1.f);
+
+  // 3-5. Faster looks further; a sharper bend pulls the target in so it is not cut.
+  out.look_ahead = p.adaptive_look_ahead ? (p.look_ahead_base + speed * p.look_ahead_speed_factor) *
+                                               Lerp(1.f, 0.5f, sharpness)
+                                         : p.look_ahead_base;
+  // The lane where the vehicle is (cte, the debug progress point).
+  Vec3 road_tangent;
+  FrameAt(set, v.spline, out.progress, &out.progress_point, &road_tangent);
+  out.cte = CrossTrackError(v.position, out.progress_point, road_tangent);
+
+  // Steer from where the vehicle will be when the wheels have caught up with the
+  // command: steering_lag ahead (scaled by lag_compensation) on the arc its wheels are on
+  // (no second projection: PredictPose).
+  const Pose pose = PredictPose(set, v, out, road_tangent, speed, p);
+
+  // 4-7. Clockwise angles: ShortestSignedAngle(to_yaw, vehicle_yaw) > 0 when to_yaw is
+  // right of (below) the vehicle's counter-clockwise yaw.
+  FrameAt(set, v.spline, pose.progress + out.look_ahead, &out.target, &out.tangent);
+  const float lane_yaw = YawOf(Ground(out.tangent));
+  const Vec2 to_target = Ground(out.target - pose.position);
+  const float target_yaw = LengthSq(to_target) > kMinTargetDistanceSq ? YawOf(to_target) : lane_yaw;
+  out.position_delta = ShortestSignedAngle(target_yaw, pose.yaw);
+  out.heading_delta = ShortestSignedAngle(lane_yaw, pose.yaw);
+
+  // 9-10. CTE is a distance, so it is a separate return-to-centre term, not blended.
+  const float w = Lerp(p.heading_weight, 0.3f, sharpness);
+  const float yaw_command = out.position_delta * (1.f - w) + out.heading_delta * w;
+  float feedback = yaw_command / p.max_yaw_delta - pose.cte * p.crosstrack_gain;
+  float feedforward = 0.f;
+
+  // Curvature feed-forward. On the line and along it, position delta is half the lane's
+  // turn over the look-ahead and heading delta all of it (a circle's chord and tangent):
+  // that part leaves the feedback, and the wheel angle the lane's mean curvature there
+  // needs (kinematic bicycle, atan(L k)) is steered open-loop instead. The feedback keeps
+  // only the errors, so it no longer has to be wrong to turn.
+  if (p.curvature_feedforward > 0.f) {
+    const float lane_turn = ShortestSignedAngle(lane_yaw, YawOf(Ground(pose.tangent)));
+    const float chord = Length(Ground(out.target - pose.road));
+    const float curvature = chord > kMinFeedforwardChord ? lane_turn / chord : 0.f;
+    const float on_line = lane_turn * (0.5f * (1.f - w) + w);
+    feedback -= p.curvature_feedforward * on_line / p.max_yaw_delta;
+    feedforward = p.curvature_feedforward * atanf(p.wheelbase * curvature) / p.max_steer_angle;
+  }
+  if (p.approach_curvature_share > 0.f) {
+    const float heading_error = ShortestSignedAngle(YawOf(Ground(pose.tangent)), pose.yaw);
+    feedback = LimitApproach(feedback, heading_error, pose.cte, speed, p);
+  }
+  out.steering = Clamp(feedforward + feedback * TickGainScale(speed, p), -1.f, 1.f);
+  out.steering = LeadWheels(out.steering, v.wheel_angle, p);
+
+  // Speed: the sharpest curvature within what the vehicle sees or needs to stop in.
+  // Past one lap (or the whole open spline) there is nothing new to see; the cap also
+  // keeps an enormous speed's infinite braking distance out of the sample positions.
+  const float braking_distance = speed * speed / (2.f * p.max_brake_decel);
+  float window = out.look_ahead > braking_distance ? out.look_ahead : braking_distance;
+  window = window < h.length ? window : h.length;
+  float k_ahead = k;  // sample 0 is `progress` itself
+  const int samples = SpeedSampleCount(window);
+  for (int i = 1; i < samples; ++i) {
+    const float s =
+        out.progress + window * (static_cast<float>(i) / static_cast<float>(samples - 1));
+    k_ahead = fmaxf(k_ahead, CurvatureAt(set, v.spline, s));
+  }
+  if (p.peak_curvature_speed) {
+    k_ahead = fmaxf(k_ahead, PeakCurvatureAhead(set, v.spline, out.progress, window)) *
+              (1.f + kLineCorrectionAllowance);
+  }
+  float target_speed = sqrtf(p.max_lateral_accel / fmaxf(k_ahead, 1e-4f));
+  target_speed = fminf(target_speed, v.max_speed);
+  if (h.speed_limit > 0.f) target_speed = fminf(target_speed, h.speed_limit);
+  if (world_speed_limit > 0.f) target_speed = fminf(target_speed, world_speed_limit);
+  if (!h.closed) {
+    // Stop at the end: the speed from which max_brake_decel stops exactly there.
+    const float to_end = fmaxf(h.length - out.progress, 0.f);
+    target_speed = fminf(target_speed, sqrtf(2.f * p.max_brake_decel * to_end));
+  }
+  out.target_speed = fmaxf(target_speed, 0.f);
+  out.throttle = Clamp((out.target_speed - v.speed) * p.speed_gain, 0.f, 1.f);
+  out.brake = Clamp((v.speed - out.target_speed) * p.speed_gain, 0.f, 1.f);
+  return out;
+}
+
+}  // namespace throng

@@ -1,0 +1,63 @@
+// Vehicles as columns for the batched follower (every backend), and their validation.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kernels/vehicles/vehicle.cuh"
+
+namespace throng {
+
+// One value per vehicle in every column (internal frame).
+struct VehicleColumns {
+  std::vector<uint32_t> id;
+  std::vector<uint32_t> spline_id;   // the lane's SplineDesc::id
+  std::vector<float> px, py, pz;     // m
+  std::vector<float> yaw;            // rad, counter-clockwise from +X
+  std::vector<float> speed;          // m/s, >= 0
+  std::vector<float> progress_hint;  // m, last tick's progress (0 for a new vehicle)
+  std::vector<float> max_speed;      // m/s, > 0
+
+  // Optional per-vehicle parameters (a truck steers and brakes unlike a car): `profile`
+  // is empty (every vehicle uses the world's FollowerParams) or has one entry per vehicle,
+  // 0 for the world's parameters and k for profiles[k - 1].
+  std::vector<uint16_t> profile;
+  std::vector<FollowerParams> profiles;
+  // Optional road-wheel angle, rad, + = right (VehicleState::wheel_angle): what lag
+  // compensation predicts from. Empty: 0 for every vehicle (the wheels straight).
+  std::vector<float> wheel_angle;
+
+  size_t size() const { return id.size(); }
+  void Resize(size_t n);
+};
+
+struct FollowerResults {
+  std::vector<float> steering, throttle, brake, target_speed, cte, progress;
+  std::vector<float> position_delta, heading_delta, look_ahead;  // debug signals
+  std::vector<float> target_x, target_y, target_z;               // debug: look-ahead point
+  std::vector<float> progress_x, progress_y, progress_z;         // debug: lane point at `progress`
+  std::vector<float> tangent_x, tangent_y, tangent_z;  // debug: unit tangent at the target
+
+  void Resize(size_t n);
+};
+
+// Throws std::invalid_argument naming the field ("follower.max_yaw_delta: ..." or, with
+// a prefix, "vehicles.profiles[2].max_yaw_delta: ..."): max_yaw_delta <= 0, negative gains
+// or limits, a heading weight outside [0, 1], non-finite values.
+void ValidateFollowerParams(const FollowerParams& params, float world_speed_limit,
+                            const std::string& prefix = "follower.");
+
+// The parameter table the kernels index with VehicleColumns::profile: the world's
+// parameters first, then the vehicles' profiles.
+std::vector<FollowerParams> ParameterTable(const FollowerParams& world,
+                                           const VehicleColumns& vehicles);
+
+// Validates every column and returns each vehicle's spline index in `spline_ids` (the
+// installed set's ids in order). Throws std::invalid_argument naming column and index:
+// "vehicles.spline_id[3]: 42 is not a spline of this world".
+std::vector<uint32_t> ValidateVehicles(const VehicleColumns& vehicles,
+                                       const std::vector<uint32_t>& spline_ids);
+
+}  // namespace throng

@@ -1,0 +1,158 @@
+// Parallel backends against the independent reference, and determinism, on seeded
+// random scenes (docs/ORCA.md is the contract both follow).
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "kernels/backends/backend.h"
+#include "tests/backends/backend_param.h"
+#include "tests/orca/orca_scenes.h"
+
+namespace throng {
+namespace {
+
+class OrcaEquivalenceTest : public testing::BackendParamTest {};
+
+// Velocity tolerance: float against double through the same branches; an agent whose
+// solve sits on a branch boundary (a near-tie in neighbour order, a near-parallel line)
+// can legitimately take the other branch, so a small share of mismatches is allowed and
+// every one is counted and printed.
+constexpr float kVelocityTolerance = 1e-3f;  // m/s
+constexpr double kMaxMismatchShare = 1e-3;   // 99.9% of agents must match
+
+TEST_P(OrcaEquivalenceTest, matches_the_reference_on_200_random_scenes) {
+  auto parallel = CreateBackend(GetParam());
+  auto reference = CreateBackend(BackendKind::kReference);
+  std::mt19937 sizes(99);
+  size_t agents = 0, velocity_mismatches = 0, status_mismatches = 0, count_mismatches = 0;
+  size_t emergencies = 0, emergency_mismatches = 0;
+  float worst = 0.f;
+  uint64_t statuses[kSolveStatusCount] = {0, 0, 0};
+  for (uint32_t seed = 1; seed <= 200; ++seed) {
+    // 100 to 5,000 agents, log-uniform so that most scenes stay quick.
+    const size_t n = static_cast<size_t>(100.0 * std::pow(50.0, (sizes() % 1000) / 999.0));
+    const OrcaScene scene = testing::RandomOrcaScene(seed, n);
+    parallel->SetObstacles(scene.obstacles);
+    reference->SetObstacles(scene.obstacles);
+    OrcaResult got, want;
+    parallel->SolveOrca(scene.params, scene.agents, {}, &got);
+    reference->SolveOrca(scene.params, scene.agents, {}, &want);
+    ASSERT_EQ(got.vx.size(), n);
+    for (size_t i = 0; i < n; ++i) {
+      const float d = std::hypot(got.vx[i] - want.vx[i], got.vy[i] - want.vy[i]);
+      ASSERT_TRUE(std::isfinite(got.vx[i]) && std::isfinite(got.vy[i]))
+          << "seed " << seed << " agent " << i;
+      worst = std::max(worst, d);
+      if (!(scene.agents.flags[i] & kAgentNonCooperative)) {
+        EXPECT_LE(std::hypot(got.vx[i], got.vy[i]), scene.agents.max_speed[i] * 1.001f)
+            << "seed " << seed << " agent " << i << " status " << int(got.status[i]) << " flags "
+            << int(got.solve_flags[i]) << " ref " << std::hypot(want.vx[i], want.vy[i]);
+      }
+      velocity_mismatches += d > kVelocityTolerance;
+      const bool emergency = want.status[i] == static_cast<uint8_t>(SolveStatus::kEmergency);
+      emergencies += emergency;
+      emergency_mismatches += emergency && d > kVelocityTolerance;
+      status_mismatches += got.status[i] != want.status[i];
+      count_mismatches +=
+          got.neighbors[i] != want.neighbors[i] || got.candidates[i] != want.candidates[i];
+    }
+    for (int s = 0; s < kSolveStatusCount; ++s) statuses[s] += want.status_count[s];
+    agents += n;
+  }
+  std::printf(
+      "[ figures  ] %s vs reference: %zu agents in 200 scenes, velocity mismatches %zu "
+      "(%.4f%%, tolerance %.0e m/s), status mismatches %zu, neighbour-count mismatches %zu, "
+      "largest difference %.3g m/s (emergencies: %zu of %zu differ); reference statuses ok "
+      "%llu, safe_stop %llu, emergency %llu\n",
+      std::string(BackendName(GetParam())).c_str(), agents, velocity_mismatches,
+      100.0 * static_cast<double>(velocity_mismatches) / static_cast<double>(agents),
+      kVelocityTolerance, status_mismatches, count_mismatches, worst, emergency_mismatches,
+      emergencies, static_cast<unsigned long long>(statuses[0]),
+      static_cast<unsigned long long>(statuses[1]), static_cast<unsigned long long>(statuses[2]));
+  EXPECT_LE(static_cast<double>(velocity_mismatches),
+            kMaxMismatchShare * static_cast<double>(agents));
+  EXPECT_LE(static_cast<double>(status_mismatches),
+            kMaxMismatchShare * static_cast<double>(agents));
+  EXPECT_LE(static_cast<double>(count_mismatches), kMaxMismatchShare * static_cast<double>(agents));
+  // The scenes must exercise every outcome, or the comparison proves little.
+  EXPECT_GT(statuses[1], 0u);
+  EXPECT_GT(statuses[2], 0u);
+}
+
+uint64_t Hash(const OrcaResult& r) {
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&](const void* data, size_t bytes) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (size_t i = 0; i < bytes; ++i) h = (h ^ p[i]) * 1099511628211ull;
+  };
+  mix(r.vx.data(), r.vx.size() * 4);
+  mix(r.vy.data(), r.vy.size() * 4);
+  mix(r.status.data(), r.status.size());
+  mix(r.solve_flags.data(), r.solve_flags.size());
+  mix(r.neighbors.data(), r.neighbors.size() * 2);
+  return h;
+}
+
+TEST_P(OrcaEquivalenceTest, repeated_runs_are_bit_identical_with_any_thread_count) {
+  const OrcaScene scene = testing::RandomOrcaScene(4242, 5000);
+  auto backend = CreateBackend(GetParam());
+  backend->SetObstacles(scene.obstacles);
+  const int threads_before = omp_get_max_threads();
+  uint64_t first = 0;
+  for (int threads : {1, 2, 3, 4}) {
+    omp_set_num_threads(threads);
+    for (int repeat = 0; repeat < 2; ++repeat) {
+      OrcaResult r;
+      backend->SolveOrca(scene.params, scene.agents, {}, &r);
+      const uint64_t h = Hash(r);
+      if (first == 0) first = h;
+      EXPECT_EQ(h, first) << threads << " threads, repeat " << repeat;
+    }
+  }
+  omp_set_num_threads(threads_before);
+}
+
+TEST_P(OrcaEquivalenceTest, audit_finds_no_false_negatives) {
+  const OrcaScene scene = testing::RandomOrcaScene(77, 3000);
+  auto backend = CreateBackend(GetParam());
+  backend->SetObstacles(scene.obstacles);
+  OrcaResult r;
+  OrcaRunOptions options;
+  options.audit_every = 7;
+  backend->SolveOrca(scene.params, scene.agents, options, &r);
+  EXPECT_GT(r.audited_agents, 3000u / 7 - 200);  // non-cooperative agents are not audited
+  EXPECT_EQ(r.audited_false_negatives, 0u);
+}
+
+// Far from the origin floats are coarse: the grid's cell bounds and its cell lookup round
+// apart, and a trimmed scan must still never drop a candidate. Every agent is audited.
+TEST_P(OrcaEquivalenceTest, audit_finds_no_false_negatives_far_from_the_origin) {
+  auto backend = CreateBackend(GetParam());
+  backend->SetObstacles({});
+  // Up to the coordinate limit (kernels/input/input_limits.h: 2,000 km), where a float steps by
+  // 0.125 m: cells and wrapped buckets must still miss nobody.
+  for (const float offset : {4e5f, 1.2e6f, -1.9e6f}) {
+    OrcaScene scene = testing::RandomOrcaScene(31, 2000);
+    for (size_t i = 0; i < scene.agents.size(); ++i) {
+      scene.agents.px[i] += offset;
+      scene.agents.py[i] -= offset;
+    }
+    scene.params.neighbor_dist = 15.f;
+    OrcaResult r;
+    OrcaRunOptions options;
+    options.audit_every = 1;
+    backend->SolveOrca(scene.params, scene.agents, options, &r);
+    EXPECT_GT(r.audited_agents, 1800u) << "offset " << offset;
+    EXPECT_EQ(r.audited_false_negatives, 0u) << "offset " << offset;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, OrcaEquivalenceTest,
+                         ::testing::Values(BackendKind::kCpu, BackendKind::kCuda),
+                         testing::BackendParamName);
+
+}  // namespace
+}  // namespace throng

@@ -1,0 +1,192 @@
+// The neighbour query's building blocks (kernels/spatial/grid.cuh, kernels/orca/orca_agent.cuh): the
+// cell coordinate without floorf, the one-word neighbour order, the rows visited, and a
+// kept list in which a distant non-cooperative agent outranks a close crowd.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <set>
+#include <tuple>
+#include <vector>
+
+#include "kernels/backends/backend.h"
+#include "kernels/spatial/grid.cuh"
+#include "kernels/orca/orca_agent.cuh"
+#include "tests/backends/backend_param.h"
+
+namespace throng {
+namespace {
+
+// The definition CellCoord must keep: floor, then saturation, NaN to the low edge.
+int32_t CellCoordByFloor(float p, float inv_cell) {
+  float c = std::floor(p * inv_cell);
+  if (!(c >= -kMaxCellCoord)) c = -kMaxCellCoord;
+  if (c > kMaxCellCoord) c = kMaxCellCoord;
+  return static_cast<int32_t>(c);
+}
+
+float FloatFromBits(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+TEST(CellCoordTest, equals_the_saturated_floor_for_every_kind_of_float) {
+  std::mt19937 rng(7);
+  const float inv_cells[] = {1.f, 0.2f, 1.f / 3.f, 1000.f, 1e-6f};
+  std::vector<float> values = {0.f,
+                               -0.f,
+                               0.5f,
+                               -0.5f,
+                               1.f,
+                               -1.f,
+                               -1.0000001f,
+                               2.9999998f,
+                               kMaxCellCoord,
+                               -kMaxCellCoord,
+                               std::nextafter(kMaxCellCoord, 0.f),
+                               std::nextafter(-kMaxCellCoord, 0.f),
+                               std::nextafter(kMaxCellCoord, INFINITY),
+                               std::nextafter(-kMaxCellCoord, -INFINITY),
+                               INFINITY,
+                               -INFINITY,
+                               std::numeric_limits<float>::quiet_NaN(),
+                               std::numeric_limits<float>::denorm_min(),
+                               -std::numeric_limits<float>::denorm_min()};
+  // Every bit pattern is as likely: tiny, huge, negative, NaN and infinite values all come up.
+  for (int k = 0; k < 200000; ++k) values.push_back(FloatFromBits(static_cast<uint32_t>(rng())));
+  // And coordinates as agents have them.
+  std::uniform_real_distribution<float> coord(-5000.f, 5000.f);
+  for (int k = 0; k < 200000; ++k) values.push_back(coord(rng));
+  for (const float inv_cell : inv_cells) {
+    for (const float p : values) {
+      ASSERT_EQ(CellCoord(p, inv_cell), CellCoordByFloor(p, inv_cell))
+          << "p = " << p << ", inv_cell = " << inv_cell;
+    }
+  }
+}
+
+TEST(NeighborKeyTest, orders_by_tier_then_distance_then_id) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> dist(0.f, 400.f);
+  struct Entry {
+    bool cooperative;
+    float dist_sq;
+    uint32_t id;
+  };
+  std::vector<Entry> entries;
+  for (int k = 0; k < 2000; ++k) {
+    // Few distinct distances and ids, so that ties in the first fields are common.
+    entries.push_back({rng() % 2 == 0, std::round(dist(rng)) * (rng() % 3 == 0 ? 0.f : 1.f),
+                       static_cast<uint32_t>(rng() % 50) * 0x01010101u});
+  }
+  entries.push_back({true, 0.f, 0xffffffffu});
+  entries.push_back({false, std::numeric_limits<float>::max(), 0u});
+  for (size_t a = 0; a < entries.size(); a += 7) {
+    for (size_t b = 0; b < entries.size(); ++b) {
+      const Entry& x = entries[a];
+      const Entry& y = entries[b];
+      // Non-cooperative (tier 0) first.
+      const bool before = std::make_tuple(x.cooperative, x.dist_sq, x.id) <
+                          std::make_tuple(y.cooperative, y.dist_sq, y.id);
+      ASSERT_EQ(
+          NeighborKey(x.cooperative, x.dist_sq, x.id) < NeighborKey(y.cooperative, y.dist_sq, y.id),
+          before)
+          << a << " " << b;
+    }
+  }
+}
+
+// The rows ForEachRowRange visits for a query disc: each row of the disc once, its own first.
+TEST(ForEachRowRangeTest, visits_every_row_of_the_disc_once_from_the_agent_outward) {
+  const float cell = 2.f;
+  const GridSpec grid = MakeGridSpec(1000, cell);
+  // One agent per bucket (offsets[b] = b), so a range's first index names its bucket row.
+  const uint32_t width = grid.x_mask + 1, height = grid.y_mask + 1;
+  std::vector<uint32_t> offsets(BucketCount(grid) + 1);
+  for (uint32_t b = 0; b <= BucketCount(grid); ++b) offsets[b] = b;
+  for (const Vec2 p : {Vec2{0.5f, 0.5f}, Vec2{-7.3f, 11.9f}, Vec2{40.f, -40.f}}) {
+    for (const float reach : {0.5f, 3.f, 7.9f}) {
+      // A chord that wraps round the table's edge comes as two ranges of one row.
+      std::vector<uint32_t> rows;
+      ForEachRowRange(grid, offsets.data(), p, reach, [&](uint32_t begin, uint32_t end) {
+        ASSERT_GT(end, begin);
+        const uint32_t row = begin / width;
+        ASSERT_EQ((end - 1) / width, row);
+        if (rows.empty() || rows.back() != row) rows.push_back(row);
+      });
+      const int32_t y0 = CellCoord(p.y - reach, grid.inv_cell);
+      const int32_t y1 = CellCoord(p.y + reach, grid.inv_cell);
+      ASSERT_EQ(rows.size(), static_cast<size_t>(y1 - y0 + 1)) << p.x << "," << p.y << " " << reach;
+      EXPECT_EQ(std::set<uint32_t>(rows.begin(), rows.end()).size(), rows.size());
+      const auto own = static_cast<uint32_t>(CellCoord(p.y, grid.inv_cell));
+      EXPECT_EQ(rows.front(), own & grid.y_mask);
+      // Rows apart from the agent's, on the wrapped table.
+      auto distance = [&](uint32_t row) {
+        const uint32_t d = (row - own) & grid.y_mask;
+        return std::min(d, height - d);
+      };
+      for (size_t k = 1; k < rows.size(); ++k) EXPECT_LE(distance(rows[k - 1]), distance(rows[k]));
+    }
+  }
+}
+
+class NeighborListTest : public testing::BackendParamTest {};
+
+// Twenty-four cooperative agents just behind A fill its list of ten from the first rows the
+// scan visits; a vehicle (non-cooperative) 12 m to A's side, on course to meet A in 1.5 s, lies in
+// a row visited later, beyond the list's last distance. It must still take the first slot (vehicles
+// never drop out of the cut), so A's velocity avoids it, as in the reference.
+TEST_P(NeighborListTest, a_distant_non_cooperative_agent_outranks_a_full_list_of_close_ones) {
+  auto make_scene = [](bool with_vehicle) {
+    OrcaScene scene;
+    scene.params.max_neighbors = 10;
+    scene.params.neighbor_dist = 15.f;
+    scene.params.time_horizon = 5.f;
+    AgentColumns& a = scene.agents;
+    auto add = [&](uint32_t id, float x, float y, float vx, float vy, uint8_t flags) {
+      a.id.push_back(id);
+      a.px.push_back(x);
+      a.py.push_back(y);
+      a.vx.push_back(vx);
+      a.vy.push_back(vy);
+      a.pref_vx.push_back(vx);
+      a.pref_vy.push_back(vy);
+      a.radius.push_back(0.3f);
+      a.max_speed.push_back(flags ? 8.f : 1.5f);
+      a.flags.push_back(flags);
+    };
+    add(0, 0.f, 0.f, 1.f, 0.f, 0);  // A, walking along +x
+    // More than the query's merge buffer (16), so the list's last distance is known before
+    // the scan reaches the vehicle's row.
+    for (uint32_t k = 0; k < 24; ++k) {
+      add(1 + k, -1.5f - 0.7f * static_cast<float>(k % 8), -0.7f + 0.7f * static_cast<float>(k / 8),
+          1.f, 0.f, 0);
+    }
+    if (with_vehicle) add(100, 1.5f, -12.f, 0.f, 8.f, kAgentNonCooperative);  // meets A at (1.5, 0)
+    return scene;
+  };
+  const auto backend = CreateBackend(GetParam());
+  const auto reference = CreateBackend(BackendKind::kReference);
+  OrcaResult with, without, expected;
+  const OrcaScene scene = make_scene(true);
+  backend->SolveOrca(scene.params, scene.agents, {}, &with);
+  reference->SolveOrca(scene.params, scene.agents, {}, &expected);
+  const OrcaScene crowd_only = make_scene(false);
+  backend->SolveOrca(crowd_only.params, crowd_only.agents, {}, &without);
+  ASSERT_EQ(with.neighbors[0], 10);
+  EXPECT_NEAR(with.vx[0], expected.vx[0], 1e-4f);
+  EXPECT_NEAR(with.vy[0], expected.vy[0], 1e-4f);
+  EXPECT_EQ(with.status[0], expected.status[0]);
+  // The vehicle changed A's answer: it was in the list.
+  EXPECT_GT(std::hypot(with.vx[0] - without.vx[0], with.vy[0] - without.vy[0]), 1e-3f);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, NeighborListTest,
+                         ::testing::Values(BackendKind::kCpu, BackendKind::kCuda),
+                         testing::BackendParamName);
+
+}  // namespace
+}  // namespace throng
