@@ -1,0 +1,53 @@
+// The world tick as one list of named stages (docs/ARCHITECTURE.md): World::Step runs
+// them in order through one timed loop, then commits. Private to kernels/world/.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "kernels/world/world_internals.h"
+
+namespace throng {
+
+// What the stages of one tick share. The stages write the world's buffers, `out`, `stats`
+// and `next` only: what the world keeps changes when Step commits, after the last stage.
+struct TickContext {
+  TickContext(const WorldConfig& config_in, const Snapshot& snapshot_in,
+              const TickOptions& options_in, World::Internals& w_in, TickResult* out_in,
+              bool has_state_in, uint64_t last_tick_in)
+      : config(config_in),
+        snapshot(snapshot_in),
+        options(options_in),
+        w(w_in),
+        out(out_in),
+        has_state(has_state_in),
+        last_tick(last_tick_in) {}
+
+  const WorldConfig& config;
+  const Snapshot& snapshot;
+  const TickOptions& options;
+  World::Internals& w;
+  TickResult* out;
+  bool has_state = false;  // the world's state before this tick (for the tick check)
+  uint64_t last_tick = 0;
+  TickStats stats;
+  Snapshot next;  // the state after this tick: the snapshot as given, or moved by dt
+  uint64_t vehicles_braking = 0;
+};
+
+// One stage: the name its time is booked under (several stages may share one) and what it
+// does. A stage whose work is split further (the backend's ORCA stages) adds those shares
+// to ctx.stats.stage_ms itself; the loop books the rest of its time to `stage`.
+struct TickStage {
+  Stage stage;
+  void (*run)(TickContext& ctx);
+};
+
+// The stages in the order they run.
+std::span<const TickStage> TickStages();
+
+// Runs every stage in order, booking its wall time and asking options.stop after each
+// (TickCancelled names the stage). Throws what a stage throws; then nothing is committed.
+void RunTickStages(TickContext& ctx);
+
+}  // namespace throng
