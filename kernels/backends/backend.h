@@ -7,12 +7,13 @@
 #include <string_view>
 #include <vector>
 
+#include "kernels/backends/contacts.h"
+#include "kernels/input/stop_request.h"
+#include "kernels/orca/orca_types.h"
 #include "kernels/steering/forward_batch.h"
 #include "kernels/steering/forward_scene.h"
-#include "kernels/orca/orca_types.h"
 #include "kernels/vehicles/spline.h"
 #include "kernels/vehicles/spline_queries.h"
-#include "kernels/input/stop_request.h"
 #include "kernels/vehicles/vehicle_batch.h"
 
 namespace throng {
@@ -83,6 +84,12 @@ class Backend {
   virtual void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
                                  const FanBodies& bodies, const StopRequested& stop,
                                  ForwardSceneResults* out) = 0;
+
+  // Contacts at the end of a tick (kernels/backends/contacts.h): pedestrian pairs, pedestrians
+  // touching vehicle bodies, pedestrians touching or inside the installed obstacles. The
+  // counts are equal on every backend. `stop` is asked between chunks of agents
+  // (TickCancelled).
+  virtual CollisionCounts CountContacts(const ContactScene& scene, const StopRequested& stop) = 0;
 };
 
 // kAuto picks cuda when a device is present, else cpu. Asking for cuda without a device

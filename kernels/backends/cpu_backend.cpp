@@ -10,6 +10,7 @@
 #include <chrono>
 #include <utility>
 
+#include "kernels/backends/contact_pipeline.cuh"
 #include "kernels/backends/fan_kernel.cuh"
 #include "kernels/backends/follower_kernel.cuh"
 #include "kernels/backends/forward_scene_buffers.cuh"
@@ -29,7 +30,8 @@ const auto kCopy = [](const auto& from, auto& to) { to.assign(from.begin(), from
 
 CpuBackend::CpuBackend()
     : orca_(std::make_unique<OrcaPipeline<std::vector>>()),
-      forward_(std::make_unique<ForwardSceneBuffers<std::vector>>()) {}
+      forward_(std::make_unique<ForwardSceneBuffers<std::vector>>()),
+      contacts_(std::make_unique<ContactPipeline<std::vector>>()) {}
 CpuBackend::~CpuBackend() = default;
 
 void CpuBackend::SetSplines(const std::vector<SplineDesc>& splines) {
@@ -54,6 +56,7 @@ void CpuBackend::SetObstacles(const std::vector<Polygon>& polygons) {
   segments_ = EdgeSegments(vertices);
   edge_grid_ = BuildEdgeGrid(vertices);
   obstacles_ = std::move(vertices);
+  contacts_->SetObstacles(polygons, kCopy);
 }
 
 void CpuBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents,
@@ -155,6 +158,13 @@ void CpuBackend::SteerForwardScene(FanMode mode, float dt, const ForwardSceneAge
   }
   out->Resize(agents.size());
   forward_->Results(out, kCopy);
+}
+
+CollisionCounts CpuBackend::CountContacts(const ContactScene& scene, const StopRequested& stop) {
+  ValidateContactScene(scene);
+  return contacts_->Count(thrust::omp::par, scene.x, scene.y, scene.radius,
+                          static_cast<uint32_t>(scene.count), scene.bodies,
+                          static_cast<uint32_t>(scene.body_count), stop);
 }
 
 }  // namespace throng

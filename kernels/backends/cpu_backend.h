@@ -14,6 +14,8 @@ template <template <class...> class Vector>
 class OrcaPipeline;
 template <template <class...> class Vector>
 class ForwardSceneBuffers;
+template <template <class...> class Vector>
+class ContactPipeline;
 
 class CpuBackend final : public Backend {
  public:
@@ -34,6 +36,7 @@ class CpuBackend final : public Backend {
   void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
                          const FanBodies& bodies, const StopRequested& stop,
                          ForwardSceneResults* out) override;
+  CollisionCounts CountContacts(const ContactScene& scene, const StopRequested& stop) override;
 
   // Off: the solve scans every obstacle edge instead of querying the edge grid. Same
   // results bit for bit; for the tests and benchmarks that show it. On by default.
@@ -47,6 +50,7 @@ class CpuBackend final : public Backend {
   std::vector<Vec2> segments_;  // obstacle edges for casts
   std::unique_ptr<OrcaPipeline<std::vector>> orca_;
   std::unique_ptr<ForwardSceneBuffers<std::vector>> forward_;
+  std::unique_ptr<ContactPipeline<std::vector>> contacts_;
   std::vector<uint16_t> audit_missed_;
 };
 

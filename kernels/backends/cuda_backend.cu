@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernels/backends/contact_pipeline.cuh"
 #include "kernels/backends/cuda_backend.h"
 #include "kernels/backends/cuda_check.cuh"
 #include "kernels/backends/fan_kernel.cuh"
@@ -43,6 +44,15 @@ void Download(const DeviceVector<T>& device, std::vector<T>& host, cudaStream_t 
   if (!host.empty()) {
     THRONG_CUDA_CHECK(cudaMemcpyAsync(host.data(), Raw(device), host.size() * sizeof(T),
                                       cudaMemcpyDeviceToHost, stream));
+  }
+}
+
+template <class T>
+void Upload(const T* host, size_t count, DeviceVector<T>& device, cudaStream_t stream) {
+  device.resize(count);
+  if (count > 0) {
+    THRONG_CUDA_CHECK(cudaMemcpyAsync(Raw(device), host, count * sizeof(T),
+                                      cudaMemcpyHostToDevice, stream));
   }
 }
 
@@ -161,6 +171,8 @@ class CudaBackend final : public Backend {
     Upload(grid.cell_start, d_grid_start_, stream_);
     Upload(grid.edge_index, d_grid_index_, stream_);
     THRONG_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    contacts_.SetObstacles(polygons, Uploader());
+    THRONG_CUDA_CHECK(cudaStreamSynchronize(stream_));
     obstacle_count_ = static_cast<int>(v.size());
     grid_ = grid.View();  // host pointers replaced by the device copies' below
     grid_.cell_start = grid.cell_start.empty() ? nullptr : Raw(d_grid_start_);
@@ -184,6 +196,20 @@ class CudaBackend final : public Backend {
     forward_.Results(out,
                      [this](const auto& device, auto& host) { Download(device, host, stream_); });
     THRONG_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+  CollisionCounts CountContacts(const ContactScene& scene, const StopRequested& stop) override {
+    ValidateContactScene(scene);
+    Upload(scene.x, scene.count, d_contact_x_, stream_);
+    Upload(scene.y, scene.count, d_contact_y_, stream_);
+    Upload(scene.radius, scene.count, d_contact_radius_, stream_);
+    Upload(scene.bodies, scene.body_count, d_contact_bodies_, stream_);
+    const CollisionCounts counts = contacts_.Count(
+        thrust::cuda::par_nosync.on(stream_), Raw(d_contact_x_), Raw(d_contact_y_),
+        Raw(d_contact_radius_), static_cast<uint32_t>(scene.count), Raw(d_contact_bodies_),
+        static_cast<uint32_t>(scene.body_count), stop);
+    THRONG_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    return counts;
   }
 
   void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& a,
@@ -302,6 +328,9 @@ class CudaBackend final : public Backend {
   cudaStream_t stream_ = nullptr;
   OrcaPipeline<thrust::device_vector> orca_;
   ForwardSceneBuffers<thrust::device_vector> forward_;
+  ContactPipeline<thrust::device_vector> contacts_;
+  DeviceVector<float> d_contact_x_, d_contact_y_, d_contact_radius_;
+  DeviceVector<VehicleBody> d_contact_bodies_;
   // Uploads on the backend's stream; the host vectors outlive the copies because every
   // caller synchronises before returning.
   StreamUpload Uploader() const { return {stream_}; }

@@ -4,45 +4,16 @@
 // (kernels/steering/forward_scene.cuh) reads them through the views.
 #pragma once
 
-#include <thrust/memory.h>
-
 #include <cstdint>
 #include <utility>
 #include <vector>
 
+#include "kernels/backends/aabb_grid_buffers.cuh"
 #include "kernels/spatial/aabb_grid.h"
 #include "kernels/steering/forward_scene.cuh"
 #include "kernels/steering/forward_scene.h"
 
 namespace throng {
-
-template <class V>
-auto* RawOrNull(V& v) {
-  return v.empty() ? nullptr : thrust::raw_pointer_cast(v.data());
-}
-
-template <template <class...> class Vector>
-struct AabbGridBuffers {
-  AabbGridHost host;  // kept: an asynchronous upload may still be reading it
-  Vector<int32_t> bucket_start, entries, big;
-  AabbGridView view;
-
-  template <class Copy>
-  void Set(AabbGridHost built, Copy copy) {
-    host = std::move(built);
-    const AabbGridHost& g = host;
-    copy(g.bucket_start, bucket_start);
-    copy(g.entries, entries);
-    copy(g.big, big);
-    view.bucket_start = RawOrNull(bucket_start);
-    view.entries = RawOrNull(entries);
-    view.big = RawOrNull(big);
-    view.big_count = static_cast<int32_t>(g.big.size());
-    view.item_count = g.item_count;
-    view.inv_cell = 1.f / g.cell;
-    view.bucket_mask = g.bucket_mask;
-  }
-};
 
 template <template <class...> class Vector>
 class ForwardSceneBuffers {

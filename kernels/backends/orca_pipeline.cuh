@@ -6,13 +6,8 @@
 #pragma once
 
 #include <thrust/count.h>
-#include <thrust/fill.h>
 #include <thrust/for_each.h>
-#include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/reverse_iterator.h>
-#include <thrust/scan.h>
-#include <thrust/sort.h>
 #include <thrust/transform_reduce.h>
 
 #include <algorithm>
@@ -20,8 +15,9 @@
 #include <cmath>
 #include <cstdint>
 
-#include "kernels/spatial/grid.cuh"
+#include "kernels/backends/grid_build.cuh"
 #include "kernels/orca/orca_agent.cuh"
+#include "kernels/spatial/grid.cuh"
 
 namespace throng {
 
@@ -99,16 +95,6 @@ struct CombineBounds {
   }
 };
 
-template <class V>
-auto Raw(V& v) {
-  return thrust::raw_pointer_cast(v.data());
-}
-
-template <class V>
-void Grow(V& v, size_t n) {
-  if (v.size() < n) v.resize(n);
-}
-
 // Vector: a class template for the backend's memory (std::vector or a device vector).
 template <template <class...> class Vector>
 class OrcaPipeline {
@@ -153,31 +139,17 @@ class OrcaPipeline {
     // A cell larger than needed only costs time; a tiny one would overflow 1 / cell.
     const float cell = std::max(reach * 1.0002f / static_cast<float>(cells_per_radius), 1e-3f);
     const GridSpec grid = MakeGridSpec(n, cell);
-    const uint32_t buckets = BucketCount(grid);
-
-    Grow(buckets_, n);
-    Grow(order_, n);
     for (auto* v : {&px_, &py_, &vx_, &vy_, &radius_, &max_speed_, &pref_vx_, &pref_vy_})
       Grow(*v, n);
     Grow(id_, n);
     Grow(input_index_, n);
     Grow(flags_, n);
     Grow(points_, n);
-    Grow(offsets_, buckets + 1);
-    thrust::for_each_n(policy, first, n,
-                       GridKeyFunctor{in.px, in.py, grid, Raw(buckets_), Raw(order_)});
-    thrust::stable_sort_by_key(policy, buckets_.begin(), buckets_.begin() + n, order_.begin());
+    SortIntoGrid(policy, in.px, in.py, n, grid, buckets_, order_, offsets_);
     thrust::for_each_n(policy, first, n,
                        GatherFunctor{in, Raw(order_), Raw(px_), Raw(py_), Raw(vx_), Raw(vy_),
                                      Raw(radius_), Raw(max_speed_), Raw(pref_vx_), Raw(pref_vy_),
                                      Raw(id_), Raw(flags_), Raw(input_index_), Raw(points_)});
-    // offsets[b] = first sorted index with bucket >= b: starts of non-empty buckets, then
-    // a minimum scan from the right fills the empty ones.
-    thrust::fill(policy, offsets_.begin(), offsets_.begin() + buckets + 1, n);
-    thrust::for_each_n(policy, first, n, BucketStartFunctor{Raw(buckets_), Raw(offsets_)});
-    const auto reversed = thrust::make_reverse_iterator(offsets_.begin() + buckets + 1);
-    thrust::inclusive_scan(policy, reversed, reversed + buckets + 1, reversed,
-                           thrust::minimum<uint32_t>());
     sync();
     times->grid_ms += ms_since(t0);
 

@@ -27,6 +27,8 @@ class ReferenceBackend final : public Backend {
   void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
                          const FanBodies& bodies, const StopRequested& stop,
                          ForwardSceneResults* out) override;
+  // Every pair and every polygon, no index (contacts_ref.cpp).
+  CollisionCounts CountContacts(const ContactScene& scene, const StopRequested& stop) override;
 
  private:
   std::vector<ReferenceSpline> splines_;

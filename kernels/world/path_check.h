@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "kernels/vehicles/spline.h"
-#include "kernels/world/vehicle_body.h"
+#include "kernels/vehicles/vehicle_body.h"
 #include "kernels/world/world_types.h"
 
 namespace throng {

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 
-#include "kernels/world/collisions.h"
 #include "kernels/world/world_validate.h"
 
 namespace throng {
@@ -66,7 +65,7 @@ void Move(TickContext& c) {
 }
 
 // Tick stats over the pedestrians ORCA solved (non-cooperative ones are not solved), and
-// the contacts after the move.
+// the contacts after the move (counted on the backend, on its own grid).
 void Stats(TickContext& c) {
   const World::Internals& w = c.w;
   const AgentColumns& oa = w.orca_agents;
@@ -108,8 +107,10 @@ void Stats(TickContext& c) {
   stats.audited_agents = orca.audited_agents;
   stats.audited_false_negatives = orca.audited_false_negatives;
   stats.vehicles_braking = c.vehicles_braking;
-  const CollisionCounts collisions = CountCollisions(oa.px.data(), oa.py.data(), oa.radius.data(),
-                                                     n, w.bodies, w.obstacles, c.options.stop);
+  // The pedestrians only (the first n): the vehicles' discs follow them in the ORCA columns.
+  const CollisionCounts collisions = w.backend->CountContacts(
+      {oa.px.data(), oa.py.data(), oa.radius.data(), n, w.bodies.data(), w.bodies.size()},
+      c.options.stop);
   stats.agent_overlaps = collisions.agent_pairs;
   stats.vehicle_overlaps = collisions.agent_vehicle;
   stats.agents_in_obstacles = collisions.agents_in_obstacles;

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "kernels/backends/backend.h"
-#include "kernels/world/vehicle_body.h"
+#include "kernels/vehicles/vehicle_body.h"
 #include "kernels/world/world.h"
 #include "kernels/world/world_memory.h"
 

@@ -29,7 +29,7 @@ COLOURS = np.array([
 VEHICLE_COLOUR = (0.10, 0.45, 0.20, 0.9)
 FORWARD_COLOUR = (0.05, 0.60, 0.60, 1.0)  # a forward agent with a free probe: teal
 BLOCKED_COLOUR = (0.85, 0.10, 0.10, 1.0)  # every probe hit: red
-REAR_OVERHANG = 0.22  # fraction of the length behind the rear axle (kernels/world/vehicle_body.h)
+REAR_OVERHANG = 0.22  # fraction of the length behind the rear axle (kernels/vehicles/vehicle_body.h)
 OSCILLATING, STALLED = 1, 2  # AgentCondition bits
 
 

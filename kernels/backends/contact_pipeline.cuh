@@ -1,0 +1,151 @@
+// The contact count on a parallel backend, written once with Thrust execution policies
+// and compiled by both (cpu_backend.cpp, cuda_backend.cu): the agents sorted into the
+// backend's neighbour grid (the ORCA pipeline's), then two reductions, one over agents
+// (overlapping pairs, obstacles touched) and one over vehicle bodies. Integer sums: the
+// counts are the same whatever the thread count or device.
+#pragma once
+
+#include <thrust/for_each.h>
+#include <thrust/functional.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/transform_reduce.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "kernels/backends/aabb_grid_buffers.cuh"
+#include "kernels/backends/contact_kernel.cuh"
+#include "kernels/backends/contact_rings.h"
+#include "kernels/backends/grid_build.cuh"
+#include "kernels/input/stop_request.h"
+#include "kernels/orca/orca_types.h"
+#include "kernels/spatial/aabb_grid.h"
+
+namespace throng {
+
+struct ContactBounds {
+  float r_max, x_lo, x_hi, y_lo, y_hi;
+};
+
+struct ContactBoundsOf {
+  const float* x;
+  const float* y;
+  const float* radius;
+  THRONG_HD ContactBounds operator()(uint32_t i) const {
+    return {radius[i], x[i], x[i], y[i], y[i]};
+  }
+};
+
+struct CombineContactBounds {
+  THRONG_HD ContactBounds operator()(const ContactBounds& a, const ContactBounds& b) const {
+    return {fmaxf(a.r_max, b.r_max), fminf(a.x_lo, b.x_lo), fmaxf(a.x_hi, b.x_hi),
+            fminf(a.y_lo, b.y_lo), fmaxf(a.y_hi, b.y_hi)};
+  }
+};
+
+// Copies x, y and radius into grid order.
+struct ContactGatherFunctor {
+  const float* __restrict__ x_in;
+  const float* __restrict__ y_in;
+  const float* __restrict__ radius_in;
+  const uint32_t* __restrict__ order;
+  float* __restrict__ x;
+  float* __restrict__ y;
+  float* __restrict__ radius;
+  THRONG_HD void operator()(uint32_t i) const {
+    const uint32_t src = order[i];
+    x[i] = x_in[src];
+    y[i] = y_in[src];
+    radius[i] = radius_in[src];
+  }
+};
+
+// Vector: std::vector (cpu) or a device vector (cuda). Buffers only grow.
+template <template <class...> class Vector>
+class ContactPipeline {
+ public:
+  // The world's obstacle polygons (already validated by the ORCA obstacle set), as rings
+  // with boxes indexed in a box grid. `copy(host, backend_vector)` is the upload.
+  template <class Copy>
+  void SetObstacles(const std::vector<Polygon>& polygons, Copy copy) {
+    const ContactRings rings = BuildContactRings(polygons);
+    std::vector<float> sizes(polygons.size());
+    for (size_t k = 0; k < sizes.size(); ++k) {
+      sizes[k] = std::max(rings.hi[k].x - rings.lo[k].x, rings.hi[k].y - rings.lo[k].y);
+    }
+    // Cells about a typical polygon's size: most polygons sit in one to four cells, and a
+    // pedestrian's query box (its radius around it) in one to four.
+    float cell = 1.f;
+    if (!sizes.empty()) {
+      std::nth_element(sizes.begin(), sizes.begin() + sizes.size() / 2, sizes.end());
+      cell = std::max(sizes[sizes.size() / 2], 1.f);
+    }
+    copy(rings.ring_start, ring_start_);
+    copy(rings.ring, ring_);
+    copy(rings.lo, lo_);
+    copy(rings.hi, hi_);
+    grid_.Set(BuildAabbGrid(rings.lo, rings.hi, cell), copy);
+    polygons_ = {RawOrNull(ring_start_), RawOrNull(ring_), RawOrNull(lo_),
+                 RawOrNull(hi_),         grid_.view,       static_cast<int32_t>(polygons.size())};
+  }
+
+  // Counts the contacts of n agents (x, y, radius in the backend's memory) and of
+  // `body_count` vehicle bodies (backend memory) against the installed obstacles.
+  // `stop` is asked between chunks of agents.
+  template <class Policy>
+  CollisionCounts Count(const Policy& policy, const float* x, const float* y, const float* radius,
+                        uint32_t n, const VehicleBody* bodies, uint32_t body_count,
+                        const StopRequested& stop) {
+    CollisionCounts counts;
+    if (n == 0) return counts;
+    const thrust::counting_iterator<uint32_t> first(0);
+    const ContactBounds b = thrust::transform_reduce(
+        policy, first, first + n, ContactBoundsOf{x, y, radius},
+        ContactBounds{0.f, INFINITY, -INFINITY, INFINITY, -INFINITY}, CombineContactBounds{});
+    // The widest query is r_max + r_max; a few cells per query as in the ORCA grid.
+    const float reach = 2.f * b.r_max;
+    const int k = CellsPerRadius(reach, b.x_hi - b.x_lo, b.y_hi - b.y_lo, n);
+    const float cell = std::max(reach * 1.0002f / static_cast<float>(k), 1e-3f);
+    const GridSpec grid = MakeGridSpec(n, cell);
+    SortIntoGrid(policy, x, y, n, grid, buckets_, order_, offsets_);
+    Grow(x_, n);
+    Grow(y_, n);
+    Grow(radius_, n);
+    thrust::for_each_n(
+        policy, first, n,
+        ContactGatherFunctor{x, y, radius, Raw(order_), Raw(x_), Raw(y_), Raw(radius_)});
+    const ContactAgentsView agents{Raw(x_), Raw(y_), Raw(radius_), Raw(offsets_), grid, b.r_max, n};
+
+    // Chunks of agents with a stop check between them: one very large agent makes every
+    // cell large, and a stopped tick should not wait for the whole count.
+    constexpr uint32_t kChunk = 65536;
+    AgentContactSums sums;
+    for (uint32_t begin = 0; begin < n; begin += kChunk) {
+      ThrowIfStopRequested(stop, "stats");
+      const uint32_t end = std::min(n, begin + kChunk);
+      sums = AddAgentContactSums{}(
+          sums, thrust::transform_reduce(policy, first + begin, first + end,
+                                         AgentContactsFunctor{agents, polygons_},
+                                         AgentContactSums{}, AddAgentContactSums{}));
+    }
+    counts.agent_pairs = sums.pairs;
+    counts.agents_in_obstacles = sums.in_obstacles;
+    if (body_count > 0) {
+      counts.agent_vehicle = thrust::transform_reduce(policy, first, first + body_count,
+                                                      BodyContactsFunctor{agents, bodies},
+                                                      uint64_t{0}, thrust::plus<uint64_t>());
+    }
+    return counts;
+  }
+
+ private:
+  Vector<int32_t> ring_start_;
+  Vector<Vec2> ring_, lo_, hi_;
+  AabbGridBuffers<Vector> grid_;
+  ContactPolygonsView polygons_;
+  Vector<uint32_t> buckets_, order_, offsets_;
+  Vector<float> x_, y_, radius_;
+};
+
+}  // namespace throng

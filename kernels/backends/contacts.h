@@ -1,0 +1,55 @@
+// Contacts measured at the end of a tick (ALGORITHMS.md §5, observability): pedestrian
+// pairs overlapping, pedestrians touching a vehicle's body, pedestrians inside obstacles.
+// Every backend counts them (Backend::CountContacts); the parallel ones on their own
+// neighbour grid (kernels/backends/contact_pipeline.cuh).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "kernels/vehicles/vehicle_body.h"
+
+namespace throng {
+
+struct CollisionCounts {
+  uint64_t agent_pairs = 0;          // centre distance < r_a + r_b - tolerance
+  uint64_t agent_vehicle = 0;        // distance to a body < r - tolerance
+  uint64_t agents_in_obstacles = 0;  // distance to an edge < r - tolerance, or inside
+
+  bool operator==(const CollisionCounts& o) const {
+    return agent_pairs == o.agent_pairs && agent_vehicle == o.agent_vehicle &&
+           agents_in_obstacles == o.agents_in_obstacles;
+  }
+};
+
+// Tolerance: ORCA keeps agents a contact margin apart, float rounding eats into it.
+// Contacts are decided in float on every backend (the reference included), so that the
+// counts of one scene are equal, not close: a contact is a yes or no at 1 mm.
+constexpr float kCollisionTolerance = 1e-3f;
+
+// Pedestrians (internal frame: `count` entries of x, y and radius) and the vehicles'
+// bodies, met against the obstacles installed with SetObstacles. Pointers and counts, not
+// spans: nvcc compiles this header as C++17.
+struct ContactScene {
+  const float* x = nullptr;
+  const float* y = nullptr;
+  const float* radius = nullptr;
+  size_t count = 0;
+  const VehicleBody* bodies = nullptr;
+  size_t body_count = 0;
+};
+
+// The counts fit the backends' 32-bit indices.
+inline void ValidateContactScene(const ContactScene& s) {
+  constexpr size_t kMax = std::numeric_limits<uint32_t>::max();
+  if (s.count > kMax || s.body_count > kMax) {
+    throw std::invalid_argument("contacts: " + std::to_string(s.count) + " agents and " +
+                                std::to_string(s.body_count) +
+                                " bodies (at most 2^32 - 1 of each)");
+  }
+}
+
+}  // namespace throng

@@ -1,0 +1,117 @@
+// Vehicle path check, per vehicle (docs/WORLD.md, "Vehicles brake"): how far it can drive
+// along its lane before it reaches a pedestrian, another vehicle or an obstacle. The
+// corridor follows the lane rather than the heading, so a curve ahead is checked where
+// the vehicle will actually be. Read on either parallel backend over its neighbour grid,
+// and by the reference over every point: the walk and the tests are this file's, the
+// search for the points near a sample is the caller's.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "kernels/math/frame.cuh"
+#include "kernels/math/hd.cuh"
+#include "kernels/math/vec.cuh"
+#include "kernels/steering/cast_fan.cuh"
+#include "kernels/vehicles/spline.cuh"
+#include "kernels/vehicles/vehicle_body.h"
+
+namespace throng {
+
+struct PathCheckParams {
+  float gap = 3.f;              // m kept to whatever is ahead when stopped
+  float reaction_time = 1.f;    // s of travel added to the braking distance
+  float min_length = 6.f;       // m checked even when standing
+  float lateral_margin = 0.5f;  // m added to the half width of the checked corridor
+};
+
+// A pedestrian counts as in the path when it is in the corridor now or will step into it
+// before the vehicle gets there at its current speed (looking at most kPredictionHorizon
+// ahead): drivers yield to people walking toward the road, not only to people on it.
+constexpr float kPredictionHorizon = 3.f;  // s
+// The longest corridor checked: braking from 250 km/h at 6 m/s^2 needs 400 m. A cap keeps
+// one sample walk bounded whatever speed or braking a caller configures.
+constexpr float kMaxPathCheckLength = 1000.f;  // m
+constexpr float kPathSampleStep = 1.f;         // m between corridor samples along the lane
+
+// What a corridor meets: pedestrians (owner -1, moving at vx, vy) and the vehicles' discs
+// (owner = the vehicle, standing), in whatever order the caller's search keeps them.
+struct PathPointsView {
+  const float* x;
+  const float* y;
+  const float* r;
+  const float* vx;
+  const float* vy;
+  const int32_t* owner;
+  float r_max;     // largest r
+  float walk_max;  // fastest pedestrian, m/s
+};
+
+struct PathVehiclesView {
+  const VehicleBody* bodies;
+  const uint32_t* spline;  // each vehicle's lane (index in the set)
+  const float* progress;   // m, the rear axle's place on the lane
+  const float* speed;      // m/s
+};
+
+// Metres free ahead of vehicle v's front bumper within its checked length (max(min_length,
+// braking distance + reaction distance + gap), at most kMaxPathCheckLength); +inf when
+// nothing is there, 0 when something touches the bumper. for_each_near(p, reach, f) calls
+// f(begin, end) for ranges of point indices that hold every point within `reach` of p
+// (more, or one twice, is fine: the walk keeps the nearest).
+template <class ForEachNear>
+THRONG_HD inline float PathClearAhead(const PathCheckParams& params, float max_brake_decel,
+                                      const SplineSetView& lanes, const PathPointsView& pts,
+                                      const PathVehiclesView& vehicles, const Vec2* edges,
+                                      int32_t edge_count, uint32_t v,
+                                      ForEachNear&& for_each_near) {
+  const float inf = INFINITY;
+  const VehicleBody body = vehicles.bodies[v];
+  const float speed = vehicles.speed[v];
+  const float wanted = fmaxf(params.min_length, speed * speed / (2.f * max_brake_decel) +
+                                                    speed * params.reaction_time + params.gap);
+  const float length = fminf(kMaxPathCheckLength, wanted);
+  const float half_width = 0.5f * body.width + params.lateral_margin;
+  const float s_front = vehicles.progress[v] + body.front();
+  const int32_t self = static_cast<int32_t>(v);
+  float best = inf;
+  // From half a body behind the bumper (catches anything touching it) to the end.
+  for (float ahead = -0.5f * body.length; ahead <= length; ahead += kPathSampleStep) {
+    if (ahead - kPathSampleStep - pts.r_max > best) break;  // nothing further can be nearer
+    Vec3 p3, t3;
+    FrameAt(lanes, vehicles.spline[v], s_front + ahead, &p3, &t3);
+    const Vec2 p{p3.x, p3.y};
+    const Vec2 t = Normalize(Vec2{t3.x, t3.y});
+    const Vec2 right = RightOf(t);
+    // How long until the bumper is here; pedestrians are followed that far ahead.
+    const float horizon = fminf(kPredictionHorizon, fmaxf(ahead, 0.f) / fmaxf(speed, 0.5f));
+    const float reach = half_width + pts.r_max + pts.walk_max * horizon;
+    for_each_near(p, reach, [&](uint32_t begin, uint32_t end) {
+      for (uint32_t k = begin; k < end; ++k) {
+        if (pts.owner[k] == self) continue;
+        const Vec2 d = Vec2{pts.x[k], pts.y[k]} - p;
+        if (LengthSq(d) > reach * reach) continue;  // the search's extra points
+        const float along = Dot(d, t);
+        if (fabsf(along) > kPathSampleStep) continue;
+        const float lateral_now = Dot(d, right);
+        const float drift =
+            pts.owner[k] < 0 ? Dot(Vec2{pts.vx[k], pts.vy[k]}, right) * horizon : 0.f;
+        const float lateral_then = lateral_now + drift;
+        const float band = half_width + pts.r[k];
+        if (fminf(lateral_now, lateral_then) >= band || fmaxf(lateral_now, lateral_then) <= -band) {
+          continue;  // stays beside the corridor until the vehicle has passed
+        }
+        const float distance = fmaxf(0.f, ahead + along - pts.r[k]);
+        if (ahead + along + pts.r[k] > 0.f) best = fminf(best, distance);
+      }
+    });
+    for (int32_t e = 0; e < edge_count; ++e) {
+      if (PointSegmentDistanceSq(p, edges[2 * e], edges[2 * e + 1]) < half_width * half_width) {
+        best = fminf(best, fmaxf(0.f, ahead));
+      }
+    }
+  }
+  return best <= length ? best : inf;
+}
+
+}  // namespace throng

@@ -1,0 +1,182 @@
+// Backend::CountContacts: hand-built contacts on every backend, and the parallel
+// backends' grid search against the reference's brute force on dense random scenes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "kernels/backends/backend.h"
+#include "tests/backends/backend_param.h"
+
+namespace throng {
+namespace {
+
+using testing::BackendParamName;
+using testing::BackendParamTest;
+
+struct Agents {
+  std::vector<float> x, y, r;
+  ContactScene Scene(const std::vector<VehicleBody>& bodies = {}) const {
+    return {x.data(), y.data(), r.data(), x.size(), bodies.data(), bodies.size()};
+  }
+  void Add(float px, float py, float radius) {
+    x.push_back(px);
+    y.push_back(py);
+    r.push_back(radius);
+  }
+};
+
+Polygon Square(Vec2 lo, float side) {
+  return {{lo, {lo.x + side, lo.y}, {lo.x + side, lo.y + side}, {lo.x, lo.y + side}}};
+}
+
+class ContactsTest : public BackendParamTest {
+ protected:
+  void SetUp() override {
+    BackendParamTest::SetUp();
+    if (IsSkipped()) return;
+    backend_ = CreateBackend(GetParam());
+  }
+  CollisionCounts Count(const Agents& a, const std::vector<VehicleBody>& bodies = {}) {
+    return backend_->CountContacts(a.Scene(bodies), {});
+  }
+  std::unique_ptr<Backend> backend_;
+};
+
+TEST_P(ContactsTest, PairsOverlapByMoreThanTheTolerance) {
+  Agents a;
+  a.Add(0.f, 0.f, 0.5f);
+  a.Add(0.9f, 0.f, 0.5f);  // 0.1 m into the first: a contact
+  a.Add(10.f, 0.f, 0.5f);
+  a.Add(10.9995f, 0.f, 0.5f);  // 0.5 mm in: inside the tolerance, no contact
+  a.Add(50.f, 50.f, 0.25f);
+  a.Add(50.f, 50.f, 0.25f);  // the same spot
+  const CollisionCounts c = Count(a);
+  EXPECT_EQ(c.agent_pairs, 2u);
+  EXPECT_EQ(c.agents_in_obstacles, 0u);
+  EXPECT_EQ(c.agent_vehicle, 0u);
+}
+
+TEST_P(ContactsTest, AgentsInsideOrTouchingObstaclesCountOnceEach) {
+  backend_->SetObstacles({Square({0.f, 0.f}, 10.f), Square({4.f, 4.f}, 2.f),  // nested
+                          Polygon{{{20.f, 0.f}, {30.f, 0.f}}}});              // a wall
+  Agents a;
+  a.Add(5.f, 5.f, 0.3f);     // deep inside both squares, far from every edge: once
+  a.Add(-0.2f, 5.f, 0.3f);   // 0.2 m from the square's left edge
+  a.Add(-0.31f, 8.f, 0.3f);  // clear of it
+  a.Add(25.f, 0.25f, 0.3f);  // on the wall's side
+  a.Add(27.f, 0.35f, 0.3f);  // clear of the wall
+  a.Add(31.f, 0.f, 0.3f);    // beyond the wall's end
+  const CollisionCounts c = Count(a);
+  EXPECT_EQ(c.agents_in_obstacles, 2u + 1u);
+  EXPECT_EQ(c.agent_pairs, 0u);
+}
+
+TEST_P(ContactsTest, AgentsTouchingVehicleBodies) {
+  const VehicleBody car{{0.f, 0.f}, {1.f, 0.f}, 4.5f, 1.8f};
+  // A 300 m train: its reach spans more bucket rows than the grid has.
+  const VehicleBody train{{100.f, -150.f}, {0.f, 1.f}, 300.f, 3.f};
+  Agents a;
+  a.Add(1.f, 0.f, 0.25f);   // inside the car
+  a.Add(1.f, 1.1f, 0.25f);  // 0.2 m from its side
+  a.Add(1.f, 1.2f, 0.25f);  // 0.3 m: clear
+  for (int k = 0; k < 50; ++k) a.Add(101.f, -200.f + 5.f * static_cast<float>(k), 0.25f);
+  a.Add(102.f, 0.f, 0.25f);  // 0.5 m from the train's side: clear
+  const CollisionCounts c = Count(a, {car, train});
+  EXPECT_EQ(c.agent_vehicle, 2u + 50u);
+}
+
+TEST_P(ContactsTest, NoAgentsNoContacts) {
+  EXPECT_EQ(Count({}, {VehicleBody{{0.f, 0.f}, {1.f, 0.f}, 4.f, 2.f}}), CollisionCounts{});
+}
+
+TEST_P(ContactsTest, AStopRequestEndsTheCount) {
+  Agents a;
+  a.Add(0.f, 0.f, 0.2f);
+  EXPECT_THROW(backend_->CountContacts(a.Scene(), [] { return true; }), TickCancelled);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, ContactsTest,
+                         ::testing::Values(BackendKind::kCpu, BackendKind::kCuda,
+                                           BackendKind::kReference),
+                         BackendParamName);
+
+// A packed crowd with radii from 0.1 to 0.6 m (many overlaps), convex and concave
+// polygons and walls among them, cars and one long body, and outliers far away (the
+// grid's buckets wrap).
+struct RandomScene {
+  Agents agents;
+  std::vector<Polygon> polygons;
+  std::vector<VehicleBody> bodies;
+};
+
+RandomScene MakeRandomScene(uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(0.f, 1.f);
+  RandomScene s;
+  for (int i = 0; i < 3000; ++i) {
+    s.agents.Add(60.f * u(rng), 60.f * u(rng), 0.1f + 0.5f * u(rng));
+  }
+  for (int i = 0; i < 20; ++i) s.agents.Add(1e5f * u(rng), -1e5f * u(rng), 0.3f);
+  for (int k = 0; k < 30; ++k) {
+    const Vec2 c{60.f * u(rng), 60.f * u(rng)};
+    const float size = 0.5f + 4.f * u(rng);
+    switch (k % 3) {
+      case 0:
+        s.polygons.push_back(Square(c, size));
+        break;
+      case 1:  // an L, concave
+        s.polygons.push_back({{c,
+                               {c.x + size, c.y},
+                               {c.x + size, c.y + 0.3f * size},
+                               {c.x + 0.3f * size, c.y + 0.3f * size},
+                               {c.x + 0.3f * size, c.y + size},
+                               {c.x, c.y + size}}});
+        break;
+      default:
+        s.polygons.push_back({{c, {c.x + size * u(rng), c.y + size * u(rng)}}});
+    }
+  }
+  s.polygons.push_back(Square({-500.f, -500.f}, 1000.f));  // around everything: all inside
+  for (int k = 0; k < 12; ++k) {
+    const float a = 6.2831853f * u(rng);
+    s.bodies.push_back({{60.f * u(rng), 60.f * u(rng)}, {std::cos(a), std::sin(a)}, 4.5f, 1.8f});
+  }
+  s.bodies.push_back({{0.f, 30.f}, {1.f, 0.f}, 120.f, 2.5f});
+  return s;
+}
+
+class ContactsEquivalenceTest : public BackendParamTest {};
+
+TEST_P(ContactsEquivalenceTest, GridSearchFindsWhatBruteForceFinds) {
+  for (uint32_t seed : {1u, 2u, 3u}) {
+    RandomScene s = MakeRandomScene(seed);
+    // Without the big square, then with it (every agent inside something).
+    for (bool enclosed : {false, true}) {
+      std::vector<Polygon> polygons = s.polygons;
+      if (!enclosed) polygons.pop_back();
+      const ContactScene scene = s.agents.Scene(s.bodies);
+      const auto reference = CreateBackend(BackendKind::kReference);
+      const auto backend = CreateBackend(GetParam());
+      reference->SetObstacles(polygons);
+      backend->SetObstacles(polygons);
+      const CollisionCounts want = reference->CountContacts(scene, {});
+      const CollisionCounts got = backend->CountContacts(scene, {});
+      SCOPED_TRACE(::testing::Message() << "seed " << seed << (enclosed ? ", enclosed" : ""));
+      EXPECT_GT(want.agent_pairs, 1000u);
+      EXPECT_GT(want.agent_vehicle, 10u);
+      EXPECT_GE(want.agents_in_obstacles, enclosed ? 3000u : 50u);
+      EXPECT_EQ(got.agent_pairs, want.agent_pairs);
+      EXPECT_EQ(got.agent_vehicle, want.agent_vehicle);
+      EXPECT_EQ(got.agents_in_obstacles, want.agents_in_obstacles);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, ContactsEquivalenceTest,
+                         ::testing::Values(BackendKind::kCpu, BackendKind::kCuda),
+                         BackendParamName);
+
+}  // namespace
+}  // namespace throng
