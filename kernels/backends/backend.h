@@ -12,6 +12,7 @@
 #include "kernels/orca/orca_types.h"
 #include "kernels/steering/forward_batch.h"
 #include "kernels/steering/forward_scene.h"
+#include "kernels/vehicles/path_check.cuh"
 #include "kernels/vehicles/spline.h"
 #include "kernels/vehicles/spline_queries.h"
 #include "kernels/vehicles/vehicle_batch.h"
@@ -90,6 +91,14 @@ class Backend {
   // counts are equal on every backend. `stop` is asked between chunks of agents
   // (TickCancelled).
   virtual CollisionCounts CountContacts(const ContactScene& scene, const StopRequested& stop) = 0;
+
+  // The vehicles' path check (kernels/vehicles/path_check.cuh) on the installed splines
+  // and obstacle edges: clear[v], metres free ahead of vehicle v. Equal on every backend.
+  // The world validates the scene (lane indices in range, finite values). `stop` is asked
+  // between chunks of vehicles (TickCancelled).
+  virtual void CheckPaths(const PathCheckParams& params, float max_brake_decel,
+                          const PathCheckScene& scene, const StopRequested& stop,
+                          std::vector<float>* clear) = 0;
 };
 
 // kAuto picks cuda when a device is present, else cpu. Asking for cuda without a device

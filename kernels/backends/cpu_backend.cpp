@@ -16,6 +16,7 @@
 #include "kernels/backends/forward_scene_buffers.cuh"
 #include "kernels/backends/orca_pipeline.cuh"
 #include "kernels/backends/orca_result_stats.h"
+#include "kernels/backends/path_check_pipeline.cuh"
 #include "kernels/backends/spline_query_kernel.cuh"
 #include "kernels/orca/orca_validate.h"
 
@@ -31,7 +32,8 @@ const auto kCopy = [](const auto& from, auto& to) { to.assign(from.begin(), from
 CpuBackend::CpuBackend()
     : orca_(std::make_unique<OrcaPipeline<std::vector>>()),
       forward_(std::make_unique<ForwardSceneBuffers<std::vector>>()),
-      contacts_(std::make_unique<ContactPipeline<std::vector>>()) {}
+      contacts_(std::make_unique<ContactPipeline<std::vector>>()),
+      paths_(std::make_unique<PathCheckPipeline<std::vector>>()) {}
 CpuBackend::~CpuBackend() = default;
 
 void CpuBackend::SetSplines(const std::vector<SplineDesc>& splines) {
@@ -165,6 +167,24 @@ CollisionCounts CpuBackend::CountContacts(const ContactScene& scene, const StopR
   return contacts_->Count(thrust::omp::par, scene.x, scene.y, scene.radius,
                           static_cast<uint32_t>(scene.count), scene.bodies,
                           static_cast<uint32_t>(scene.body_count), stop);
+}
+
+void CpuBackend::CheckPaths(const PathCheckParams& params, float max_brake_decel,
+                            const PathCheckScene& scene, const StopRequested& stop,
+                            std::vector<float>* clear) {
+  clear->assign(scene.vehicles, INFINITY);
+  const PathSceneView view{scene.agent_x,
+                           scene.agent_y,
+                           scene.agent_radius,
+                           scene.agent_vx,
+                           scene.agent_vy,
+                           static_cast<uint32_t>(scene.agents),
+                           {scene.bodies, scene.spline, scene.progress, scene.speed},
+                           static_cast<uint32_t>(scene.vehicles)};
+  // 256 vehicles per launch: a long corridor past many edges is the most a stopped tick
+  // still runs.
+  paths_->Run(thrust::omp::par, params, max_brake_decel, splines_.View(), segments_.data(),
+              static_cast<int32_t>(segments_.size() / 2), view, stop, 256, clear->data());
 }
 
 }  // namespace throng

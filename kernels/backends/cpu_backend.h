@@ -16,6 +16,8 @@ template <template <class...> class Vector>
 class ForwardSceneBuffers;
 template <template <class...> class Vector>
 class ContactPipeline;
+template <template <class...> class Vector>
+class PathCheckPipeline;
 
 class CpuBackend final : public Backend {
  public:
@@ -37,6 +39,8 @@ class CpuBackend final : public Backend {
                          const FanBodies& bodies, const StopRequested& stop,
                          ForwardSceneResults* out) override;
   CollisionCounts CountContacts(const ContactScene& scene, const StopRequested& stop) override;
+  void CheckPaths(const PathCheckParams& params, float max_brake_decel, const PathCheckScene& scene,
+                  const StopRequested& stop, std::vector<float>* clear) override;
 
   // Off: the solve scans every obstacle edge instead of querying the edge grid. Same
   // results bit for bit; for the tests and benchmarks that show it. On by default.
@@ -51,6 +55,7 @@ class CpuBackend final : public Backend {
   std::unique_ptr<OrcaPipeline<std::vector>> orca_;
   std::unique_ptr<ForwardSceneBuffers<std::vector>> forward_;
   std::unique_ptr<ContactPipeline<std::vector>> contacts_;
+  std::unique_ptr<PathCheckPipeline<std::vector>> paths_;
   std::vector<uint16_t> audit_missed_;
 };
 

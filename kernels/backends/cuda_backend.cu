@@ -18,6 +18,7 @@
 #include "kernels/backends/forward_scene_buffers.cuh"
 #include "kernels/backends/orca_pipeline.cuh"
 #include "kernels/backends/orca_result_stats.h"
+#include "kernels/backends/path_check_pipeline.cuh"
 #include "kernels/backends/spline_query_kernel.cuh"
 #include "kernels/orca/obstacle_grid.h"
 #include "kernels/orca/obstacles.h"
@@ -212,6 +213,40 @@ class CudaBackend final : public Backend {
     return counts;
   }
 
+  void CheckPaths(const PathCheckParams& params, float max_brake_decel,
+                  const PathCheckScene& scene, const StopRequested& stop,
+                  std::vector<float>* clear) override {
+    ThrowIfStopRequested(stop, "vehicles");  // one launch, as the ORCA stages
+    const size_t n = scene.agents, m = scene.vehicles;
+    Upload(scene.agent_x, n, d_path_in_[0], stream_);
+    Upload(scene.agent_y, n, d_path_in_[1], stream_);
+    Upload(scene.agent_radius, n, d_path_in_[2], stream_);
+    Upload(scene.agent_vx, n, d_path_in_[3], stream_);
+    Upload(scene.agent_vy, n, d_path_in_[4], stream_);
+    Upload(scene.progress, m, d_path_in_[5], stream_);
+    Upload(scene.speed, m, d_path_in_[6], stream_);
+    Upload(scene.bodies, m, d_path_bodies_, stream_);
+    Upload(scene.spline, m, d_path_spline_, stream_);
+    d_path_clear_.resize(m);
+    const PathSceneView view{Raw(d_path_in_[0]),
+                             Raw(d_path_in_[1]),
+                             Raw(d_path_in_[2]),
+                             Raw(d_path_in_[3]),
+                             Raw(d_path_in_[4]),
+                             static_cast<uint32_t>(n),
+                             {Raw(d_path_bodies_), Raw(d_path_spline_), Raw(d_path_in_[5]),
+                              Raw(d_path_in_[6])},
+                             static_cast<uint32_t>(m)};
+    const SplineSetView lanes{Raw(d_headers_), Raw(d_coeff_), Raw(d_knots_), Raw(d_table_),
+                              static_cast<uint32_t>(spline_count_)};
+    paths_.Run(thrust::cuda::par_nosync.on(stream_), params, max_brake_decel, lanes,
+               Raw(d_segments_), static_cast<int32_t>(d_segments_.size() / 2), view, {},
+               static_cast<uint32_t>(m > 0 ? m : 1), Raw(d_path_clear_));
+    THRONG_CUDA_CHECK(cudaGetLastError());
+    Download(d_path_clear_, *clear, stream_);
+    THRONG_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
   void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& a,
                     FanResults* out) override {
     ValidateFan(params, dt, a);
@@ -329,6 +364,10 @@ class CudaBackend final : public Backend {
   OrcaPipeline<thrust::device_vector> orca_;
   ForwardSceneBuffers<thrust::device_vector> forward_;
   ContactPipeline<thrust::device_vector> contacts_;
+  PathCheckPipeline<thrust::device_vector> paths_;
+  DeviceVector<float> d_path_in_[7], d_path_clear_;
+  DeviceVector<VehicleBody> d_path_bodies_;
+  DeviceVector<uint32_t> d_path_spline_;
   DeviceVector<float> d_contact_x_, d_contact_y_, d_contact_radius_;
   DeviceVector<VehicleBody> d_contact_bodies_;
   // Uploads on the backend's stream; the host vectors outlive the copies because every

@@ -22,6 +22,7 @@ void ReferenceBackend::SetSplines(const std::vector<SplineDesc>& splines) {
   built.reserve(splines.size());
   for (size_t i = 0; i < splines.size(); ++i) built.emplace_back(splines[i], i);
   splines_ = std::move(built);
+  path_lanes_ = BuildSplineSet(splines);
   spline_ids_.clear();
   spline_speed_limits_.clear();
   for (const SplineDesc& d : splines) {
@@ -50,7 +51,7 @@ void ReferenceBackend::QuerySplines(const SplineQueries& q, SplineQueryResults* 
 }
 
 void ReferenceBackend::SetObstacles(const std::vector<Polygon>& polygons) {
-  (void)BuildObstacleVertices(polygons);  // the engine's validation
+  path_edges_ = EdgeSegments(BuildObstacleVertices(polygons));  // the engine's validation
   obstacles_ = polygons;
 }
 

@@ -29,12 +29,19 @@ class ReferenceBackend final : public Backend {
                          ForwardSceneResults* out) override;
   // Every pair and every polygon, no index (contacts_ref.cpp).
   CollisionCounts CountContacts(const ContactScene& scene, const StopRequested& stop) override;
+  // Every point at every sample, no index (path_check_ref.cpp).
+  void CheckPaths(const PathCheckParams& params, float max_brake_decel, const PathCheckScene& scene,
+                  const StopRequested& stop, std::vector<float>* clear) override;
 
  private:
   std::vector<ReferenceSpline> splines_;
   std::vector<uint32_t> spline_ids_;
   std::vector<double> spline_speed_limits_;
   std::vector<Polygon> obstacles_;
+  // The path check walks the lanes as the engine's float splines do (its definition is
+  // kernels/vehicles/path_check.cuh), along the obstacles' edges.
+  SplineSet path_lanes_;
+  std::vector<Vec2> path_edges_;
   FanObstacleSet fan_shapes_;
 };
 

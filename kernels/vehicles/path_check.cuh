@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 
 #include "kernels/math/frame.cuh"
@@ -54,6 +55,22 @@ struct PathVehiclesView {
   const float* speed;      // m/s
 };
 
+// One tick's pedestrians and vehicles as the caller holds them (internal frame; host
+// memory). Pointers and counts: nvcc compiles this header as C++17.
+struct PathCheckScene {
+  const float* agent_x = nullptr;
+  const float* agent_y = nullptr;
+  const float* agent_radius = nullptr;
+  const float* agent_vx = nullptr;  // current velocity: where a pedestrian is heading
+  const float* agent_vy = nullptr;
+  size_t agents = 0;
+  const VehicleBody* bodies = nullptr;
+  const uint32_t* spline = nullptr;  // each vehicle's lane (index in the installed set)
+  const float* progress = nullptr;   // m, the rear axle's place on the lane
+  const float* speed = nullptr;      // m/s
+  size_t vehicles = 0;
+};
+
 // Metres free ahead of vehicle v's front bumper within its checked length (max(min_length,
 // braking distance + reaction distance + gap), at most kMaxPathCheckLength); +inf when
 // nothing is there, 0 when something touches the bumper. for_each_near(p, reach, f) calls
@@ -63,8 +80,7 @@ template <class ForEachNear>
 THRONG_HD inline float PathClearAhead(const PathCheckParams& params, float max_brake_decel,
                                       const SplineSetView& lanes, const PathPointsView& pts,
                                       const PathVehiclesView& vehicles, const Vec2* edges,
-                                      int32_t edge_count, uint32_t v,
-                                      ForEachNear&& for_each_near) {
+                                      int32_t edge_count, uint32_t v, ForEachNear&& for_each_near) {
   const float inf = INFINITY;
   const VehicleBody body = vehicles.bodies[v];
   const float speed = vehicles.speed[v];

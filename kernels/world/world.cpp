@@ -53,7 +53,6 @@ World::World(WorldConfig config, BackendKind backend)
   in_->obstacles = InternalObstacles(config_);
   in_->backend->SetObstacles(in_->obstacles);
   in_->backend->SetFanObstacles(InternalFanShapes(config_, in_->obstacles), FanShapesCell(config_));
-  in_->edges = EdgeSegments(BuildObstacleVertices(in_->obstacles));
 }
 
 World::~World() = default;

@@ -16,9 +16,8 @@ namespace throng {
 struct World::Internals {
   std::unique_ptr<Backend> backend;
   WorldMemory memory;
-  SplineSet lanes;  // internal frame, for path checks and projections
+  SplineSet lanes;  // internal frame, for projections (the backend holds its own for path checks)
   std::vector<Polygon> obstacles;
-  std::vector<Vec2> edges;
 
   // Buffers reused from tick to tick.
   std::vector<AgentMemory> agent_memory;

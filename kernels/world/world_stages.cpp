@@ -2,8 +2,8 @@
 #include <cmath>
 #include <limits>
 
-#include "kernels/vehicles/spline.cuh"
 #include "kernels/steering/steering.cuh"
+#include "kernels/vehicles/spline.cuh"
 #include "kernels/world/path_check.h"
 #include "kernels/world/world_internals.h"
 
@@ -170,24 +170,24 @@ uint64_t DriveVehicles(const WorldConfig& config, const Snapshot& s, const StopR
     fr.Resize(0);  // no stale answers from a tick that had vehicles
   }
   {
-    PathScene scene;
+    PathCheckScene scene;
     scene.agent_x = oa.px.data();
     scene.agent_y = oa.py.data();
     scene.agent_radius = oa.radius.data();
     scene.agent_vx = oa.vx.data();
     scene.agent_vy = oa.vy.data();
     scene.agents = n;
-    scene.bodies = w.bodies;
-    scene.spline = w.lane;
-    scene.progress = fr.progress;
-    scene.speed = vc.speed;
-    scene.edges = w.edges;
+    scene.bodies = w.bodies.data();
+    scene.spline = w.lane.data();
+    scene.progress = fr.progress.data();
+    scene.speed = vc.speed.data();
+    scene.vehicles = m;
     // It looks as far ahead as the weakest brakes need.
     float weakest_brake = config.follower.max_brake_decel;
     for (const FollowerParams& p : vc.profiles) {
       weakest_brake = std::min(weakest_brake, p.max_brake_decel);
     }
-    CheckPaths(config.path_check, weakest_brake, w.lanes, scene, &w.clear, stop);
+    w.backend->CheckPaths(config.path_check, weakest_brake, scene, stop, &w.clear);
   }
   uint64_t braking = 0;
   for (size_t i = 0; i < m; ++i) {

@@ -9,12 +9,13 @@
 #include <string_view>
 #include <vector>
 
-#include "kernels/vehicles/bicycle.cuh"
-#include "kernels/steering/forward_scene.h"
+#include "kernels/input/stop_request.h"
 #include "kernels/math/frame.cuh"
 #include "kernels/orca/orca_types.h"
+#include "kernels/steering/forward_scene.h"
+#include "kernels/vehicles/bicycle.cuh"
+#include "kernels/vehicles/path_check.cuh"
 #include "kernels/vehicles/spline.h"
-#include "kernels/input/stop_request.h"
 #include "kernels/vehicles/vehicle.cuh"
 
 namespace throng {
@@ -74,14 +75,6 @@ struct DetectionParams {
   float stall_min_progress = 0.25f;      // m closer to the goal that counts as progress
   float stop_speed = 0.05f;              // m/s: slower than this counts as stopped
   float goal_tolerance = 0.1f;           // m: an agent this close to its goal is home
-};
-
-// How far ahead a vehicle checks its lane for anything to brake for.
-struct PathCheckParams {
-  float gap = 3.f;              // m kept to whatever is ahead when stopped
-  float reaction_time = 1.f;    // s of travel added to the braking distance
-  float min_length = 6.f;       // m checked even when standing
-  float lateral_margin = 0.5f;  // m added to the half width of the checked corridor
 };
 
 // Forward agents' fan (ALGORITHMS.md §4), for agents whose snapshot leaves a setting out.

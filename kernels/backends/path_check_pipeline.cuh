@@ -1,0 +1,194 @@
+// The vehicles' path check on a parallel backend (kernels/vehicles/path_check.cuh), written
+// once with Thrust execution policies for cpu and cuda: pedestrians and the vehicles' discs
+// as one set of points, sorted into the backend's neighbour grid (SortIntoGrid), then one
+// walk per vehicle along its lane. Buffers only grow.
+#pragma once
+
+#include <thrust/for_each.h>
+#include <thrust/functional.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/scan.h>
+#include <thrust/transform.h>
+#include <thrust/transform_reduce.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "kernels/backends/grid_build.cuh"
+#include "kernels/input/stop_request.h"
+#include "kernels/spatial/grid.cuh"
+#include "kernels/vehicles/path_check.cuh"
+
+namespace throng {
+
+// The scene's columns in the backend's memory.
+struct PathSceneView {
+  const float* agent_x;
+  const float* agent_y;
+  const float* agent_radius;
+  const float* agent_vx;
+  const float* agent_vy;
+  uint32_t agents;
+  PathVehiclesView vehicles;
+  uint32_t vehicle_count;
+};
+
+struct DiscCountOf {
+  const VehicleBody* bodies;
+  THRONG_HD uint32_t operator()(uint32_t v) const {
+    return static_cast<uint32_t>(bodies[v].DiscCount());
+  }
+};
+
+// Points in input order: pedestrians first, then each vehicle's discs from disc_start[v].
+struct PathPointsWriter {
+  PathSceneView scene;
+  const uint32_t* disc_start;
+  float *x, *y, *r, *vx, *vy;
+  int32_t* owner;
+  THRONG_HD void Pedestrian(uint32_t k) const {
+    x[k] = scene.agent_x[k];
+    y[k] = scene.agent_y[k];
+    r[k] = scene.agent_radius[k];
+    vx[k] = scene.agent_vx[k];
+    vy[k] = scene.agent_vy[k];
+    owner[k] = -1;
+  }
+  THRONG_HD void Discs(uint32_t v) const {
+    const VehicleBody body = scene.vehicles.bodies[v];
+    const uint32_t first = scene.agents + disc_start[v];
+    for (int j = 0; j < body.DiscCount(); ++j) {
+      const Vec2 c = body.Disc(j);
+      const uint32_t k = first + static_cast<uint32_t>(j);
+      x[k] = c.x;
+      y[k] = c.y;
+      r[k] = body.DiscRadius();
+      vx[k] = 0.f;
+      vy[k] = 0.f;
+      owner[k] = static_cast<int32_t>(v);
+    }
+  }
+};
+
+struct WritePedestrians {
+  PathPointsWriter w;
+  THRONG_HD void operator()(uint32_t k) const { w.Pedestrian(k); }
+};
+struct WriteDiscs {
+  PathPointsWriter w;
+  THRONG_HD void operator()(uint32_t v) const { w.Discs(v); }
+};
+
+// Copies the points into grid order.
+struct PathGatherFunctor {
+  const uint32_t* order;
+  const float *x_in, *y_in, *r_in, *vx_in, *vy_in;
+  const int32_t* owner_in;
+  float *x, *y, *r, *vx, *vy;
+  int32_t* owner;
+  THRONG_HD void operator()(uint32_t i) const {
+    const uint32_t src = order[i];
+    x[i] = x_in[src];
+    y[i] = y_in[src];
+    r[i] = r_in[src];
+    vx[i] = vx_in[src];
+    vy[i] = vy_in[src];
+    owner[i] = owner_in[src];
+  }
+};
+
+struct PathSpeedOf {
+  const float *vx, *vy;
+  THRONG_HD float operator()(uint32_t k) const { return Length(Vec2{vx[k], vy[k]}); }
+};
+struct ValueOf {
+  const float* values;
+  THRONG_HD float operator()(uint32_t k) const { return values[k]; }
+};
+struct BodyWidthOf {
+  const VehicleBody* bodies;
+  THRONG_HD float operator()(uint32_t v) const { return bodies[v].width; }
+};
+struct MaxOf {
+  THRONG_HD float operator()(float a, float b) const { return fmaxf(a, b); }
+};
+
+struct PathCheckFunctor {
+  PathCheckParams params;
+  float max_brake_decel;
+  SplineSetView lanes;
+  PathPointsView points;  // grid order
+  PathVehiclesView vehicles;
+  const Vec2* edges;
+  int32_t edge_count;
+  const uint32_t* offsets;
+  GridSpec grid;
+  float* clear;
+  THRONG_HD void operator()(uint32_t v) const {
+    clear[v] = PathClearAhead(
+        params, max_brake_decel, lanes, points, vehicles, edges, edge_count, v,
+        [&](Vec2 p, float reach, auto&& f) { ForEachRowRange(grid, offsets, p, reach, f); });
+  }
+};
+
+template <template <class...> class Vector>
+class PathCheckPipeline {
+ public:
+  // clear: backend memory, one entry per vehicle. `stop` is asked between chunks of
+  // `chunk` vehicles.
+  template <class Policy>
+  void Run(const Policy& policy, const PathCheckParams& params, float max_brake_decel,
+           const SplineSetView& lanes, const Vec2* edges, int32_t edge_count,
+           const PathSceneView& scene, const StopRequested& stop, uint32_t chunk, float* clear) {
+    const uint32_t n = scene.agents, m = scene.vehicle_count;
+    if (m == 0) return;
+    const thrust::counting_iterator<uint32_t> first(0);
+    Grow(disc_start_, m + 1);
+    thrust::transform(policy, first, first + m, disc_start_.begin(),
+                      DiscCountOf{scene.vehicles.bodies});
+    disc_start_[m] = 0;
+    thrust::exclusive_scan(policy, disc_start_.begin(), disc_start_.begin() + m + 1,
+                           disc_start_.begin());
+    const uint32_t total = n + static_cast<uint32_t>(disc_start_[m]);
+    for (auto* column : {&x_, &y_, &r_, &vx_, &vy_, &sx_, &sy_, &sr_, &svx_, &svy_})
+      Grow(*column, total);
+    Grow(owner_, total);
+    Grow(sowner_, total);
+    const PathPointsWriter writer{scene,   Raw(disc_start_), Raw(x_),  Raw(y_),
+                                  Raw(r_), Raw(vx_),         Raw(vy_), Raw(owner_)};
+    thrust::for_each_n(policy, first, n, WritePedestrians{writer});
+    thrust::for_each_n(policy, first, m, WriteDiscs{writer});
+
+    const float r_max =
+        thrust::transform_reduce(policy, first, first + total, ValueOf{Raw(r_)}, 0.f, MaxOf{});
+    const float walk_max = thrust::transform_reduce(
+        policy, first, first + n, PathSpeedOf{scene.agent_vx, scene.agent_vy}, 0.f, MaxOf{});
+    const float width_max = thrust::transform_reduce(
+        policy, first, first + m, BodyWidthOf{scene.vehicles.bodies}, 0.f, MaxOf{});
+    // 2 m cells suit walkers; a far reach (a large body, a fast pedestrian) gets cells of
+    // an eighth of it, so that one query reads at most ~17 rows of cells.
+    const float reach_max =
+        0.5f * width_max + params.lateral_margin + r_max + walk_max * kPredictionHorizon;
+    const GridSpec grid = MakeGridSpec(total, std::max(2.f, reach_max / 8.f));
+    SortIntoGrid(policy, Raw(x_), Raw(y_), total, grid, buckets_, order_, offsets_);
+    thrust::for_each_n(
+        policy, first, total,
+        PathGatherFunctor{Raw(order_), Raw(x_), Raw(y_), Raw(r_), Raw(vx_), Raw(vy_), Raw(owner_),
+                          Raw(sx_), Raw(sy_), Raw(sr_), Raw(svx_), Raw(svy_), Raw(sowner_)});
+    const PathPointsView points{Raw(sx_),  Raw(sy_),     Raw(sr_), Raw(svx_),
+                                Raw(svy_), Raw(sowner_), r_max,    walk_max};
+    const PathCheckFunctor f{params, max_brake_decel, lanes,         points, scene.vehicles,
+                             edges,  edge_count,      Raw(offsets_), grid,   clear};
+    for (uint32_t begin = 0; begin < m; begin += chunk) {
+      ThrowIfStopRequested(stop, "vehicles");
+      thrust::for_each_n(policy, first + begin, std::min(chunk, m - begin), f);
+    }
+  }
+
+ private:
+  Vector<uint32_t> disc_start_, buckets_, order_, offsets_;
+  Vector<float> x_, y_, r_, vx_, vy_, sx_, sy_, sr_, svx_, svy_;
+  Vector<int32_t> owner_, sowner_;
+};
+
+}  // namespace throng

@@ -1,0 +1,189 @@
+// Backend::CheckPaths: hand-built corridors on every backend, and the parallel backends'
+// grid search against the reference's brute force on busy random streets.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "kernels/backends/backend.h"
+#include "tests/backends/backend_param.h"
+
+namespace throng {
+namespace {
+
+using testing::BackendParamName;
+using testing::BackendParamTest;
+
+// Pedestrians and vehicles as columns, and the scene over them.
+struct Street {
+  std::vector<float> x, y, r, vx, vy;
+  std::vector<VehicleBody> bodies;
+  std::vector<uint32_t> spline;
+  std::vector<float> progress, speed;
+  void Walker(float px, float py, float pvx = 0.f, float pvy = 0.f, float radius = 0.25f) {
+    x.push_back(px);
+    y.push_back(py);
+    r.push_back(radius);
+    vx.push_back(pvx);
+    vy.push_back(pvy);
+  }
+  // A car on lane `lane` with its rear axle at arc length s of a straight lane along +x
+  // from the origin at height `lane_y`.
+  void Car(uint32_t lane, float lane_y, float s, float v) {
+    bodies.push_back({{s, lane_y}, {1.f, 0.f}, 4.5f, 1.8f});
+    spline.push_back(lane);
+    progress.push_back(s);
+    speed.push_back(v);
+  }
+  PathCheckScene Scene() const {
+    return {x.data(),      y.data(),      r.data(),        vx.data(),    vy.data(),    x.size(),
+            bodies.data(), spline.data(), progress.data(), speed.data(), bodies.size()};
+  }
+};
+
+SplineDesc StraightLane(uint32_t id, float y, float length) {
+  return {id, {{0.f, y, 0.f}, {0.5f * length, y, 0.f}, {length, y, 0.f}}, false, 0.f};
+}
+
+class PathCheckTest : public BackendParamTest {
+ protected:
+  void SetUp() override {
+    BackendParamTest::SetUp();
+    if (IsSkipped()) return;
+    backend_ = CreateBackend(GetParam());
+    backend_->SetSplines({StraightLane(7, 0.f, 400.f)});
+  }
+  std::vector<float> Check(const Street& street) {
+    std::vector<float> clear;
+    backend_->CheckPaths(PathCheckParams{}, 6.f, street.Scene(), {}, &clear);
+    return clear;
+  }
+  std::unique_ptr<Backend> backend_;
+};
+
+TEST_P(PathCheckTest, APedestrianAheadOnTheLaneIsTheClearDistance) {
+  Street s;
+  s.Car(0, 0.f, 10.f, 10.f);  // front bumper at 10 + 3.51 m
+  s.Walker(30.f, 0.f);
+  const std::vector<float> clear = Check(s);
+  ASSERT_EQ(clear.size(), 1u);
+  EXPECT_NEAR(clear[0], 30.f - 13.51f - 0.25f, 1e-3f);
+}
+
+TEST_P(PathCheckTest, SomeoneBesideTheRoadIsClearUnlessWalkingOntoIt) {
+  Street s;
+  s.Car(0, 0.f, 10.f, 10.f);
+  s.Walker(30.f, 5.f);  // standing 5 m to the side
+  EXPECT_TRUE(std::isinf(Check(s)[0]));
+  s.vy[0] = -3.f;  // 1.6 s before the car is there it has walked onto the lane
+  EXPECT_NEAR(Check(s)[0], 30.f - 13.51f - 0.25f, 1e-3f);
+}
+
+TEST_P(PathCheckTest, TheCarAheadAndAWallAcrossTheLaneCount) {
+  Street s;
+  s.Car(0, 0.f, 10.f, 10.f);
+  // 21.3 m checked ahead of each bumper at 10 m/s: the second car's rear is within it.
+  s.Car(0, 0.f, 30.f, 10.f);
+  const std::vector<float> clear = Check(s);
+  ASSERT_EQ(clear.size(), 2u);
+  EXPECT_LT(clear[0], 30.f - 13.51f);
+  EXPECT_GT(clear[0], 30.f - 13.51f - 3.f);
+  EXPECT_TRUE(std::isinf(clear[1]));
+  // A wall across the lane: the corridor (0.9 + 0.5 m half width) reaches it 1.4 m short.
+  backend_->SetObstacles({Polygon{{{50.f, -3.f}, {50.f, 3.f}}}});
+  EXPECT_NEAR(Check(s)[1], 50.f - 33.51f - 1.4f, 1.01f);  // sampled every metre
+}
+
+TEST_P(PathCheckTest, NoVehiclesNoAnswers) {
+  Street s;
+  s.Walker(0.f, 0.f);
+  EXPECT_TRUE(Check(s).empty());
+}
+
+TEST_P(PathCheckTest, AStopRequestEndsTheCheck) {
+  Street s;
+  s.Car(0, 0.f, 10.f, 10.f);
+  std::vector<float> clear;
+  EXPECT_THROW(backend_->CheckPaths(
+                   PathCheckParams{}, 6.f, s.Scene(), [] { return true; }, &clear),
+               TickCancelled);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, PathCheckTest,
+                         ::testing::Values(BackendKind::kCpu, BackendKind::kCuda,
+                                           BackendKind::kReference),
+                         BackendParamName);
+
+// Two curved lanes (closed loops) through a crowd with walkers crossing at all speeds,
+// cars at random places and speeds on both, trucks among them, and a few walls.
+class PathCheckEquivalenceTest : public BackendParamTest {};
+
+TEST_P(PathCheckEquivalenceTest, GridSearchFindsWhatBruteForceFinds) {
+  for (uint32_t seed : {1u, 2u, 3u}) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(0.f, 1.f);
+    std::vector<SplineDesc> lanes;
+    for (uint32_t lane = 0; lane < 2; ++lane) {
+      SplineDesc d{lane, {}, true, 0.f};
+      const float radius = 60.f + 4.f * static_cast<float>(lane);
+      for (int k = 0; k < 24; ++k) {
+        const float a = 6.2831853f * static_cast<float>(k) / 24.f;
+        const float wobble = 1.f + 0.1f * std::sin(3.f * a);
+        d.points.push_back({radius * wobble * std::cos(a), radius * wobble * std::sin(a), 0.f});
+      }
+      lanes.push_back(d);
+    }
+    Street s;
+    for (int k = 0; k < 150; ++k) {
+      const float a = 6.2831853f * u(rng), d = 45.f + 35.f * u(rng);
+      const float speed = 2.5f * u(rng), h = 6.2831853f * u(rng);
+      s.Walker(d * std::cos(a), d * std::sin(a), speed * std::cos(h), speed * std::sin(h),
+               0.15f + 0.2f * u(rng));
+    }
+    const SplineSet set = BuildSplineSet(lanes);
+    for (int v = 0; v < 16; ++v) {
+      const uint32_t lane = static_cast<uint32_t>(v % 2);
+      const float at = set.headers[lane].length * u(rng);
+      Vec3 p, t;
+      FrameAt(set.View(), lane, at, &p, &t);
+      const bool truck = v % 5 == 0;
+      s.bodies.push_back(
+          {{p.x, p.y}, Normalize(Vec2{t.x, t.y}), truck ? 16.f : 4.5f, truck ? 2.5f : 1.8f});
+      s.spline.push_back(lane);
+      s.progress.push_back(at);
+      s.speed.push_back(15.f * u(rng));
+    }
+    std::vector<Polygon> walls;
+    for (int k = 0; k < 6; ++k) {
+      const float a = 6.2831853f * u(rng);
+      walls.push_back(
+          {{{55.f * std::cos(a), 55.f * std::sin(a)}, {70.f * std::cos(a), 70.f * std::sin(a)}}});
+    }
+    const auto reference = CreateBackend(BackendKind::kReference);
+    const auto backend = CreateBackend(GetParam());
+    for (Backend* b : {reference.get(), backend.get()}) {
+      b->SetSplines(lanes);
+      b->SetObstacles(walls);
+    }
+    std::vector<float> want, got;
+    reference->CheckPaths(PathCheckParams{}, 6.f, s.Scene(), {}, &want);
+    backend->CheckPaths(PathCheckParams{}, 6.f, s.Scene(), {}, &got);
+    ASSERT_EQ(got.size(), want.size());
+    size_t blocked = 0;
+    for (size_t v = 0; v < want.size(); ++v) {
+      SCOPED_TRACE(::testing::Message() << "seed " << seed << ", vehicle " << v);
+      EXPECT_EQ(got[v], want[v]);  // bit for bit, inf included
+      if (std::isfinite(want[v])) ++blocked;
+    }
+    EXPECT_GT(blocked, 3u);           // the crowd is in the way of several
+    EXPECT_LT(blocked, want.size());  // and not of every one
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, PathCheckEquivalenceTest,
+                         ::testing::Values(BackendKind::kCpu, BackendKind::kCuda),
+                         BackendParamName);
+
+}  // namespace
+}  // namespace throng
