@@ -69,7 +69,8 @@ class ContactPipeline {
   // with boxes indexed in a box grid. `copy(host, backend_vector)` is the upload.
   template <class Copy>
   void SetObstacles(const std::vector<Polygon>& polygons, Copy copy) {
-    const ContactRings rings = BuildContactRings(polygons);
+    rings_ = BuildContactRings(polygons);  // kept: an asynchronous upload may still read it
+    const ContactRings& rings = rings_;
     std::vector<float> sizes(polygons.size());
     for (size_t k = 0; k < sizes.size(); ++k) {
       sizes[k] = std::max(rings.hi[k].x - rings.lo[k].x, rings.hi[k].y - rings.lo[k].y);
@@ -140,6 +141,7 @@ class ContactPipeline {
   }
 
  private:
+  ContactRings rings_;
   Vector<int32_t> ring_start_;
   Vector<Vec2> ring_, lo_, hi_;
   AabbGridBuffers<Vector> grid_;

@@ -52,8 +52,8 @@ template <class T>
 void Upload(const T* host, size_t count, DeviceVector<T>& device, cudaStream_t stream) {
   device.resize(count);
   if (count > 0) {
-    THRONG_CUDA_CHECK(cudaMemcpyAsync(Raw(device), host, count * sizeof(T),
-                                      cudaMemcpyHostToDevice, stream));
+    THRONG_CUDA_CHECK(
+        cudaMemcpyAsync(Raw(device), host, count * sizeof(T), cudaMemcpyHostToDevice, stream));
   }
 }
 
@@ -205,19 +205,20 @@ class CudaBackend final : public Backend {
     Upload(scene.y, scene.count, d_contact_y_, stream_);
     Upload(scene.radius, scene.count, d_contact_radius_, stream_);
     Upload(scene.bodies, scene.body_count, d_contact_bodies_, stream_);
-    const CollisionCounts counts = contacts_.Count(
-        thrust::cuda::par_nosync.on(stream_), Raw(d_contact_x_), Raw(d_contact_y_),
-        Raw(d_contact_radius_), static_cast<uint32_t>(scene.count), Raw(d_contact_bodies_),
-        static_cast<uint32_t>(scene.body_count), stop);
+    const CollisionCounts counts =
+        contacts_.Count(thrust::cuda::par_nosync.on(stream_), Raw(d_contact_x_), Raw(d_contact_y_),
+                        Raw(d_contact_radius_), static_cast<uint32_t>(scene.count),
+                        Raw(d_contact_bodies_), static_cast<uint32_t>(scene.body_count), stop);
     THRONG_CUDA_CHECK(cudaStreamSynchronize(stream_));
     return counts;
   }
 
-  void CheckPaths(const PathCheckParams& params, float max_brake_decel,
-                  const PathCheckScene& scene, const StopRequested& stop,
-                  std::vector<float>* clear) override {
-    ThrowIfStopRequested(stop, "vehicles");  // one launch, as the ORCA stages
+  void CheckPaths(const PathCheckParams& params, float max_brake_decel, const PathCheckScene& scene,
+                  const StopRequested& stop, std::vector<float>* clear) override {
     const size_t n = scene.agents, m = scene.vehicles;
+    clear->clear();
+    if (m == 0) return;  // as on the other backends: nothing to check, nothing to stop
+    ThrowIfStopRequested(stop, "vehicles");  // one launch, as the ORCA stages
     Upload(scene.agent_x, n, d_path_in_[0], stream_);
     Upload(scene.agent_y, n, d_path_in_[1], stream_);
     Upload(scene.agent_radius, n, d_path_in_[2], stream_);
@@ -228,15 +229,15 @@ class CudaBackend final : public Backend {
     Upload(scene.bodies, m, d_path_bodies_, stream_);
     Upload(scene.spline, m, d_path_spline_, stream_);
     d_path_clear_.resize(m);
-    const PathSceneView view{Raw(d_path_in_[0]),
-                             Raw(d_path_in_[1]),
-                             Raw(d_path_in_[2]),
-                             Raw(d_path_in_[3]),
-                             Raw(d_path_in_[4]),
-                             static_cast<uint32_t>(n),
-                             {Raw(d_path_bodies_), Raw(d_path_spline_), Raw(d_path_in_[5]),
-                              Raw(d_path_in_[6])},
-                             static_cast<uint32_t>(m)};
+    const PathSceneView view{
+        Raw(d_path_in_[0]),
+        Raw(d_path_in_[1]),
+        Raw(d_path_in_[2]),
+        Raw(d_path_in_[3]),
+        Raw(d_path_in_[4]),
+        static_cast<uint32_t>(n),
+        {Raw(d_path_bodies_), Raw(d_path_spline_), Raw(d_path_in_[5]), Raw(d_path_in_[6])},
+        static_cast<uint32_t>(m)};
     const SplineSetView lanes{Raw(d_headers_), Raw(d_coeff_), Raw(d_knots_), Raw(d_table_),
                               static_cast<uint32_t>(spline_count_)};
     paths_.Run(thrust::cuda::par_nosync.on(stream_), params, max_brake_decel, lanes,

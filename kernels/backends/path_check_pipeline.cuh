@@ -143,13 +143,16 @@ class PathCheckPipeline {
     const uint32_t n = scene.agents, m = scene.vehicle_count;
     if (m == 0) return;
     const thrust::counting_iterator<uint32_t> first(0);
-    Grow(disc_start_, m + 1);
+    // The disc total by a reduction on the policy's own stream: it returns once the work
+    // queued before it is done (an element read would go through another stream).
+    Grow(disc_start_, m);
     thrust::transform(policy, first, first + m, disc_start_.begin(),
                       DiscCountOf{scene.vehicles.bodies});
-    disc_start_[m] = 0;
-    thrust::exclusive_scan(policy, disc_start_.begin(), disc_start_.begin() + m + 1,
+    const uint32_t discs = thrust::transform_reduce(
+        policy, first, first + m, DiscCountOf{scene.vehicles.bodies}, 0u, thrust::plus<uint32_t>());
+    thrust::exclusive_scan(policy, disc_start_.begin(), disc_start_.begin() + m,
                            disc_start_.begin());
-    const uint32_t total = n + static_cast<uint32_t>(disc_start_[m]);
+    const uint32_t total = n + discs;
     for (auto* column : {&x_, &y_, &r_, &vx_, &vy_, &sx_, &sy_, &sr_, &svx_, &svy_})
       Grow(*column, total);
     Grow(owner_, total);

@@ -87,8 +87,8 @@ TEST_P(PathCheckTest, TheCarAheadAndAWallAcrossTheLaneCount) {
   s.Car(0, 0.f, 30.f, 10.f);
   const std::vector<float> clear = Check(s);
   ASSERT_EQ(clear.size(), 2u);
-  EXPECT_LT(clear[0], 30.f - 13.51f);
-  EXPECT_GT(clear[0], 30.f - 13.51f - 3.f);
+  // The nearest of its three discs (radius 1.1715 m) is centred 0.24 m ahead of its axle.
+  EXPECT_NEAR(clear[0], 29.76f - 13.51f - 1.1715f, 1e-3f);
   EXPECT_TRUE(std::isinf(clear[1]));
   // A wall across the lane: the corridor (0.9 + 0.5 m half width) reaches it 1.4 m short.
   backend_->SetObstacles({Polygon{{{50.f, -3.f}, {50.f, 3.f}}}});
