@@ -6,14 +6,13 @@
 #include <cstddef>
 
 #include "kernels/backends/contact_kernel.cuh"
-#include "kernels/backends/contact_rings.h"
 #include "kernels/reference/reference_backend.h"
 
 namespace throng::reference {
 
 CollisionCounts ReferenceBackend::CountContacts(const ContactScene& s, const StopRequested& stop) {
   ValidateContactScene(s);
-  const ContactRings rings = BuildContactRings(obstacles_);
+  const ContactRings& rings = contact_rings_;
   ContactPolygonsView polygons;
   polygons.ring_start = rings.ring_start.data();
   polygons.ring = rings.ring.data();

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "kernels/backends/backend.h"
+#include "kernels/backends/contact_rings.h"
 #include "kernels/reference/spline_ref.h"
 
 namespace throng::reference {
@@ -42,6 +43,7 @@ class ReferenceBackend final : public Backend {
   // kernels/vehicles/path_check.cuh), along the obstacles' edges.
   SplineSet path_lanes_;
   std::vector<Vec2> path_edges_;
+  ContactRings contact_rings_;  // the obstacles as the contact tests read them, built once
   FanObstacleSet fan_shapes_;
 };
 
