@@ -377,24 +377,26 @@ void SnapshotFromProto(uint64_t tick, float dt, const v1::AgentBatch& a, const v
 
 void SnapshotFromProto(uint64_t tick, float dt, const v1::AgentBatch& a, const v1::VehicleBatch& v,
                        const v1::ForwardBatch& f, Snapshot* out) {
-  // Every length first, so that nothing is half converted when one is wrong.
+  // Every length first, so that nothing is half converted when one is wrong; the columns
+  // are the tables' (kernels/world/column_tables.h), under their proto names.
   const auto n = static_cast<size_t>(a.id_size());
-  const char* agents = "agents";
-  CheckLength(a.x(), n, false, agents, "x", agents);
-  CheckLength(a.y(), n, false, agents, "y", agents);
-  CheckLength(a.z(), n, true, agents, "z", agents);
-  CheckLength(a.vx(), n, true, agents, "vx", agents);
-  CheckLength(a.vy(), n, true, agents, "vy", agents);
-  CheckLength(a.vz(), n, true, agents, "vz", agents);
-  CheckLength(a.radius(), n, true, agents, "radius", agents);
-  CheckLength(a.max_speed(), n, true, agents, "max_speed", agents);
-  CheckLength(a.goal_x(), n, true, agents, "goal_x", agents);
-  CheckLength(a.goal_y(), n, true, agents, "goal_y", agents);
-  CheckLength(a.goal_z(), n, true, agents, "goal_z", agents);
-  CheckLength(a.pref_vx(), n, true, agents, "pref_vx", agents);
-  CheckLength(a.pref_vy(), n, true, agents, "pref_vy", agents);
-  CheckLength(a.pref_vz(), n, true, agents, "pref_vz", agents);
-  CheckLength(a.flags(), n, true, agents, "flags", agents);
+  const auto m = static_cast<size_t>(v.id_size());
+  const auto k = static_cast<size_t>(f.id_size());
+#define THRONG_AGENT_LENGTH(name, type, wire, need, rule) \
+  CheckLength(a.name(), n, ColumnNeed::need == ColumnNeed::kOptional, "agents", #name, "agents");
+#define THRONG_VEHICLE_LENGTH(name, type, wire, need, rule)                              \
+  CheckLength(v.name(), m, ColumnNeed::need == ColumnNeed::kOptional, "vehicles", #name, \
+              "vehicles");
+#define THRONG_FORWARD_LENGTH(name, type, wire, need, rule)                             \
+  CheckLength(f.name(), k, ColumnNeed::need == ColumnNeed::kOptional, "forward", #name, \
+              "forward agents");
+  THRONG_AGENT_COLUMNS(THRONG_AGENT_LENGTH)
+  THRONG_VEHICLE_COLUMNS(THRONG_VEHICLE_LENGTH)
+  THRONG_FORWARD_COLUMNS(THRONG_FORWARD_LENGTH)
+#undef THRONG_AGENT_LENGTH
+#undef THRONG_VEHICLE_LENGTH
+#undef THRONG_FORWARD_LENGTH
+  // The columns the engine keeps narrower than the wire: their values must fit.
   for (int i = 0; i < a.flags_size(); ++i) {
     if ((a.flags(i) & ~kKnownAgentFlags) != 0) {
       throw std::invalid_argument("agents.flags[" + std::to_string(i) +
@@ -403,7 +405,6 @@ void SnapshotFromProto(uint64_t tick, float dt, const v1::AgentBatch& a, const v
                                   "preferred velocity)");
     }
   }
-  CheckLength(a.behavior(), n, true, agents, "behavior", agents);
   for (int i = 0; i < a.behavior_size(); ++i) {
     if (a.behavior(i) >= kAgentBehaviorCount) {
       throw std::invalid_argument("agents.behavior[" + std::to_string(i) +
@@ -412,201 +413,73 @@ void SnapshotFromProto(uint64_t tick, float dt, const v1::AgentBatch& a, const v
                                   "preferred velocity)");
     }
   }
-  const auto m = static_cast<size_t>(v.id_size());
-  const char* vehicles = "vehicles";
-  CheckLength(v.x(), m, false, vehicles, "x", vehicles);
-  CheckLength(v.y(), m, false, vehicles, "y", vehicles);
-  CheckLength(v.z(), m, true, vehicles, "z", vehicles);
-  CheckLength(v.yaw(), m, false, vehicles, "yaw", vehicles);
-  CheckLength(v.speed(), m, false, vehicles, "speed", vehicles);
-  CheckLength(v.spline_id(), m, false, vehicles, "spline_id", vehicles);
-  CheckLength(v.progress_hint(), m, true, vehicles, "progress_hint", vehicles);
-  CheckLength(v.length(), m, true, vehicles, "length", vehicles);
-  CheckLength(v.width(), m, true, vehicles, "width", vehicles);
-  CheckLength(v.max_speed(), m, true, vehicles, "max_speed", vehicles);
-  CheckLength(v.profile(), m, true, vehicles, "profile", vehicles);
-  const auto k = static_cast<size_t>(f.id_size());
-  const char* forward = "forward";
-  const char* forward_agents = "forward agents";
-  CheckLength(f.x(), k, false, forward, "x", forward_agents);
-  CheckLength(f.y(), k, false, forward, "y", forward_agents);
-  CheckLength(f.z(), k, true, forward, "z", forward_agents);
-  CheckLength(f.forward_x(), k, false, forward, "forward_x", forward_agents);
-  CheckLength(f.forward_y(), k, false, forward, "forward_y", forward_agents);
-  CheckLength(f.forward_z(), k, true, forward, "forward_z", forward_agents);
-  CheckLength(f.speed(), k, false, forward, "speed", forward_agents);
-  CheckLength(f.radius(), k, true, forward, "radius", forward_agents);
-  CheckLength(f.goal_x(), k, true, forward, "goal_x", forward_agents);
-  CheckLength(f.goal_y(), k, true, forward, "goal_y", forward_agents);
-  CheckLength(f.goal_z(), k, true, forward, "goal_z", forward_agents);
-  CheckLength(f.probes(), k, true, forward, "probes", forward_agents);
-  CheckLength(f.half_angle(), k, true, forward, "half_angle", forward_agents);
-  CheckLength(f.probe_length(), k, true, forward, "probe_length", forward_agents);
-  CheckLength(f.turn_speed(), k, true, forward, "turn_speed", forward_agents);
 
   out->tick = tick;
   out->dt = dt;
-  auto& sa = out->agents;
-  Take(a.id(), &sa.id);
-  Take(a.x(), &sa.x);
-  Take(a.y(), &sa.y);
-  Take(a.z(), &sa.z);
-  Take(a.vx(), &sa.vx);
-  Take(a.vy(), &sa.vy);
-  Take(a.vz(), &sa.vz);
-  Take(a.radius(), &sa.radius);
-  Take(a.max_speed(), &sa.max_speed);
-  Take(a.goal_x(), &sa.goal_x);
-  Take(a.goal_y(), &sa.goal_y);
-  Take(a.goal_z(), &sa.goal_z);
-  Take(a.pref_vx(), &sa.pref_vx);
-  Take(a.pref_vy(), &sa.pref_vy);
-  Take(a.pref_vz(), &sa.pref_vz);
-  Take(a.flags(), &sa.flags);        // bits checked above: they fit
-  Take(a.behavior(), &sa.behavior);  // values checked above: they fit
-  auto& sv = out->vehicles;
-  Take(v.id(), &sv.id);
-  Take(v.x(), &sv.x);
-  Take(v.y(), &sv.y);
-  Take(v.z(), &sv.z);
-  Take(v.yaw(), &sv.yaw);
-  Take(v.speed(), &sv.speed);
-  Take(v.spline_id(), &sv.spline_id);
-  Take(v.progress_hint(), &sv.progress_hint);
-  Take(v.length(), &sv.length);
-  Take(v.width(), &sv.width);
-  Take(v.max_speed(), &sv.max_speed);
-  Take(v.profile(), &sv.profile);
-  auto& sf = out->forward;
-  Take(f.id(), &sf.id);
-  Take(f.x(), &sf.x);
-  Take(f.y(), &sf.y);
-  Take(f.z(), &sf.z);
-  Take(f.forward_x(), &sf.forward_x);
-  Take(f.forward_y(), &sf.forward_y);
-  Take(f.forward_z(), &sf.forward_z);
-  Take(f.speed(), &sf.speed);
-  Take(f.radius(), &sf.radius);
-  Take(f.goal_x(), &sf.goal_x);
-  Take(f.goal_y(), &sf.goal_y);
-  Take(f.goal_z(), &sf.goal_z);
-  Take(f.probes(), &sf.probes);  // uint32 both sides: a value beyond 64 reaches the check
-  Take(f.half_angle(), &sf.half_angle);
-  Take(f.probe_length(), &sf.probe_length);
-  Take(f.turn_speed(), &sf.turn_speed);
+  // Forward probes are uint32 both sides: a value beyond 64 reaches the engine's check.
+#define THRONG_TAKE_AGENT(name, type, wire, need, rule) Take(a.name(), &out->agents.name);
+#define THRONG_TAKE_VEHICLE(name, type, wire, need, rule) Take(v.name(), &out->vehicles.name);
+#define THRONG_TAKE_FORWARD(name, type, wire, need, rule) Take(f.name(), &out->forward.name);
+  THRONG_AGENT_COLUMNS(THRONG_TAKE_AGENT)
+  THRONG_VEHICLE_COLUMNS(THRONG_TAKE_VEHICLE)
+  THRONG_FORWARD_COLUMNS(THRONG_TAKE_FORWARD)
+#undef THRONG_TAKE_AGENT
+#undef THRONG_TAKE_VEHICLE
+#undef THRONG_TAKE_FORWARD
 }
 
-void AgentsToProto(const AgentSnapshot& a, v1::AgentBatch* out) {
-  PutPresent(a.id, out->mutable_id());
-  PutPresent(a.x, out->mutable_x());
-  PutPresent(a.y, out->mutable_y());
-  PutPresent(a.z, out->mutable_z());
-  PutPresent(a.vx, out->mutable_vx());
-  PutPresent(a.vy, out->mutable_vy());
-  PutPresent(a.vz, out->mutable_vz());
-  PutPresent(a.radius, out->mutable_radius());
-  PutPresent(a.max_speed, out->mutable_max_speed());
-  PutPresent(a.goal_x, out->mutable_goal_x());
-  PutPresent(a.goal_y, out->mutable_goal_y());
-  PutPresent(a.goal_z, out->mutable_goal_z());
-  PutPresent(a.pref_vx, out->mutable_pref_vx());
-  PutPresent(a.pref_vy, out->mutable_pref_vy());
-  PutPresent(a.pref_vz, out->mutable_pref_vz());
-  PutPresent(a.flags, out->mutable_flags());
-  PutPresent(a.behavior, out->mutable_behavior());
+#define THRONG_PUT_PRESENT(name, type, wire, need, rule) PutPresent(in.name, out->mutable_##name());
+
+void AgentsToProto(const AgentSnapshot& in, v1::AgentBatch* out) {
+  THRONG_AGENT_COLUMNS(THRONG_PUT_PRESENT)
 }
 
-void VehiclesToProto(const VehicleSnapshot& v, v1::VehicleBatch* out) {
-  PutPresent(v.id, out->mutable_id());
-  PutPresent(v.x, out->mutable_x());
-  PutPresent(v.y, out->mutable_y());
-  PutPresent(v.z, out->mutable_z());
-  PutPresent(v.yaw, out->mutable_yaw());
-  PutPresent(v.speed, out->mutable_speed());
-  PutPresent(v.spline_id, out->mutable_spline_id());
-  PutPresent(v.progress_hint, out->mutable_progress_hint());
-  PutPresent(v.length, out->mutable_length());
-  PutPresent(v.width, out->mutable_width());
-  PutPresent(v.max_speed, out->mutable_max_speed());
-  PutPresent(v.profile, out->mutable_profile());
+void VehiclesToProto(const VehicleSnapshot& in, v1::VehicleBatch* out) {
+  THRONG_VEHICLE_COLUMNS(THRONG_PUT_PRESENT)
 }
 
-void ForwardToProto(const ForwardSnapshot& f, v1::ForwardBatch* out) {
-  PutPresent(f.id, out->mutable_id());
-  PutPresent(f.x, out->mutable_x());
-  PutPresent(f.y, out->mutable_y());
-  PutPresent(f.z, out->mutable_z());
-  PutPresent(f.forward_x, out->mutable_forward_x());
-  PutPresent(f.forward_y, out->mutable_forward_y());
-  PutPresent(f.forward_z, out->mutable_forward_z());
-  PutPresent(f.speed, out->mutable_speed());
-  PutPresent(f.radius, out->mutable_radius());
-  PutPresent(f.goal_x, out->mutable_goal_x());
-  PutPresent(f.goal_y, out->mutable_goal_y());
-  PutPresent(f.goal_z, out->mutable_goal_z());
-  PutPresent(f.probes, out->mutable_probes());
-  PutPresent(f.half_angle, out->mutable_half_angle());
-  PutPresent(f.probe_length, out->mutable_probe_length());
-  PutPresent(f.turn_speed, out->mutable_turn_speed());
+void ForwardToProto(const ForwardSnapshot& in, v1::ForwardBatch* out) {
+  THRONG_FORWARD_COLUMNS(THRONG_PUT_PRESENT)
 }
+
+#undef THRONG_PUT_PRESENT
 
 void ResultToProto(const TickResult& r, const Snapshot& state, const TickOptions& options,
                    std::string_view backend, v1::StepResponse* out) {
   out->set_tick(r.tick);
+  // Result columns always hold one value per row (zeros where the engine left one empty);
+  // debug columns only with options.debug, the moved state only when the tick integrated.
   const size_t n = r.agents.vx.size();
-  auto* a = out->mutable_agents();
-  Put(r.agents.vx, n, a->mutable_vx());
-  Put(r.agents.vy, n, a->mutable_vy());
-  Put(r.agents.vz, n, a->mutable_vz());
-  Put(r.agents.status, n, a->mutable_status());
-  Put(r.agents.flags, n, a->mutable_flags());
   const size_t m = r.vehicles.steering.size();
-  auto* v = out->mutable_vehicles();
-  Put(r.vehicles.steering, m, v->mutable_steering());
-  Put(r.vehicles.throttle, m, v->mutable_throttle());
-  Put(r.vehicles.brake, m, v->mutable_brake());
-  Put(r.vehicles.target_speed, m, v->mutable_target_speed());
-  Put(r.vehicles.cte, m, v->mutable_cte());
-  Put(r.vehicles.progress, m, v->mutable_progress());
-  Put(r.vehicles.clear_distance, m, v->mutable_clear_distance());
-  const size_t md = options.debug ? m : 0;
-  Put(r.vehicles.target_x, md, v->mutable_target_x());
-  Put(r.vehicles.target_y, md, v->mutable_target_y());
-  Put(r.vehicles.target_z, md, v->mutable_target_z());
-  Put(r.vehicles.progress_x, md, v->mutable_progress_x());
-  Put(r.vehicles.progress_y, md, v->mutable_progress_y());
-  Put(r.vehicles.progress_z, md, v->mutable_progress_z());
-  Put(r.vehicles.tangent_x, md, v->mutable_tangent_x());
-  Put(r.vehicles.tangent_y, md, v->mutable_tangent_y());
-  Put(r.vehicles.tangent_z, md, v->mutable_tangent_z());
-  Put(r.vehicles.position_delta, md, v->mutable_position_delta());
-  Put(r.vehicles.heading_delta, md, v->mutable_heading_delta());
-  Put(r.vehicles.look_ahead, md, v->mutable_look_ahead());
-  const size_t ni = options.integrate ? n : 0;
-  Put(state.agents.x, ni, a->mutable_x());
-  Put(state.agents.y, ni, a->mutable_y());
-  Put(state.agents.z, ni, a->mutable_z());
-  const size_t mi = options.integrate ? m : 0;
-  Put(state.vehicles.x, mi, v->mutable_x());
-  Put(state.vehicles.y, mi, v->mutable_y());
-  Put(state.vehicles.z, mi, v->mutable_z());
-  Put(state.vehicles.yaw, mi, v->mutable_yaw());
-  Put(state.vehicles.speed, mi, v->mutable_speed());
   const size_t k = r.forward.move_x.size();
-  auto* f = out->mutable_forward();
-  Put(r.forward.move_x, k, f->mutable_move_x());
-  Put(r.forward.move_y, k, f->mutable_move_y());
-  Put(r.forward.move_z, k, f->mutable_move_z());
-  Put(r.forward.probe, k, f->mutable_probe());
-  Put(r.forward.hit_distance, k, f->mutable_hit_distance());
-  Put(r.forward.all_blocked, k, f->mutable_all_blocked());
+  const size_t md = options.debug ? m : 0;
+  const size_t ni = options.integrate ? n : 0;
+  const size_t mi = options.integrate ? m : 0;
   const size_t ki = options.integrate ? k : 0;
-  Put(state.forward.x, ki, f->mutable_x());
-  Put(state.forward.y, ki, f->mutable_y());
-  Put(state.forward.z, ki, f->mutable_z());
-  Put(state.forward.forward_x, ki, f->mutable_forward_x());
-  Put(state.forward.forward_y, ki, f->mutable_forward_y());
-  Put(state.forward.forward_z, ki, f->mutable_forward_z());
+  auto* a = out->mutable_agents();
+  auto* v = out->mutable_vehicles();
+  auto* f = out->mutable_forward();
+#define THRONG_PUT_AGENT(name, type, wire) Put(r.agents.name, n, a->mutable_##name());
+#define THRONG_PUT_VEHICLE(name, type, wire) Put(r.vehicles.name, m, v->mutable_##name());
+#define THRONG_PUT_VEHICLE_DEBUG(name, type, wire) Put(r.vehicles.name, md, v->mutable_##name());
+#define THRONG_PUT_FORWARD(name, type, wire) Put(r.forward.name, k, f->mutable_##name());
+#define THRONG_PUT_AGENT_MOVED(name) Put(state.agents.name, ni, a->mutable_##name());
+#define THRONG_PUT_VEHICLE_MOVED(name) Put(state.vehicles.name, mi, v->mutable_##name());
+#define THRONG_PUT_FORWARD_MOVED(name) Put(state.forward.name, ki, f->mutable_##name());
+  THRONG_AGENT_RESULT_COLUMNS(THRONG_PUT_AGENT)
+  THRONG_VEHICLE_RESULT_COLUMNS(THRONG_PUT_VEHICLE)
+  THRONG_VEHICLE_DEBUG_RESULT_COLUMNS(THRONG_PUT_VEHICLE_DEBUG)
+  THRONG_FORWARD_RESULT_COLUMNS(THRONG_PUT_FORWARD)
+  THRONG_AGENT_MOVED_COLUMNS(THRONG_PUT_AGENT_MOVED)
+  THRONG_VEHICLE_MOVED_COLUMNS(THRONG_PUT_VEHICLE_MOVED)
+  THRONG_FORWARD_MOVED_COLUMNS(THRONG_PUT_FORWARD_MOVED)
+#undef THRONG_PUT_AGENT
+#undef THRONG_PUT_VEHICLE
+#undef THRONG_PUT_VEHICLE_DEBUG
+#undef THRONG_PUT_FORWARD
+#undef THRONG_PUT_AGENT_MOVED
+#undef THRONG_PUT_VEHICLE_MOVED
+#undef THRONG_PUT_FORWARD_MOVED
   StatsToProto(r.stats, backend, out->mutable_stats());
 }
 

@@ -64,59 +64,21 @@ void Set(std::span<const T> from, google::protobuf::RepeatedField<T>* to) {
 
 }  // namespace
 
+#define THRONG_FILL_COLUMN(name, type, wire, need, rule) Set(c.name, out->mutable_##name());
+
 void FillAgents(const AgentSpans& c, v1::AgentBatch* out) {
-  Set(c.id, out->mutable_id());
-  Set(c.x, out->mutable_x());
-  Set(c.y, out->mutable_y());
-  Set(c.z, out->mutable_z());
-  Set(c.vx, out->mutable_vx());
-  Set(c.vy, out->mutable_vy());
-  Set(c.vz, out->mutable_vz());
-  Set(c.radius, out->mutable_radius());
-  Set(c.max_speed, out->mutable_max_speed());
-  Set(c.goal_x, out->mutable_goal_x());
-  Set(c.goal_y, out->mutable_goal_y());
-  Set(c.goal_z, out->mutable_goal_z());
-  Set(c.pref_vx, out->mutable_pref_vx());
-  Set(c.pref_vy, out->mutable_pref_vy());
-  Set(c.pref_vz, out->mutable_pref_vz());
-  Set(c.flags, out->mutable_flags());
-  Set(c.behavior, out->mutable_behavior());
+  THRONG_AGENT_COLUMNS(THRONG_FILL_COLUMN)
 }
 
 void FillVehicles(const VehicleSpans& c, v1::VehicleBatch* out) {
-  Set(c.id, out->mutable_id());
-  Set(c.x, out->mutable_x());
-  Set(c.y, out->mutable_y());
-  Set(c.z, out->mutable_z());
-  Set(c.yaw, out->mutable_yaw());
-  Set(c.speed, out->mutable_speed());
-  Set(c.spline_id, out->mutable_spline_id());
-  Set(c.progress_hint, out->mutable_progress_hint());
-  Set(c.length, out->mutable_length());
-  Set(c.width, out->mutable_width());
-  Set(c.max_speed, out->mutable_max_speed());
-  Set(c.profile, out->mutable_profile());
+  THRONG_VEHICLE_COLUMNS(THRONG_FILL_COLUMN)
 }
 
 void FillForward(const ForwardSpans& c, v1::ForwardBatch* out) {
-  Set(c.id, out->mutable_id());
-  Set(c.x, out->mutable_x());
-  Set(c.y, out->mutable_y());
-  Set(c.z, out->mutable_z());
-  Set(c.forward_x, out->mutable_forward_x());
-  Set(c.forward_y, out->mutable_forward_y());
-  Set(c.forward_z, out->mutable_forward_z());
-  Set(c.speed, out->mutable_speed());
-  Set(c.radius, out->mutable_radius());
-  Set(c.goal_x, out->mutable_goal_x());
-  Set(c.goal_y, out->mutable_goal_y());
-  Set(c.goal_z, out->mutable_goal_z());
-  Set(c.probes, out->mutable_probes());
-  Set(c.half_angle, out->mutable_half_angle());
-  Set(c.probe_length, out->mutable_probe_length());
-  Set(c.turn_speed, out->mutable_turn_speed());
+  THRONG_FORWARD_COLUMNS(THRONG_FILL_COLUMN)
 }
+
+#undef THRONG_FILL_COLUMN
 
 v1::StepRequest MakeStep(const std::string& world_id, uint64_t tick, float dt, bool integrate,
                          bool debug) {

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/world/column_tables.h"
 #include "throng/v1/simulation.grpc.pb.h"
 
 namespace throng::client {
@@ -54,33 +55,22 @@ struct ConnectOptions {
   int max_message_mb = 256;                 // largest response accepted (a 1M-agent tick is ~40 MB)
 };
 
-// Views over the caller's columns (field names as in AgentBatch); an empty span leaves
+// Views over the caller's columns, one per column of AgentBatch, VehicleBatch and
+// ForwardBatch under the same names and wire types (the engine's column tables,
+// kernels/world/column_tables.h, which list each column's meaning); an empty span leaves
 // the column out, so the world's default applies.
+#define THRONG_CLIENT_SPAN(name, type, wire, need, rule) std::span<const wire> name;
 struct AgentSpans {
-  std::span<const uint32_t> id;
-  std::span<const float> x, y, z, vx, vy, vz, radius, max_speed;
-  std::span<const float> goal_x, goal_y, goal_z, pref_vx, pref_vy, pref_vz;
-  std::span<const uint32_t> flags;
-  std::span<const uint32_t> behavior;  // v1::Behavior values
+  THRONG_AGENT_COLUMNS(THRONG_CLIENT_SPAN)
 };
-
-// As VehicleBatch.
 struct VehicleSpans {
-  std::span<const uint32_t> id;
-  std::span<const float> x, y, z, yaw, speed;
-  std::span<const uint32_t> spline_id;
-  std::span<const float> progress_hint, length, width, max_speed;
-  std::span<const uint32_t> profile;  // 0: the world's follower, k: vehicle_profiles[k - 1]
+  THRONG_VEHICLE_COLUMNS(THRONG_CLIENT_SPAN)
 };
-
-// As ForwardBatch (forward-moving agents: drones, birds, fish).
+// Forward-moving agents: drones, birds, fish.
 struct ForwardSpans {
-  std::span<const uint32_t> id;
-  std::span<const float> x, y, z, forward_x, forward_y, forward_z, speed, radius;
-  std::span<const float> goal_x, goal_y, goal_z;
-  std::span<const uint32_t> probes;
-  std::span<const float> half_angle, probe_length, turn_speed;
+  THRONG_FORWARD_COLUMNS(THRONG_CLIENT_SPAN)
 };
+#undef THRONG_CLIENT_SPAN
 
 // Replace the batch's columns with copies of the spans (one memcpy per column).
 void FillAgents(const AgentSpans& columns, v1::AgentBatch* out);

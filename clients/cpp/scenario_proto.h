@@ -39,10 +39,13 @@ std::string ScenarioToProtoJson(const scenarios::Scenario& scenario,
 std::vector<v1::StepResponse> RunInProcess(const scenarios::Scenario& scenario, int ticks,
                                            bool debug);
 
-// The engine's byte columns widened to the wire's uint32 (AgentSpansOf's storage).
+// Storage for the agent columns the engine keeps narrower than the wire (uint8 flags and
+// behaviours widened to uint32): one vector per column, filled only for those.
+#define THRONG_WIDENED_COLUMN(name, type, wire, need, rule) std::vector<wire> name;
 struct WidenedAgentSpans {
-  std::vector<uint32_t> flags, behavior;
+  THRONG_AGENT_COLUMNS(THRONG_WIDENED_COLUMN)
 };
+#undef THRONG_WIDENED_COLUMN
 
 // The client's columns over an engine snapshot (views into it and into `widened`). What a
 // C++ game keeping its state in the engine's Snapshot type sends each tick.

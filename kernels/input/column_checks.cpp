@@ -6,6 +6,8 @@
 #include <functional>
 #include <stdexcept>
 
+#include "kernels/input/input_limits.h"
+
 namespace throng {
 
 std::string ColumnAt(const char* table, const char* column, size_t i) {
@@ -77,6 +79,41 @@ void RequireUniqueIds(const char* table, const std::vector<uint32_t>& id) {
                                   std::to_string(sorted[k].first) + " repeats " +
                                   ColumnAt(table, "id", sorted[k - 1].second));
     }
+  }
+}
+
+void CheckColumn(const char* table, const ColumnInfo& column, const std::vector<float>& values,
+                 size_t n) {
+  if (column.need == ColumnNeed::kOptional && values.empty()) return;
+  const ColumnRule& rule = column.rule;
+  switch (rule.kind) {
+    case ColumnRule::Kind::kId:
+    case ColumnRule::Kind::kByHand:
+      RequireLength(table, column.name, values.size(), n);
+      return;
+    case ColumnRule::Kind::kBounded:
+      RequireBoundedColumns(table, {{column.name, &values}}, n, rule.bound, rule.unit);
+      return;
+    case ColumnRule::Kind::kSize:
+      RequireBoundedColumns(table, {{column.name, &values}}, n, rule.bound, rule.unit);
+      for (size_t i = 0; i < n; ++i) {
+        if (!(values[i] > 0.f)) {
+          throw std::invalid_argument(ColumnAt(table, column.name, i) + ": must be > 0");
+        }
+        if (!(values[i] >= kMinSize)) {
+          throw std::invalid_argument(ColumnAt(table, column.name, i) + ": must be at least 0.001 " +
+                                      rule.unit);
+        }
+      }
+      return;
+    case ColumnRule::Kind::kNonNegative:
+      RequireBoundedColumns(table, {{column.name, &values}}, n, rule.bound, rule.unit);
+      for (size_t i = 0; i < n; ++i) {
+        if (values[i] < 0.f) {
+          throw std::invalid_argument(ColumnAt(table, column.name, i) + ": must be >= 0");
+        }
+      }
+      return;
   }
 }
 

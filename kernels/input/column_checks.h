@@ -7,7 +7,10 @@
 #include <initializer_list>
 #include <string>
 #include <utility>
+#include <stdexcept>
 #include <vector>
+
+#include "kernels/input/column_rule.h"
 
 namespace throng {
 
@@ -35,5 +38,22 @@ std::string ColumnAt(const char* table, const char* column, size_t i);
 // ("agents.goal_y: missing while goal_x is given").
 void RequireTogether(const char* table, const char* first, const std::vector<float>& a,
                      const char* second, const std::vector<float>& b);
+
+// One column of a snapshot by its table row (kernels/world/column_tables.h): a required
+// column, or an optional one that is present, has n values, and every value passes the
+// row's rule (an Id column's uniqueness is RequireUniqueIds, a ByHand one's values its
+// own check). Messages as the checks above give them.
+void CheckColumn(const char* table, const ColumnInfo& column, const std::vector<float>& values,
+                 size_t n);
+template <class T>
+void CheckColumn(const char* table, const ColumnInfo& column, const std::vector<T>& values,
+                 size_t n) {
+  if (column.need == ColumnNeed::kOptional && values.empty()) return;
+  RequireLength(table, column.name, values.size(), n);
+  if (column.rule.kind != ColumnRule::Kind::kId && column.rule.kind != ColumnRule::Kind::kByHand) {
+    throw std::logic_error(std::string(table) + "." + column.name +
+                           ": a value rule on a column that is not float");
+  }
+}
 
 }  // namespace throng

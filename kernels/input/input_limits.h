@@ -20,6 +20,8 @@ constexpr float kMaxSpeed = 1000.f;  // m/s, every speed and velocity component
 constexpr float kMaxYaw = 1e4f;         // rad, |yaw| of a vehicle
 constexpr float kMaxWheelAngle = 1.5f;  // rad, |road-wheel angle| (tan() stays finite)
 constexpr float kMaxRadius = 100.f;     // m, a pedestrian (or any agent steered as one)
+// A direction's components: any length is a direction, a bounded one keeps its square finite.
+constexpr float kMaxDirection = 1e6f;
 // The smallest radius, size or max speed: below it squares leave float's normal range
 // (1e-45 m/s squared is 0) and the programs' answers stop meaning anything.
 constexpr float kMinSize = 1e-3f;         // m and m/s

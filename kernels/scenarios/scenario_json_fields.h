@@ -172,63 +172,31 @@ void VisitFields(V& v, WorldConfig& c) {
   v("audit_every", c.audit_every, kOptional);
 }
 
-// Columns: the first is the one that counts the agents; every other present column must
-// have as many values.
+// Columns, by the column tables (kernels/world/column_tables.h) under their table names:
+// the first counts the rows; every other present column must have as many values.
+constexpr Need NeedOf(ColumnNeed need) {
+  return need == ColumnNeed::kRequired ? kRequired : kOptional;
+}
+
 template <class V>
 void VisitFields(V& v, AgentSnapshot& a) {
-  v.Column("id", a.id, kRequired);
-  v.Column("x", a.x, kRequired);
-  v.Column("y", a.y, kRequired);
-  v.Column("z", a.z, kOptional);
-  v.Column("vx", a.vx, kOptional);
-  v.Column("vy", a.vy, kOptional);
-  v.Column("vz", a.vz, kOptional);
-  v.Column("radius", a.radius, kOptional);
-  v.Column("max_speed", a.max_speed, kOptional);
-  v.Column("goal_x", a.goal_x, kOptional);
-  v.Column("goal_y", a.goal_y, kOptional);
-  v.Column("goal_z", a.goal_z, kOptional);
-  v.Column("pref_vx", a.pref_vx, kOptional);
-  v.Column("pref_vy", a.pref_vy, kOptional);
-  v.Column("pref_vz", a.pref_vz, kOptional);
-  v.Column("flags", a.flags, kOptional);
-  v.Column("behavior", a.behavior, kOptional);
+  VisitAgentColumns(a, [&](const ColumnInfo& c, auto& column) {
+    v.Column(c.name, column, NeedOf(c.need));
+  });
 }
 
 template <class V>
 void VisitFields(V& v, VehicleSnapshot& s) {
-  v.Column("id", s.id, kRequired);
-  v.Column("x", s.x, kRequired);
-  v.Column("y", s.y, kRequired);
-  v.Column("z", s.z, kOptional);
-  v.Column("yaw", s.yaw, kRequired);
-  v.Column("speed", s.speed, kRequired);
-  v.Column("spline_id", s.spline_id, kRequired);
-  v.Column("progress_hint", s.progress_hint, kOptional);
-  v.Column("length", s.length, kOptional);
-  v.Column("width", s.width, kOptional);
-  v.Column("max_speed", s.max_speed, kOptional);
-  v.Column("profile", s.profile, kOptional);
+  VisitVehicleColumns(s, [&](const ColumnInfo& c, auto& column) {
+    v.Column(c.name, column, NeedOf(c.need));
+  });
 }
 
 template <class V>
 void VisitFields(V& v, ForwardSnapshot& f) {
-  v.Column("id", f.id, kRequired);
-  v.Column("x", f.x, kRequired);
-  v.Column("y", f.y, kRequired);
-  v.Column("z", f.z, kOptional);
-  v.Column("forward_x", f.forward_x, kRequired);
-  v.Column("forward_y", f.forward_y, kRequired);
-  v.Column("forward_z", f.forward_z, kOptional);
-  v.Column("speed", f.speed, kRequired);
-  v.Column("radius", f.radius, kOptional);
-  v.Column("goal_x", f.goal_x, kOptional);
-  v.Column("goal_y", f.goal_y, kOptional);
-  v.Column("goal_z", f.goal_z, kOptional);
-  v.Column("probes", f.probes, kOptional);
-  v.Column("half_angle", f.half_angle, kOptional);
-  v.Column("probe_length", f.probe_length, kOptional);
-  v.Column("turn_speed", f.turn_speed, kOptional);
+  VisitForwardColumns(f, [&](const ColumnInfo& c, auto& column) {
+    v.Column(c.name, column, NeedOf(c.need));
+  });
 }
 
 // An absent "agents", "vehicles" or "forward" object means none.

@@ -47,9 +47,7 @@ void SteerForwardAgents(const WorldConfig& config, const Snapshot& s, const Stop
   const ForwardDefaults& d = config.forward;
   const size_t k = f.size();
   ForwardResults& fr = out->forward;
-  for (auto* c : {&fr.move_x, &fr.move_y, &fr.move_z, &fr.hit_distance}) c->resize(k);
-  fr.probe.resize(k);
-  fr.all_blocked.resize(k);
+  VisitForwardResultColumns(fr, [k](const char*, auto& column) { column.resize(k); });
   stats->forward_agents = k;
   if (k == 0) return;
 

@@ -90,12 +90,9 @@ void ValidateForwardConfig(const WorldConfig& c) {
 void ValidateForwardSnapshot(const WorldConfig& config, const ForwardSnapshot& f) {
   const char* t = "forward";
   const size_t n = f.size();
-  RequireBoundedColumns(t, {{"x", &f.x}, {"y", &f.y}}, n, kMaxCoordinate, "m");
-  if (!f.z.empty()) RequireBoundedColumns(t, {{"z", &f.z}}, n, kMaxCoordinate, "m");
-  // Any length is a direction, but a bounded one keeps its square finite.
-  RequireBoundedColumns(t, {{"forward_x", &f.forward_x}, {"forward_y", &f.forward_y}}, n, 1e6f, "");
-  if (!f.forward_z.empty()) RequireBoundedColumns(t, {{"forward_z", &f.forward_z}}, n, 1e6f, "");
-  RequireBoundedColumns(t, {{"speed", &f.speed}}, n, kMaxSpeed, "m/s");
+  // Every column's length and its table rule (kernels/world/column_tables.h), then the
+  // checks across columns and of the ByHand columns.
+  VisitForwardColumns(f, [&](const ColumnInfo& c, const auto& values) { CheckColumn(t, c, values, n); });
   for (size_t i = 0; i < n; ++i) {
     if (!(f.speed[i] >= kMinSize)) Reject(ColumnAt(t, "speed", i) + ": must be at least 0.001 m/s");
   }
@@ -116,13 +113,8 @@ void ValidateForwardSnapshot(const WorldConfig& config, const ForwardSnapshot& f
   }
   OptionalColumn("radius", f.radius, n, ValidRadius, kRadiusRule);
   RequireTogether(t, "goal_x", f.goal_x, "goal_y", f.goal_y);
-  if (!f.goal_x.empty()) {
-    RequireBoundedColumns(t, {{"goal_x", &f.goal_x}, {"goal_y", &f.goal_y}}, n, kMaxCoordinate,
-                          "m");
-  }
-  if (!f.goal_z.empty()) {
-    if (f.goal_x.empty()) Reject("forward.goal_z: given without goal_x and goal_y");
-    RequireBoundedColumns(t, {{"goal_z", &f.goal_z}}, n, kMaxCoordinate, "m");
+  if (!f.goal_z.empty() && f.goal_x.empty()) {
+    Reject("forward.goal_z: given without goal_x and goal_y");
   }
   OptionalColumn("probes", f.probes, n, ValidProbes, kProbesRule);
   OptionalColumn("half_angle", f.half_angle, n, ValidHalfAngle, kHalfAngleRule);

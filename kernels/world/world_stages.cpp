@@ -244,15 +244,7 @@ void FillResults(const WorldConfig& config, const Snapshot& s, const TickOptions
   const FollowerResults& fr = w.follower;
   const OrcaResult& orca = w.orca;
   AgentResults& ar = out->agents;
-  ar.vx.resize(n);
-  ar.vy.resize(n);
-  ar.vz.resize(n);
-  ar.status.resize(n);
-  ar.flags.resize(n);
-  ar.pref_vx.resize(n);
-  ar.pref_vy.resize(n);
-  ar.pref_vz.resize(n);
-  ar.constraints.resize(n);
+  VisitAgentResultColumns(ar, [n](const char*, auto& column) { column.resize(n); });
 #pragma omp parallel for schedule(static)
   for (size_t i = 0; i < n; ++i) {
     const Vec3 v = frame.ToExternal({orca.vx[i], orca.vy[i], w.vz[i]});

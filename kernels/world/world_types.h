@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "kernels/input/column_rule.h"
+#include "kernels/input/input_limits.h"
 #include "kernels/input/stop_request.h"
 #include "kernels/math/frame.cuh"
 #include "kernels/orca/orca_types.h"
@@ -17,6 +19,7 @@
 #include "kernels/vehicles/path_check.cuh"
 #include "kernels/vehicles/spline.h"
 #include "kernels/vehicles/vehicle.cuh"
+#include "kernels/world/column_tables.h"
 
 namespace throng {
 
@@ -125,38 +128,25 @@ struct WorldConfig {
   uint32_t audit_every = 0;  // see OrcaRunOptions::audit_every
 };
 
-// Agents, one value per agent in every present column. Optional columns are empty when
-// absent and then take the world's defaults.
+// The snapshot and result structs are the column tables expanded
+// (kernels/world/column_tables.h): one std::vector per row, in the table's order.
+#define THRONG_SNAPSHOT_COLUMN(name, type, wire, need, rule) std::vector<type> name;
+#define THRONG_RESULT_COLUMN(name, type, wire) std::vector<type> name;
+
+// Agents, one value per agent in every present column (THRONG_AGENT_COLUMNS). Optional
+// columns are empty when absent and then take the world's defaults. `behavior`: kByColumns,
+// or an absent column, takes the world's AgentDefaults::behavior; arrive, seek and flee
+// need the goal columns.
 struct AgentSnapshot {
-  std::vector<uint32_t> id;                      // unique within the snapshot
-  std::vector<float> x, y, z;                    // position, m (z optional: 0)
-  std::vector<float> vx, vy, vz;                 // current velocity, m/s (optional: 0)
-  std::vector<float> radius;                     // m, > 0 (optional)
-  std::vector<float> max_speed;                  // m/s, > 0 (optional)
-  std::vector<float> goal_x, goal_y, goal_z;     // arrive target (optional, all or none)
-  std::vector<float> pref_vx, pref_vy, pref_vz;  // preferred velocity (optional)
-  std::vector<uint8_t> flags;                    // SnapshotAgentFlag bits (optional: 0)
-  // AgentBehavior values (optional; kByColumns, or an absent column, takes the world's
-  // AgentDefaults::behavior). Arrive, seek and flee need the goal columns.
-  std::vector<uint8_t> behavior;
+  THRONG_AGENT_COLUMNS(THRONG_SNAPSHOT_COLUMN)
 
   size_t size() const { return id.size(); }
   bool has_goals() const { return !goal_x.empty(); }
 };
 
-// Vehicles, one value per vehicle in every present column.
+// Vehicles, one value per vehicle in every present column (THRONG_VEHICLE_COLUMNS).
 struct VehicleSnapshot {
-  std::vector<uint32_t> id;         // unique among vehicles (a separate space from agents)
-  std::vector<float> x, y, z;       // m (z optional: 0), the rear-axle centre
-  std::vector<float> yaw;           // rad, heading in the caller's ground plane
-  std::vector<float> speed;         // m/s, >= 0
-  std::vector<uint32_t> spline_id;  // the lane followed
-  // m along the lane (optional). When absent, a known vehicle continues from last tick's
-  // progress and a new one is projected onto the whole lane.
-  std::vector<float> progress_hint;
-  std::vector<float> length, width, max_speed;  // optional: the world's defaults
-  // Optional: 0 follows with WorldConfig::follower, k with vehicle_profiles[k - 1].
-  std::vector<uint32_t> profile;
+  THRONG_VEHICLE_COLUMNS(THRONG_SNAPSHOT_COLUMN)
 
   size_t size() const { return id.size(); }
 };
@@ -167,21 +157,31 @@ struct VehicleSnapshot {
 AgentBehavior EffectiveBehavior(const AgentSnapshot& agents, size_t i, AgentBehavior world_default);
 
 // Forward-moving agents (drones, birds, fish, vehicles off their lanes), one value per
-// agent in every present column.
+// agent in every present column (THRONG_FORWARD_COLUMNS).
 struct ForwardSnapshot {
-  std::vector<uint32_t> id;                            // unique among forward agents
-  std::vector<float> x, y, z;                          // centre, m (z optional: 0)
-  std::vector<float> forward_x, forward_y, forward_z;  // heading, any length > 0 (z optional)
-  std::vector<float> speed;                            // m/s, > 0
-  std::vector<float> radius;                           // m (optional: the world's)
-  std::vector<float> goal_x, goal_y, goal_z;           // optional: the fan opens toward it
-  // Optional per-agent fan settings (the world's ForwardDefaults where absent).
-  std::vector<uint32_t> probes;
-  std::vector<float> half_angle, probe_length, turn_speed;
+  THRONG_FORWARD_COLUMNS(THRONG_SNAPSHOT_COLUMN)
 
   size_t size() const { return id.size(); }
   bool has_goals() const { return !goal_x.empty(); }
 };
+
+// Calls f(ColumnInfo, column) for every column of a batch, in the table's order (const or
+// not): what validation, the scenario JSON and the tests walk.
+#define THRONG_VISIT_COLUMN(name, type, wire, need, rule) \
+  f(ColumnInfo{#name, ColumnNeed::need, rule}, batch.name);
+template <class Batch, class F>
+void VisitAgentColumns(Batch& batch, F&& f) {
+  THRONG_AGENT_COLUMNS(THRONG_VISIT_COLUMN)
+}
+template <class Batch, class F>
+void VisitVehicleColumns(Batch& batch, F&& f) {
+  THRONG_VEHICLE_COLUMNS(THRONG_VISIT_COLUMN)
+}
+template <class Batch, class F>
+void VisitForwardColumns(Batch& batch, F&& f) {
+  THRONG_FORWARD_COLUMNS(THRONG_VISIT_COLUMN)
+}
+#undef THRONG_VISIT_COLUMN
 
 struct Snapshot {
   uint64_t tick = 0;  // must increase from one accepted tick to the next
@@ -251,37 +251,41 @@ struct TickStats {
   double total_ms() const;
 };
 
+// Results, one value per row of the snapshot (THRONG_*_RESULT_COLUMNS).
 struct AgentResults {
-  std::vector<float> vx, vy, vz;                 // chosen velocity (vz: the snapshot's, unchanged)
-  std::vector<uint8_t> status;                   // SolveStatus
-  std::vector<uint8_t> flags;                    // AgentCondition bits
-  std::vector<float> pref_vx, pref_vy, pref_vz;  // the preferred velocity the solve used
-  std::vector<uint16_t> constraints;             // half-planes in the solve
+  THRONG_AGENT_RESULT_COLUMNS(THRONG_RESULT_COLUMN)
+  THRONG_AGENT_LOCAL_RESULT_COLUMNS(THRONG_RESULT_COLUMN)
 };
 
 struct VehicleResults {
-  std::vector<float> steering;         // [-1, 1], +1 full right
-  std::vector<float> throttle, brake;  // [0, 1]
-  std::vector<float> target_speed;     // m/s after the path check
-  std::vector<float> cte;              // m, > 0 right of the lane's centre line
-  std::vector<float> progress;         // m along the lane
-  std::vector<float> clear_distance;   // m free ahead along the lane (+inf: nothing seen)
-  // Debug only (TickOptions::debug), the rest of ALGORITHMS.md §1's debug values: the
-  // look-ahead point, the lane point at `progress`, the lane's unit tangent at the target
-  // (caller's frame), the two angles (rad, > 0: to the vehicle's right) and the
-  // look-ahead distance (m).
-  std::vector<float> target_x, target_y, target_z;
-  std::vector<float> progress_x, progress_y, progress_z;
-  std::vector<float> tangent_x, tangent_y, tangent_z;
-  std::vector<float> position_delta, heading_delta, look_ahead;
+  THRONG_VEHICLE_RESULT_COLUMNS(THRONG_RESULT_COLUMN)
+  THRONG_VEHICLE_DEBUG_RESULT_COLUMNS(THRONG_RESULT_COLUMN)  // empty unless TickOptions::debug
 };
 
 struct ForwardResults {
-  std::vector<float> move_x, move_y, move_z;  // unit direction moved along (caller's frame)
-  std::vector<uint16_t> probe;                // the chosen probe
-  std::vector<float> hit_distance;            // its hit, m (+inf: free)
-  std::vector<uint8_t> all_blocked;           // every probe hit: the farthest was taken
+  THRONG_FORWARD_RESULT_COLUMNS(THRONG_RESULT_COLUMN)
 };
+
+#undef THRONG_SNAPSHOT_COLUMN
+#undef THRONG_RESULT_COLUMN
+
+// Calls f(name, column) for every result column of a batch, sent ones first.
+#define THRONG_VISIT_RESULT_COLUMN(name, type, wire) f(#name, batch.name);
+template <class Batch, class F>
+void VisitAgentResultColumns(Batch& batch, F&& f) {
+  THRONG_AGENT_RESULT_COLUMNS(THRONG_VISIT_RESULT_COLUMN)
+  THRONG_AGENT_LOCAL_RESULT_COLUMNS(THRONG_VISIT_RESULT_COLUMN)
+}
+template <class Batch, class F>
+void VisitVehicleResultColumns(Batch& batch, F&& f) {
+  THRONG_VEHICLE_RESULT_COLUMNS(THRONG_VISIT_RESULT_COLUMN)
+  THRONG_VEHICLE_DEBUG_RESULT_COLUMNS(THRONG_VISIT_RESULT_COLUMN)
+}
+template <class Batch, class F>
+void VisitForwardResultColumns(Batch& batch, F&& f) {
+  THRONG_FORWARD_RESULT_COLUMNS(THRONG_VISIT_RESULT_COLUMN)
+}
+#undef THRONG_VISIT_RESULT_COLUMN
 
 struct TickResult {
   uint64_t tick = 0;

@@ -47,26 +47,6 @@ void RequireRange(const std::string& field, int v, int lo, int hi) {
   }
 }
 
-// An optional column is empty or has one value per row; present values are finite and
-// within `bound` (kernels/input/input_limits.h).
-void OptionalBounded(const char* table, const char* column, const std::vector<float>& values,
-                     size_t n, float bound, const char* unit) {
-  if (values.empty()) return;
-  RequireBoundedColumns(table, {{column, &values}}, n, bound, unit);
-}
-
-// A present size column: every value in [kMinSize, bound].
-void OptionalSize(const char* table, const char* column, const std::vector<float>& values, size_t n,
-                  float bound, const char* unit) {
-  OptionalBounded(table, column, values, n, bound, unit);
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (!(values[i] > 0.f)) Reject(ColumnAt(table, column, i) + ": must be > 0");
-    if (!(values[i] >= kMinSize)) {
-      Reject(ColumnAt(table, column, i) + ": must be at least 0.001 " + unit);
-    }
-  }
-}
-
 bool NeedsGoal(AgentBehavior b) {
   return b == AgentBehavior::kArrive || b == AgentBehavior::kSeek || b == AgentBehavior::kFlee;
 }
@@ -104,26 +84,15 @@ void ValidateBehaviors(const AgentSnapshot& a, AgentBehavior world_default) {
   }
 }
 
+// Every column's length and its table rule come first, in the table's order
+// (kernels/world/column_tables.h); then the checks across columns and of ByHand values.
 void ValidateAgentSnapshot(const AgentSnapshot& a) {
   const char* t = "agents";
   const size_t n = a.size();
-  RequireBoundedColumns(t, {{"x", &a.x}, {"y", &a.y}}, n, kMaxCoordinate, "m");
-  OptionalBounded(t, "z", a.z, n, kMaxCoordinate, "m");
-  OptionalBounded(t, "vx", a.vx, n, kMaxSpeed, "m/s");
-  OptionalBounded(t, "vy", a.vy, n, kMaxSpeed, "m/s");
-  OptionalBounded(t, "vz", a.vz, n, kMaxSpeed, "m/s");
-  OptionalSize(t, "radius", a.radius, n, kMaxRadius, "m");
-  OptionalSize(t, "max_speed", a.max_speed, n, kMaxSpeed, "m/s");
+  VisitAgentColumns(a, [&](const ColumnInfo& c, const auto& values) { CheckColumn(t, c, values, n); });
   RequireTogether(t, "goal_x", a.goal_x, "goal_y", a.goal_y);
-  OptionalBounded(t, "goal_x", a.goal_x, n, kMaxCoordinate, "m");
-  OptionalBounded(t, "goal_y", a.goal_y, n, kMaxCoordinate, "m");
-  OptionalBounded(t, "goal_z", a.goal_z, n, kMaxCoordinate, "m");
   RequireTogether(t, "pref_vx", a.pref_vx, "pref_vy", a.pref_vy);
-  OptionalBounded(t, "pref_vx", a.pref_vx, n, kMaxSpeed, "m/s");
-  OptionalBounded(t, "pref_vy", a.pref_vy, n, kMaxSpeed, "m/s");
-  OptionalBounded(t, "pref_vz", a.pref_vz, n, kMaxSpeed, "m/s");
   if (!a.flags.empty()) {
-    RequireLength(t, "flags", a.flags.size(), n);
     constexpr uint8_t kKnown = kSnapshotNonCooperative | kSnapshotUsesPreferredVelocity;
     for (size_t i = 0; i < n; ++i) {
       if (a.flags[i] & ~kKnown) {
@@ -137,18 +106,7 @@ void ValidateAgentSnapshot(const AgentSnapshot& a) {
 void ValidateVehicleSnapshot(const WorldConfig& config, const VehicleSnapshot& v) {
   const char* t = "vehicles";
   const size_t n = v.size();
-  RequireBoundedColumns(t, {{"x", &v.x}, {"y", &v.y}}, n, kMaxCoordinate, "m");
-  RequireBoundedColumns(t, {{"yaw", &v.yaw}}, n, kMaxYaw, "rad");
-  RequireBoundedColumns(t, {{"speed", &v.speed}}, n, kMaxSpeed, "m/s");
-  OptionalBounded(t, "z", v.z, n, kMaxCoordinate, "m");
-  OptionalBounded(t, "progress_hint", v.progress_hint, n, kMaxLaneLength, "m");
-  OptionalSize(t, "length", v.length, n, kMaxVehicleSize, "m");
-  OptionalSize(t, "width", v.width, n, kMaxVehicleSize, "m");
-  OptionalSize(t, "max_speed", v.max_speed, n, kMaxSpeed, "m/s");
-  for (size_t i = 0; i < n; ++i) {
-    if (v.speed[i] < 0.f) Reject(ColumnAt(t, "speed", i) + ": must be >= 0");
-  }
-  RequireLength(t, "spline_id", v.spline_id.size(), n);
+  VisitVehicleColumns(v, [&](const ColumnInfo& c, const auto& values) { CheckColumn(t, c, values, n); });
   std::vector<uint32_t> lane_ids;
   lane_ids.reserve(config.splines.size());
   for (const SplineDesc& s : config.splines) lane_ids.push_back(s.id);
@@ -160,7 +118,6 @@ void ValidateVehicleSnapshot(const WorldConfig& config, const VehicleSnapshot& v
     }
   }
   if (!v.profile.empty()) {
-    RequireLength(t, "profile", v.profile.size(), n);
     const size_t profiles = config.vehicle_profiles.size();
     for (size_t i = 0; i < n; ++i) {
       if (v.profile[i] > profiles) {

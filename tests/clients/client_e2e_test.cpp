@@ -20,6 +20,8 @@
 #include "clients/cpp/scenario_proto.h"
 #include "kernels/scenarios/scenario.h"
 #include "kernels/world/world.h"
+#include "proto/convert.h"
+#include "tests/clients/full_columns.h"
 
 namespace throng::client {
 namespace {
@@ -172,6 +174,31 @@ TEST(ClientEndToEnd, SolveEqualsAFirstStep) {
   const v1::StepResponse a = client.Step(step), b = client.Solve(solve);
   EXPECT_EQ(a.agents().SerializeAsString(), b.agents().SerializeAsString());
   EXPECT_EQ(a.vehicles().SerializeAsString(), b.vehicles().SerializeAsString());
+  client.DeleteWorld(world);
+}
+
+// Every column of the tables, each with values of its own, through the client's spans,
+// the wire, throngd's conversion and the world's checks, and back as the world's state.
+TEST(ClientEndToEnd, EveryTableColumnReachesTheWorldAndComesBack) {
+  const auto scenario = scenarios::MakeScenario("town", 20, 1);
+  const Snapshot full = testing::FullSnapshot(scenario.config);
+  Client client = Connect(g_server->address());
+  const std::string world = client.CreateWorld(ScenarioToProto(scenario).config).world_id();
+  v1::StepRequest request = MakeStep(world, full.tick, full.dt, false);
+  WidenedAgentSpans widened;
+  FillAgents(AgentSpansOf(full.agents, &widened), request.mutable_agents());
+  FillVehicles(VehicleSpansOf(full.vehicles), request.mutable_vehicles());
+  FillForward(ForwardSpansOf(full.forward), request.mutable_forward());
+  const v1::StepResponse stepped = client.Step(request);
+  EXPECT_EQ(stepped.agents().vx_size(), static_cast<int>(testing::kRows));
+  EXPECT_EQ(stepped.vehicles().steering_size(), static_cast<int>(testing::kRows));
+  EXPECT_EQ(stepped.forward().move_x_size(), static_cast<int>(testing::kRows));
+  const v1::GetWorldResponse got = client.GetWorld(world, true);
+  Snapshot back;
+  service::SnapshotFromProto(got.tick(), got.dt(), got.agents(), got.vehicles(), got.forward(), &back);
+  EXPECT_EQ(back.tick, full.tick);
+  EXPECT_EQ(back.dt, full.dt);
+  testing::ExpectSameColumns(full, back, "client -> throngd -> GetWorld(include_state)");
   client.DeleteWorld(world);
 }
 
