@@ -14,14 +14,10 @@
 
 #include <cstdint>
 
+#include "kernels/backends/raw_pointer.cuh"
 #include "kernels/spatial/grid.cuh"
 
 namespace throng {
-
-template <class V>
-auto Raw(V& v) {
-  return thrust::raw_pointer_cast(v.data());
-}
 
 template <class V>
 void Grow(V& v, size_t n) {

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "kernels/orca/orca.cuh"
+#include "kernels/orca/obstacle_select.cuh"  // ObstacleView
 #include "kernels/orca/orca_types.h"
 #include "kernels/math/vec.cuh"
 

@@ -1,0 +1,134 @@
+// The cuda backend's class, shared by its translation units (docs/BUILDING.md): one .cu
+// file per pipeline (cuda_orca.cu, cuda_vehicles.cu, cuda_forward.cu, cuda_contacts.cu,
+// cuda_path_check.cu) and cuda_backend.cu for the world data they share. A pipeline's
+// buffers are a part that only its own file defines, so this header includes no kernel
+// and a change to one pipeline recompiles one file.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <thrust/device_vector.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "kernels/backends/backend.h"
+#include "kernels/backends/cuda_backend.h"
+#include "kernels/backends/cuda_check.cuh"
+#include "kernels/backends/raw_pointer.cuh"
+#include "kernels/orca/obstacle_select.cuh"
+
+namespace throng {
+
+template <class T>
+using DeviceVector = thrust::device_vector<T>;
+
+class CudaBackend final : public Backend {
+ public:
+  CudaBackend();
+  ~CudaBackend() override;
+
+  BackendKind kind() const override { return BackendKind::kCuda; }
+
+  // cuda_backend.cu: the world data more than one pipeline reads.
+  void SetSplines(const std::vector<SplineDesc>& splines) override;
+  void SetObstacles(const std::vector<Polygon>& polygons) override;
+  // cuda_vehicles.cu
+  void FollowSplines(const FollowerParams& params, float world_speed_limit, const VehicleColumns& v,
+                     FollowerResults* out) override;
+  void QuerySplines(const SplineQueries& q, SplineQueryResults* out) override;
+  // cuda_forward.cu
+  void SetFanObstacles(const FanObstacleSet& shapes, float cell) override;
+  void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
+                         const FanBodies& bodies, const StopRequested& stop,
+                         ForwardSceneResults* out) override;
+  void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& a,
+                    FanResults* out) override;
+  // cuda_contacts.cu
+  CollisionCounts CountContacts(const ContactScene& scene, const StopRequested& stop) override;
+  // cuda_path_check.cu
+  void CheckPaths(const PathCheckParams& params, float max_brake_decel, const PathCheckScene& scene,
+                  const StopRequested& stop, std::vector<float>* clear) override;
+  // cuda_orca.cu
+  void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
+                 const OrcaRunOptions& options, OrcaResult* out) override;
+
+  // Copies on the backend's stream. The host memory must outlive the copy: every caller
+  // synchronises before it returns.
+  template <class T>
+  void Upload(const std::vector<T>& host, DeviceVector<T>& device) const {
+    Upload(host.data(), host.size(), device);
+  }
+  template <class T>
+  void Upload(const T* host, size_t count, DeviceVector<T>& device) const {
+    device.resize(count);
+    if (count > 0) {
+      THRONG_CUDA_CHECK(
+          cudaMemcpyAsync(Raw(device), host, count * sizeof(T), cudaMemcpyHostToDevice, stream_));
+    }
+  }
+  template <class T>
+  void Download(const DeviceVector<T>& device, std::vector<T>& host) const {
+    host.resize(device.size());
+    if (!host.empty()) {
+      THRONG_CUDA_CHECK(cudaMemcpyAsync(host.data(), thrust::raw_pointer_cast(device.data()),
+                                        host.size() * sizeof(T), cudaMemcpyDeviceToHost, stream_));
+    }
+  }
+  // Upload as a callable, for the pipelines' Set(host, copy) members.
+  auto Uploader() const {
+    return [this](const auto& host, auto& device) { Upload(host, device); };
+  }
+  void Synchronize() const { THRONG_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+ private:
+  // Each pipeline's buffers, defined in its own .cu file and made there on first use.
+  struct VehiclePart;
+  struct ForwardPart;
+  struct ContactPart;
+  struct PathPart;
+  struct OrcaPart;
+  struct DropPart {  // each overload is defined beside its part
+    void operator()(VehiclePart* p) const;
+    void operator()(ForwardPart* p) const;
+    void operator()(ContactPart* p) const;
+    void operator()(PathPart* p) const;
+    void operator()(OrcaPart* p) const;
+  };
+  template <class Part>
+  using Owned = std::unique_ptr<Part, DropPart>;
+
+  // cuda_contacts.cu: the contact count's obstacle rings, built with the obstacles.
+  void SetContactObstacles(const std::vector<Polygon>& polygons);
+
+  SplineSetView Lanes() const;
+  orca::ObstacleView Obstacles() const;
+
+  cudaStream_t stream_ = nullptr;
+
+  // The lanes (SetSplines): read by the follower, the spline queries and the path check.
+  size_t spline_count_ = 0;
+  std::vector<uint32_t> spline_ids_;
+  DeviceVector<SplineHeader> d_headers_;
+  DeviceVector<Vec3> d_coeff_;
+  DeviceVector<SplineKnot> d_knots_;
+  DeviceVector<SplineSample> d_table_;
+
+  // The obstacles (SetObstacles): their vertices and edge grid for ORCA, their edges as
+  // segments for the fan and the path check.
+  int obstacle_count_ = 0;
+  orca::EdgeGridView grid_;  // device pointers into d_grid_start_, d_grid_index_
+  DeviceVector<Vec2> d_obst_point_, d_obst_dir_;
+  DeviceVector<uint8_t> d_obst_convex_;
+  DeviceVector<int32_t> d_obst_next_, d_obst_prev_;
+  DeviceVector<int32_t> d_grid_start_, d_grid_index_;  // the obstacle edge grid (CSR)
+  DeviceVector<Vec2> d_segments_;
+
+  Owned<VehiclePart> vehicles_;
+  Owned<ForwardPart> forward_;
+  Owned<ContactPart> contacts_;
+  Owned<PathPart> paths_;
+  Owned<OrcaPart> orca_;
+};
+
+}  // namespace throng

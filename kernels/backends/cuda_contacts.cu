@@ -1,0 +1,40 @@
+// The cuda backend's contact count (kernels/backends/contact_pipeline.cuh): pedestrian
+// pairs, vehicle bodies and the obstacles' rings, reduced on the backend's stream.
+#include <thrust/system/cuda/execution_policy.h>
+
+#include "kernels/backends/contact_pipeline.cuh"
+#include "kernels/backends/cuda_backend_impl.cuh"
+
+namespace throng {
+
+struct CudaBackend::ContactPart {
+  ContactPipeline<thrust::device_vector> pipeline;
+  DeviceVector<float> x, y, radius;
+  DeviceVector<VehicleBody> bodies;
+};
+
+void CudaBackend::DropPart::operator()(ContactPart* p) const { delete p; }
+
+void CudaBackend::SetContactObstacles(const std::vector<Polygon>& polygons) {
+  if (!contacts_) contacts_.reset(new ContactPart);
+  contacts_->pipeline.SetObstacles(polygons, Uploader());
+  Synchronize();
+}
+
+CollisionCounts CudaBackend::CountContacts(const ContactScene& scene, const StopRequested& stop) {
+  ValidateContactScene(scene);
+  if (!contacts_) contacts_.reset(new ContactPart);
+  ContactPart& d = *contacts_;
+  Upload(scene.x, scene.count, d.x);
+  Upload(scene.y, scene.count, d.y);
+  Upload(scene.radius, scene.count, d.radius);
+  Upload(scene.bodies, scene.body_count, d.bodies);
+  const CollisionCounts counts =
+      d.pipeline.Count(thrust::cuda::par_nosync.on(stream_), Raw(d.x), Raw(d.y), Raw(d.radius),
+                       static_cast<uint32_t>(scene.count), Raw(d.bodies),
+                       static_cast<uint32_t>(scene.body_count), stop);
+  Synchronize();
+  return counts;
+}
+
+}  // namespace throng

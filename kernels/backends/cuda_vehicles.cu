@@ -1,0 +1,106 @@
+// The cuda backend's vehicle pipelines: three-factor spline following and the spline
+// queries, on the lanes that SetSplines installed (cuda_backend.cu).
+#include <thrust/for_each.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/system/cuda/execution_policy.h>
+
+#include "kernels/backends/cuda_backend_impl.cuh"
+#include "kernels/backends/follower_kernel.cuh"
+#include "kernels/backends/spline_query_kernel.cuh"
+
+namespace throng {
+
+struct CudaBackend::VehiclePart {
+  // The follower's inputs and outputs.
+  DeviceVector<uint32_t> spline;
+  DeviceVector<float> px, py, pz, yaw, speed, hint, max_speed;
+  static constexpr int kFollowerOutputs = 18;  // FollowerOutputView's columns
+  DeviceVector<float> out[kFollowerOutputs];
+  DeviceVector<uint16_t> profile;
+  DeviceVector<float> wheel;
+  DeviceVector<FollowerParams> params;
+  // The spline queries' inputs and outputs.
+  DeviceVector<uint32_t> q_spline;
+  DeviceVector<float> q_s, q_px, q_py, q_pz, q_hint;
+  DeviceVector<float> x, y, z, tx, ty, tz, k, progress;
+};
+
+void CudaBackend::DropPart::operator()(VehiclePart* p) const { delete p; }
+
+void CudaBackend::FollowSplines(const FollowerParams& params, float world_speed_limit,
+                                const VehicleColumns& v, FollowerResults* out) {
+  ValidateFollowerParams(params, world_speed_limit);
+  const std::vector<uint32_t> spline = ValidateVehicles(v, spline_ids_);
+  if (!vehicles_) vehicles_.reset(new VehiclePart);
+  VehiclePart& d = *vehicles_;
+  const size_t n = v.size();
+  Upload(spline, d.spline);
+  Upload(v.px, d.px);
+  Upload(v.py, d.py);
+  Upload(v.pz, d.pz);
+  Upload(v.yaw, d.yaw);
+  Upload(v.speed, d.speed);
+  Upload(v.progress_hint, d.hint);
+  Upload(v.max_speed, d.max_speed);
+  Upload(v.profile, d.profile);
+  Upload(v.wheel_angle, d.wheel);
+  const std::vector<FollowerParams> table = ParameterTable(params, v);
+  Upload(table, d.params);
+  for (auto& column : d.out) column.resize(n);
+  const FollowerFunctor f{
+      Lanes(),
+      {Raw(d.spline), Raw(d.px), Raw(d.py), Raw(d.pz), Raw(d.yaw), Raw(d.speed), Raw(d.hint),
+       Raw(d.max_speed), v.profile.empty() ? nullptr : Raw(d.profile),
+       v.wheel_angle.empty() ? nullptr : Raw(d.wheel)},
+      Raw(d.params),
+      world_speed_limit,
+      {Raw(d.out[0]), Raw(d.out[1]), Raw(d.out[2]), Raw(d.out[3]), Raw(d.out[4]), Raw(d.out[5]),
+       Raw(d.out[6]), Raw(d.out[7]), Raw(d.out[8]), Raw(d.out[9]), Raw(d.out[10]), Raw(d.out[11]),
+       Raw(d.out[12]), Raw(d.out[13]), Raw(d.out[14]), Raw(d.out[15]), Raw(d.out[16]),
+       Raw(d.out[17])}};
+  thrust::for_each_n(thrust::cuda::par_nosync.on(stream_), thrust::counting_iterator<size_t>(0),
+                     n, f);
+  THRONG_CUDA_CHECK(cudaGetLastError());
+  out->Resize(n);
+  std::vector<float>* host[] = {&out->steering,       &out->throttle,      &out->brake,
+                                &out->target_speed,   &out->cte,           &out->progress,
+                                &out->position_delta, &out->heading_delta, &out->look_ahead,
+                                &out->target_x,       &out->target_y,      &out->target_z,
+                                &out->progress_x,     &out->progress_y,    &out->progress_z,
+                                &out->tangent_x,      &out->tangent_y,     &out->tangent_z};
+  for (int k = 0; k < VehiclePart::kFollowerOutputs; ++k) Download(d.out[k], *host[k]);
+  Synchronize();
+}
+
+void CudaBackend::QuerySplines(const SplineQueries& q, SplineQueryResults* out) {
+  ValidateSplineQueries(q, spline_count_);
+  if (!vehicles_) vehicles_.reset(new VehiclePart);
+  VehiclePart& d = *vehicles_;
+  const size_t n = q.size();
+  Upload(q.spline, d.q_spline);
+  Upload(q.s, d.q_s);
+  Upload(q.px, d.q_px);
+  Upload(q.py, d.q_py);
+  Upload(q.pz, d.q_pz);
+  Upload(q.s_hint, d.q_hint);
+  for (auto* v : {&d.x, &d.y, &d.z, &d.tx, &d.ty, &d.tz, &d.k, &d.progress}) v->resize(n);
+  const SplineQueryFunctor f{
+      Lanes(),
+      {Raw(d.q_spline), Raw(d.q_s), Raw(d.q_px), Raw(d.q_py), Raw(d.q_pz), Raw(d.q_hint), q.window},
+      {Raw(d.x), Raw(d.y), Raw(d.z), Raw(d.tx), Raw(d.ty), Raw(d.tz), Raw(d.k), Raw(d.progress)}};
+  thrust::for_each_n(thrust::cuda::par_nosync.on(stream_), thrust::counting_iterator<size_t>(0),
+                     n, f);
+  THRONG_CUDA_CHECK(cudaGetLastError());
+  out->Resize(n);
+  Download(d.x, out->x);
+  Download(d.y, out->y);
+  Download(d.z, out->z);
+  Download(d.tx, out->tx);
+  Download(d.ty, out->ty);
+  Download(d.tz, out->tz);
+  Download(d.k, out->curvature);
+  Download(d.progress, out->progress);
+  Synchronize();
+}
+
+}  // namespace throng
