@@ -5,7 +5,7 @@ CMAKE_ARGS ?=
 JOBS ?= $(shell nproc)
 SIZE ?= full
 
-.PHONY: all setup configure build test bench demo demo-engine clean
+.PHONY: all setup configure build test test-fast build-times bench demo demo-engine clean
 
 all: build
 
@@ -22,6 +22,19 @@ build: configure
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# One folder's cpu unit tests (tests/FOLDER: math, spatial, orca, reference, vehicles,
+# steering, backends, world, scenarios): builds only that folder's test binary and runs
+# the tests labelled with it. Configures only when the build folder has not been.
+FOLDER ?= orca
+test-fast:
+	@test -f $(BUILD)/build.ninja || $(MAKE) configure BUILD=$(BUILD) CUDA=$(CUDA)
+	cmake --build $(BUILD) -j $(JOBS) --target throng_$(FOLDER)_tests
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L '^$(FOLDER)$$'
+
+# The build-time figures of docs/BUILDING.md: touch a solve header, rebuild and test.
+build-times:
+	scripts/build_times --build-dir $(BUILD)
 
 bench: build
 	$(BUILD)/bench/throng-bench-orca --backends cpu,cuda --sizes 1000,10000,100000 --baseline
