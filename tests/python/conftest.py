@@ -1,7 +1,9 @@
 """Fixtures: a real throngd on a free loopback port, the scenario tool, a synthetic run.
 
-CTest passes THRONGD and THRONG_SCENARIO_TOOL (clients/python/CMakeLists.txt); run by
-hand, tests that need them skip with the reason shown."""
+CTest passes THRONGD and THRONG_SCENARIO_TOOL (clients/python/CMakeLists.txt). A test
+that needs one fails when it is not set: a suite that skipped every server test would
+pass without testing anything. By hand: THRONGD=build/service/throngd
+THRONG_SCENARIO_TOOL=build/clients/cpp/throng-scenario pytest tests/python"""
 
 import os
 import subprocess
@@ -13,7 +15,8 @@ import pytest
 def _binary(env):
     path = os.environ.get(env)
     if not path or not os.access(path, os.X_OK):
-        pytest.skip(f"{env} not set to an executable (CTest sets it)")
+        pytest.fail(f"{env} not set to an executable (CTest sets it; see this file's "
+                    "docstring to run by hand)", pytrace=False)
     return path
 
 

@@ -98,5 +98,12 @@ int main(int argc, char** argv) {
                                            {"stopped", stopped}})
                             << "\n";
   }
-  return tally.failed() > 0 ? 1 : 0;
+  if (tally.failed() > 0) return 1;
+  const int64_t judged = tally.passed() + tally.failed();
+  if (judged < o.min_requests) {
+    std::cout << "throng-fuzz: FAILED, only " << judged << " requests judged ("
+              << "--min-requests " << o.min_requests << ", stopped " << stopped << ")\n";
+    return 1;
+  }
+  return 0;
 }

@@ -15,6 +15,10 @@ std::optional<int> ParseFuzzOptions(int argc, char** argv, FuzzOptions* o) {
   app.add_option("--seconds", o->seconds, "Wall-clock limit; stops early when reached")
       ->check(CLI::Range(0.1, 86400.0))
       ->capture_default_str();
+  app.add_option("--min-requests", o->min_requests,
+                 "Fail when fewer requests than this were judged (a run cut short by --seconds)")
+      ->check(CLI::Range(int64_t{0}, int64_t{1} << 40))
+      ->capture_default_str();
   app.add_option("--seed", o->seed, "Random seed (a run is repeatable from its seed)")
       ->capture_default_str();
   app.add_option("--deadline-ms", o->deadline_ms, "Deadline of each call, ms")

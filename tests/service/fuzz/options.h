@@ -11,6 +11,9 @@ struct FuzzOptions {
   std::string throngd;      // the server binary to spawn
   int64_t requests = 3000;  // cases to run
   double seconds = 60;      // hard wall limit: stop early when reached
+  // Fewer requests judged than this fails the run: a run the wall limit cut short has not
+  // tested what it was asked to (0: no minimum).
+  int64_t min_requests = 0;
   uint64_t seed = 1;
   int deadline_ms = 2000;   // per call
   std::string report;       // JSON summary, when not empty
