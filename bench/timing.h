@@ -10,14 +10,18 @@
 #include <vector>
 
 #include "kernels/backends/backend.h"
+#include "kernels/backends/cuda_required.h"
 
 namespace throng::bench {
 
 // The named backend, or null after printing why it is skipped here (no CUDA device, ...).
+// With THRONG_REQUIRE_CUDA set, a cuda lane that cannot run throws instead: a GPU check
+// must not pass without the GPU.
 inline std::unique_ptr<Backend> TryCreateBackend(const std::string& name) {
   try {
     return CreateBackend(ParseBackendKind(name));
   } catch (const std::exception& e) {
+    if (name == "cuda" && CudaRequired()) throw;
     std::printf("%-10s skipped: %s\n", name.c_str(), e.what());
     return nullptr;
   }

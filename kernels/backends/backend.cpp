@@ -1,6 +1,10 @@
 #include "kernels/backends/backend.h"
 
+#include <cstdlib>
+#include <cstring>
+
 #include "kernels/backends/cpu_backend.h"
+#include "kernels/backends/cuda_required.h"
 #include "kernels/reference/reference_backend.h"
 #if THRONG_HAVE_CUDA
 #include "kernels/backends/cuda_backend.h"
@@ -39,6 +43,11 @@ bool CudaDeviceAvailable() {
 #else
   return false;
 #endif
+}
+
+bool CudaRequired() {
+  const char* v = std::getenv("THRONG_REQUIRE_CUDA");
+  return v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0;
 }
 
 std::unique_ptr<Backend> CreateBackend(BackendKind kind) {

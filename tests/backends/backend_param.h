@@ -7,6 +7,7 @@
 #include <string>
 
 #include "kernels/backends/backend.h"
+#include "kernels/backends/cuda_required.h"
 
 namespace throng::testing {
 
@@ -14,13 +15,23 @@ inline std::string BackendParamName(const ::testing::TestParamInfo<BackendKind>&
   return std::string(BackendName(p.param));
 }
 
+// Skips the calling test when no CUDA device can be used, or fails it when
+// THRONG_REQUIRE_CUDA asks for the GPU (CudaRequired: bench/gpu_check.sh).
+#define THRONG_SKIP_WITHOUT_CUDA()                                                     \
+  do {                                                                                 \
+    if (!::throng::CudaDeviceAvailable()) {                                            \
+      if (::throng::CudaRequired()) {                                                  \
+        FAIL() << "THRONG_REQUIRE_CUDA is set but no CUDA device can be used";         \
+      }                                                                                \
+      GTEST_SKIP() << "no CUDA device here: the cuda instance runs on a GPU machine "  \
+                      "(bench/gpu_check.sh)";                                          \
+    }                                                                                  \
+  } while (0)
+
 class BackendParamTest : public ::testing::TestWithParam<BackendKind> {
  protected:
   void SetUp() override {
-    if (GetParam() == BackendKind::kCuda && !CudaDeviceAvailable()) {
-      GTEST_SKIP() << "no CUDA device here: the cuda instance runs on a GPU machine "
-                      "(bench/gpu_check.sh)";
-    }
+    if (GetParam() == BackendKind::kCuda) THRONG_SKIP_WITHOUT_CUDA();
   }
 };
 

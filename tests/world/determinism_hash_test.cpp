@@ -100,9 +100,7 @@ using Param = std::tuple<std::string, BackendKind>;
 class DeterminismHashTest : public ::testing::TestWithParam<Param> {
  protected:
   void SetUp() override {
-    if (std::get<1>(GetParam()) == BackendKind::kCuda && !CudaDeviceAvailable()) {
-      GTEST_SKIP() << "no CUDA device here";
-    }
+    if (std::get<1>(GetParam()) == BackendKind::kCuda) THRONG_SKIP_WITHOUT_CUDA();
   }
 };
 
