@@ -67,6 +67,35 @@ TEST_P(WorldForwardTest, AGroundFanTurnsAlongAWallAndNeverEntersIt) {
   EXPECT_GT(std::fabs(world.state().forward.forward_y[0]), 0.9f);
 }
 
+// The counter the tests above expect to stay at 0 must count: an agent whose body lies
+// across a box's face is counted every tick it starts there, one clear of it is not.
+// (A body wholly inside a box, touching none of its faces, is not counted: the count
+// casts against the shapes' surfaces; docs/FORWARD.md.)
+TEST_P(WorldForwardTest, AnAgentStartingAcrossAnObstacleFaceIsCounted) {
+  WorldConfig config;
+  config.obstacles = {scenarios::layout::Box({10, -5}, {12, 5})};
+  World world(config, GetParam());
+  TickResult r;
+  // Body across the box's face: centre 0.2 m outside, radius 0.5 m, flying along it.
+  Snapshot s = OneForward({9.8f, 0, 0}, {0, 1, 0}, 1.f);
+  ForwardSnapshot& f = s.forward;
+  f.id.push_back(9);  // and one well clear of the box
+  f.x.push_back(0);
+  f.y.push_back(0);
+  f.z.push_back(0);
+  f.forward_x.push_back(0);
+  f.forward_y.push_back(1);
+  f.forward_z.push_back(0);
+  f.speed.push_back(1.f);
+  f.radius = {0.5f, 0.5f};
+  world.Step(s, TickOptions{}, &r);
+  EXPECT_EQ(r.stats.forward_in_obstacles, 1u);
+  s.tick = 2;
+  world.Step(s, TickOptions{}, &r);
+  EXPECT_EQ(r.stats.forward_in_obstacles, 1u);
+  EXPECT_EQ(world.totals().forward_in_obstacles, 2u);
+}
+
 TEST_P(WorldForwardTest, ABodyWhoseFrontTouchesACornerStillKeepsOutOfIt) {
   // Measured in a flock: a bird 0.74 m from a box's side, heading into it just above its
   // corner. Its front (0.4 m ahead) already touches the box, so every probe reads 0 and
