@@ -21,19 +21,23 @@ namespace {
 using testing::BackendParamName;
 using testing::BackendParamTest;
 
+// Appends one forward agent (the required columns and z).
+void AddForward(ForwardSnapshot& f, uint32_t id, Vec3 p, Vec3 heading, float speed) {
+  f.id.push_back(id);
+  f.x.push_back(p.x);
+  f.y.push_back(p.y);
+  f.z.push_back(p.z);
+  f.forward_x.push_back(heading.x);
+  f.forward_y.push_back(heading.y);
+  f.forward_z.push_back(heading.z);
+  f.speed.push_back(speed);
+}
+
 Snapshot OneForward(Vec3 p, Vec3 heading, float speed) {
   Snapshot s;
   s.tick = 1;
   s.dt = 0.1f;
-  ForwardSnapshot& f = s.forward;
-  f.id = {7};
-  f.x = {p.x};
-  f.y = {p.y};
-  f.z = {p.z};
-  f.forward_x = {heading.x};
-  f.forward_y = {heading.y};
-  f.forward_z = {heading.z};
-  f.speed = {speed};
+  AddForward(s.forward, 7, p, heading, speed);
   return s;
 }
 
@@ -78,16 +82,8 @@ TEST_P(WorldForwardTest, AnAgentStartingAcrossAnObstacleFaceIsCounted) {
   TickResult r;
   // Body across the box's face: centre 0.2 m outside, radius 0.5 m, flying along it.
   Snapshot s = OneForward({9.8f, 0, 0}, {0, 1, 0}, 1.f);
-  ForwardSnapshot& f = s.forward;
-  f.id.push_back(9);  // and one well clear of the box
-  f.x.push_back(0);
-  f.y.push_back(0);
-  f.z.push_back(0);
-  f.forward_x.push_back(0);
-  f.forward_y.push_back(1);
-  f.forward_z.push_back(0);
-  f.speed.push_back(1.f);
-  f.radius = {0.5f, 0.5f};
+  AddForward(s.forward, 9, {0, 0, 0}, {0, 1, 0}, 1.f);  // and one well clear of the box
+  s.forward.radius = {0.5f, 0.5f};
   world.Step(s, TickOptions{}, &r);
   EXPECT_EQ(r.stats.forward_in_obstacles, 1u);
   s.tick = 2;
@@ -330,15 +326,8 @@ Snapshot ManyForward(size_t n, bool packed) {
   s.tick = 1;
   s.dt = 0.1f;
   for (size_t i = 0; i < n; ++i) {
-    ForwardSnapshot& f = s.forward;
-    f.id.push_back(static_cast<uint32_t>(i));
-    f.x.push_back(packed ? 0.f : 3.f * static_cast<float>(i));
-    f.y.push_back(0.f);
-    f.z.push_back(5.f);
-    f.forward_x.push_back(0.f);
-    f.forward_y.push_back(1.f);
-    f.forward_z.push_back(0.f);
-    f.speed.push_back(1.f);
+    AddForward(s.forward, static_cast<uint32_t>(i),
+               {packed ? 0.f : 3.f * static_cast<float>(i), 0.f, 5.f}, {0.f, 1.f, 0.f}, 1.f);
   }
   return s;
 }
