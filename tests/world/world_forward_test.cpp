@@ -237,8 +237,9 @@ TEST_P(WorldForwardTest, BodiesAreAvoidedToo) {
   EXPECT_TRUE(std::isinf(r.forward.hit_distance[0]));
 }
 
-// Same probe, blocked flag and hit within 1 mm, move within 1e-4, for all but 1% of the
-// agents (a probe grazing a shape at exactly its length can go either way in float).
+// Same probe, blocked flag and hit within 1 mm, move within 1e-4, for every agent, as
+// docs/FORWARD.md claims (0 mismatches in 8,000 and 6,000 agent-ticks). A probe grazing a
+// shape at exactly its length could go either way in float; none does in these scenes.
 void ExpectMatchesReference(const char* name, size_t n, int ticks, BackendKind kind) {
   const scenarios::Scenario sc = scenarios::MakeScenario(name, n, 11);
   World parallel(sc.config, kind), reference(sc.config, BackendKind::kReference);
@@ -274,7 +275,7 @@ void ExpectMatchesReference(const char* name, size_t n, int ticks, BackendKind k
   std::printf("[ figures  ] %s %s vs reference: %zu agent-ticks, %zu turned, %zu mismatches\n",
               std::string(BackendName(kind)).c_str(), name, compared, turned, mismatches);
   EXPECT_GT(turned, compared / 50) << "the scene must exercise the fan";
-  EXPECT_LE(mismatches, compared / 100);
+  EXPECT_EQ(mismatches, 0u);
 }
 
 TEST_P(WorldForwardTest, FlockMatchesTheReference) {
