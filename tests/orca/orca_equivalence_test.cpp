@@ -22,6 +22,7 @@ class OrcaEquivalenceTest : public testing::BackendParamTest {};
 // every one is counted and printed.
 constexpr float kVelocityTolerance = 1e-3f;  // m/s
 constexpr double kMaxMismatchShare = 1e-3;   // 99.9% of agents must match
+constexpr float kLargeDifference = 0.1f;     // m/s: a mismatch this large is counted apart
 
 TEST_P(OrcaEquivalenceTest, matches_the_reference_on_200_random_scenes) {
   auto parallel = CreateBackend(GetParam());
@@ -29,7 +30,8 @@ TEST_P(OrcaEquivalenceTest, matches_the_reference_on_200_random_scenes) {
   std::mt19937 sizes(99);
   size_t agents = 0, velocity_mismatches = 0, status_mismatches = 0, count_mismatches = 0;
   size_t emergencies = 0, emergency_mismatches = 0;
-  float worst = 0.f;
+  float worst = 0.f, worst_feasible = 0.f;  // worst_feasible: agents the reference solved ok or stopped
+  size_t large_mismatches = 0, flag_mismatches = 0, constraint_mismatches = 0;
   uint64_t statuses[kSolveStatusCount] = {0, 0, 0};
   for (uint32_t seed = 1; seed <= 200; ++seed) {
     // 100 to 5,000 agents, log-uniform so that most scenes stay quick.
@@ -53,11 +55,15 @@ TEST_P(OrcaEquivalenceTest, matches_the_reference_on_200_random_scenes) {
       }
       velocity_mismatches += d > kVelocityTolerance;
       const bool emergency = want.status[i] == static_cast<uint8_t>(SolveStatus::kEmergency);
+      if (!emergency) worst_feasible = std::max(worst_feasible, d);
+      large_mismatches += d > kLargeDifference;
       emergencies += emergency;
       emergency_mismatches += emergency && d > kVelocityTolerance;
       status_mismatches += got.status[i] != want.status[i];
       count_mismatches +=
           got.neighbors[i] != want.neighbors[i] || got.candidates[i] != want.candidates[i];
+      flag_mismatches += got.solve_flags[i] != want.solve_flags[i];
+      constraint_mismatches += got.constraints[i] != want.constraints[i];
     }
     for (int s = 0; s < kSolveStatusCount; ++s) statuses[s] += want.status_count[s];
     agents += n;
@@ -65,18 +71,27 @@ TEST_P(OrcaEquivalenceTest, matches_the_reference_on_200_random_scenes) {
   std::printf(
       "[ figures  ] %s vs reference: %zu agents in 200 scenes, velocity mismatches %zu "
       "(%.4f%%, tolerance %.0e m/s), status mismatches %zu, neighbour-count mismatches %zu, "
-      "largest difference %.3g m/s (emergencies: %zu of %zu differ); reference statuses ok "
-      "%llu, safe_stop %llu, emergency %llu\n",
+      "largest difference %.3g m/s, %.3g m/s outside emergencies, %zu above %.1f m/s "
+      "(emergencies: %zu of %zu differ); reference statuses ok %llu, safe_stop %llu, "
+      "emergency %llu\n",
       std::string(BackendName(GetParam())).c_str(), agents, velocity_mismatches,
       100.0 * static_cast<double>(velocity_mismatches) / static_cast<double>(agents),
-      kVelocityTolerance, status_mismatches, count_mismatches, worst, emergency_mismatches,
+      kVelocityTolerance, status_mismatches, count_mismatches, worst, worst_feasible,
+      large_mismatches, kLargeDifference, emergency_mismatches,
       emergencies, static_cast<unsigned long long>(statuses[0]),
       static_cast<unsigned long long>(statuses[1]), static_cast<unsigned long long>(statuses[2]));
+  std::printf("[ figures  ] solve-flag mismatches %zu, constraint-count mismatches %zu\n",
+              flag_mismatches, constraint_mismatches);
   EXPECT_LE(static_cast<double>(velocity_mismatches),
             kMaxMismatchShare * static_cast<double>(agents));
-  EXPECT_LE(static_cast<double>(status_mismatches),
-            kMaxMismatchShare * static_cast<double>(agents));
-  EXPECT_LE(static_cast<double>(count_mismatches), kMaxMismatchShare * static_cast<double>(agents));
+  // Bounded in size and kind too, about 2x the figures measured on 2026-12-03 (cpu: 121
+  // velocity mismatches, 10 of them above 0.1 m/s, largest 1.84 m/s in an emergency and
+  // 1.0 m/s elsewhere; statuses 0; neighbour counts 2; solve flags 1; constraint counts 0).
+  EXPECT_EQ(status_mismatches, 0u);
+  EXPECT_LE(large_mismatches, 20u);
+  EXPECT_LE(count_mismatches, 5u);
+  EXPECT_LE(flag_mismatches, 3u);
+  EXPECT_LE(constraint_mismatches, 5u);
   // The scenes must exercise every outcome, or the comparison proves little.
   EXPECT_GT(statuses[1], 0u);
   EXPECT_GT(statuses[2], 0u);
