@@ -187,6 +187,8 @@ TEST_F(HostileInputTest, huge_sizes_are_refused_and_large_legal_ones_finish) {
   const auto start = Clock::now();
   const auto status = stub_->Step(Context(10).get(), request, &out);
   EXPECT_NE(status.error_code(), StatusCode::DEADLINE_EXCEEDED);
+  // Wall clock: the call takes about 0.05 s here (2026-12-03); 10 s is 200x that, and
+  // CTest runs this test alone (RUN_SERIAL, tests/service/CMakeLists.txt).
   EXPECT_LT(Since(start), 10.0) << status.error_message();
   ExpectAlive();
 }
@@ -242,6 +244,7 @@ TEST_F(HostileInputTest, long_legal_lane_steps_quickly) {
   const auto start = Clock::now();
   const auto status = stub_->Step(Context(5).get(), request, &out);
   EXPECT_TRUE(status.ok()) << status.error_code() << ": " << status.error_message();
+  // Wall clock: about 0.35 s here (2026-12-03) against 5 s, run alone (RUN_SERIAL).
   EXPECT_LT(Since(start), 5.0);
   ExpectAlive();
 }
@@ -355,6 +358,8 @@ TEST_F(HostileInputTest, a_tick_past_its_deadline_stops_and_releases_its_world) 
   const auto got = stub_->GetWorld(Context(2).get(), get, &world);
   ASSERT_TRUE(got.ok()) << "the world is still locked: " << got.error_message();
   EXPECT_FALSE(world.info().has_state()) << "the stopped tick was committed";
+  // Wall clock: the 0.5 s deadline plus the stop and one GetWorld; 2 s leaves 1.5 s for a
+  // loaded machine, and the test runs alone (RUN_SERIAL).
   EXPECT_LT(Since(start), 2.0);
 }
 
@@ -390,6 +395,8 @@ TEST(HostileShutdownTest, sigterm_with_a_big_tick_in_flight_exits_in_time) {
   const auto signalled = Clock::now();
   server.Signal(SIGTERM);
   EXPECT_EQ(server.Wait(kGrace + 3), 0);
+  // Wall clock: the grace plus the 3 s the server allows after it, and 0.5 s for the
+  // process to exit; run alone (RUN_SERIAL), so no other test competes for the cores.
   EXPECT_LT(Since(signalled), kGrace + 3 + 0.5);
   call.join();
   // Stopped by the server before gRPC's own cancellation, so the client learns why and how
