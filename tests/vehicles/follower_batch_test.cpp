@@ -91,6 +91,39 @@ TEST_P(FollowerBatchTest, matches_the_reference_on_5000_random_vehicles) {
       "largest steering difference %.2e\n",
       std::string(BackendName(GetParam())).c_str(), mismatches, mismatches / 50.0, worst_steering);
   EXPECT_LE(mismatches, 5u);  // 0.1%
+  // The other twelve columns (the debug values of ALGORITHMS.md §1), each bounded at
+  // about 2x its largest difference over the fleet on cpu (2026-12-03): the two angles
+  // 7.3e-3 and 1.7e-3 rad, the look-ahead 2.2e-4 m, the target point 7.4e-3 m and the lane
+  // point 4.0e-3 m (both follow the projection, which agrees within 5 mm), the tangent
+  // 1.3e-3.
+  struct Debug {
+    const char* name;
+    const std::vector<float> FollowerResults::*column;
+    float bound;
+  };
+  const Debug debug[] = {
+      {"position_delta", &FollowerResults::position_delta, 1.5e-2f},
+      {"heading_delta", &FollowerResults::heading_delta, 3.5e-3f},
+      {"look_ahead", &FollowerResults::look_ahead, 5e-4f},
+      {"target_x", &FollowerResults::target_x, 1.5e-2f},
+      {"target_y", &FollowerResults::target_y, 1.5e-2f},
+      {"target_z", &FollowerResults::target_z, 1.5e-2f},
+      {"progress_x", &FollowerResults::progress_x, 1e-2f},
+      {"progress_y", &FollowerResults::progress_y, 1e-2f},
+      {"progress_z", &FollowerResults::progress_z, 1e-2f},
+      {"tangent_x", &FollowerResults::tangent_x, 2.5e-3f},
+      {"tangent_y", &FollowerResults::tangent_y, 2.5e-3f},
+      {"tangent_z", &FollowerResults::tangent_z, 2.5e-3f},
+  };
+  for (const Debug& d : debug) {
+    const std::vector<float>& a = got.*d.column;
+    const std::vector<float>& b = want.*d.column;
+    ASSERT_EQ(a.size(), b.size()) << d.name;
+    float worst = 0.f;
+    for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::fabs(a[i] - b[i]));
+    std::printf("[ figures  ] %s: largest difference %.2e\n", d.name, worst);
+    EXPECT_LT(worst, d.bound) << d.name;
+  }
 }
 
 // Profiles really select parameters: the trucks' target speed follows their lower
