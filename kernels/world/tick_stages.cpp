@@ -130,8 +130,6 @@ constexpr TickStage kTickStages[] = {
 
 }  // namespace
 
-std::span<const TickStage> TickStages() { return kTickStages; }
-
 void RunTickStages(TickContext& ctx) {
   for (const TickStage& stage : kTickStages) {
     const double booked_before = StageMsSum(ctx.stats);

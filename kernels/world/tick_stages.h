@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <span>
 
 #include "kernels/world/world_internals.h"
 
@@ -42,9 +41,6 @@ struct TickStage {
   Stage stage;
   void (*run)(TickContext& ctx);
 };
-
-// The stages in the order they run.
-std::span<const TickStage> TickStages();
 
 // Runs every stage in order, booking its wall time and asking options.stop after each
 // (TickCancelled names the stage). Throws what a stage throws; then nothing is committed.
