@@ -48,6 +48,7 @@ SolveRules RulesFor(const OrcaParams& params, const OrcaOptions& options) {
   rules.revalidate = params.revalidate;
   rules.revalidate_passes = params.revalidate_passes;
   rules.revalidate_fallback = params.revalidate_fallback;
+  rules.ordered = options.fallback == Fallback::kOrdered;
   return rules;
 }
 

@@ -25,6 +25,10 @@ enum class Fallback {
   // ignored (as if side_bias = 0, contact_margin_ratio = 0 and the three flags false), and an
   // infeasible program silently takes linearProgram3's velocity with status ok.
   kPlainRvo2,
+  // OrcaParams::rvo2_fallback alone: the params' knobs as in kOrdered, but an infeasible
+  // program silently takes linearProgram3's velocity with status ok, as RVO2 does. What
+  // the parallel backends do with rvo2_fallback set and the rules left on.
+  kSilentLp3,
 };
 
 // How the reference runs (not part of the problem: everything docs/ORCA.md fixes is read

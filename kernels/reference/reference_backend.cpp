@@ -64,7 +64,9 @@ void ReferenceBackend::SolveOrca(const OrcaParams& params, const AgentColumns& a
   const auto t1 = std::chrono::steady_clock::now();
   const OrcaScene scene{params, agents, obstacles_};
   OrcaOptions options;
-  options.fallback = params.rvo2_fallback ? Fallback::kPlainRvo2 : Fallback::kOrdered;
+  // rvo2_fallback switches the fallback only; the rules stay as the params set them
+  // (PlainRvo2Params turns them off), as on the parallel backends.
+  options.fallback = params.rvo2_fallback ? Fallback::kSilentLp3 : Fallback::kOrdered;
   options.stop = run.stop;
   *out = reference::SolveOrca(scene, options);
   out->times = {};

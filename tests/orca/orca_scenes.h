@@ -1,9 +1,11 @@
 // Seeded random ORCA scenes for equivalence and determinism tests.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <vector>
 
 #include "kernels/orca/orca_types.h"
 
@@ -66,6 +68,52 @@ inline OrcaScene RandomOrcaScene(uint32_t seed, size_t n) {
           {{c + Vec2{-h, -h}, c + Vec2{h, -h}, c + Vec2{h, h}, c + Vec2{-h, h}}});
     }
   }
+  return scene;
+}
+
+// RandomOrcaScene with harder obstacles and Throng's rules varied: 1 to 4 rotated
+// rectangles and concave stars (5 to 8 points, counterclockwise) beside the axis-aligned
+// squares and walls, and every rule parameter of OrcaParams drawn from its range.
+inline OrcaScene RandomShapeScene(uint32_t seed, size_t n) {
+  OrcaScene scene = RandomOrcaScene(seed, n);
+  std::mt19937 rng(seed * 2654435761u + 17u);
+  std::uniform_real_distribution<float> unit(0.f, 1.f);
+  float side = 0.f;
+  for (size_t i = 0; i < scene.agents.size(); ++i) {
+    side = std::max({side, scene.agents.px[i], scene.agents.py[i]});
+  }
+  const int shapes = 1 + static_cast<int>(rng() % 4);
+  for (int k = 0; k < shapes; ++k) {
+    const Vec2 c{side * unit(rng), side * unit(rng)};
+    const float turn = 6.2831853f * unit(rng);
+    const Vec2 u{std::cos(turn), std::sin(turn)}, v{-u.y, u.x};
+    std::vector<Vec2> ring;
+    if (rng() % 2 == 0) {  // a rotated rectangle
+      const float a = 0.5f + 3.f * unit(rng), b = 0.5f + 3.f * unit(rng);
+      for (const Vec2 corner : {Vec2{-a, -b}, Vec2{a, -b}, Vec2{a, b}, Vec2{-a, b}}) {
+        ring.push_back(c + u * corner.x + v * corner.y);
+      }
+    } else {  // a star: concave at every inner vertex
+      const int points = 5 + static_cast<int>(rng() % 4);
+      const float outer = 1.f + 3.f * unit(rng), inner = outer * (0.3f + 0.3f * unit(rng));
+      for (int j = 0; j < 2 * points; ++j) {
+        const float angle = turn + 3.14159265f * static_cast<float>(j) / static_cast<float>(points);
+        const float radius = j % 2 == 0 ? outer : inner;
+        ring.push_back(c + Vec2{radius * std::cos(angle), radius * std::sin(angle)});
+      }
+    }
+    scene.obstacles.push_back({ring});
+  }
+  OrcaParams& p = scene.params;
+  p.side_bias = 0.6f * unit(rng);
+  p.side_bias_fade = 0.5f + 3.5f * unit(rng);
+  p.contact_margin_ratio = 0.05f * unit(rng);
+  p.shorten_horizon = rng() % 2 == 0;
+  p.overlap_is_hard = rng() % 2 == 0;
+  p.revalidate = rng() % 4 != 0;
+  p.revalidate_passes = 1 + static_cast<int>(rng() % 8);
+  p.revalidate_fallback = rng() % 2 == 0;
+  p.rvo2_fallback = rng() % 4 == 0;
   return scene;
 }
 
