@@ -48,18 +48,16 @@ void CudaBackend::SetObstacles(const std::vector<Polygon>& polygons) {
 }
 
 SplineSetView CudaBackend::Lanes() const {
-  auto raw = [](const auto& v) { return thrust::raw_pointer_cast(v.data()); };
-  return {raw(d_headers_), raw(d_coeff_), raw(d_knots_), raw(d_table_),
+  return {Raw(d_headers_), Raw(d_coeff_), Raw(d_knots_), Raw(d_table_),
           static_cast<uint32_t>(spline_count_)};
 }
 
 orca::ObstacleView CudaBackend::Obstacles() const {
-  auto raw = [](const auto& v) { return thrust::raw_pointer_cast(v.data()); };
-  return {raw(d_obst_point_),
-          raw(d_obst_dir_),
-          raw(d_obst_convex_),
-          raw(d_obst_next_),
-          raw(d_obst_prev_),
+  return {Raw(d_obst_point_),
+          Raw(d_obst_dir_),
+          Raw(d_obst_convex_),
+          Raw(d_obst_next_),
+          Raw(d_obst_prev_),
           obstacle_count_,
           grid_};
 }

@@ -71,8 +71,8 @@ class CudaBackend final : public Backend {
   void Download(const DeviceVector<T>& device, std::vector<T>& host) const {
     host.resize(device.size());
     if (!host.empty()) {
-      THRONG_CUDA_CHECK(cudaMemcpyAsync(host.data(), thrust::raw_pointer_cast(device.data()),
-                                        host.size() * sizeof(T), cudaMemcpyDeviceToHost, stream_));
+      THRONG_CUDA_CHECK(cudaMemcpyAsync(host.data(), Raw(device), host.size() * sizeof(T),
+                                        cudaMemcpyDeviceToHost, stream_));
     }
   }
   // Upload as a callable, for the pipelines' Set(host, copy) members.
