@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/body_depth.h"
 #include "bench/flow_settings.h"
 #include "bench/world_run.h"
 #include "kernels/backends/backend.h"
@@ -30,6 +31,10 @@ struct FlowFigures {
   // without progress of any stalled agent.
   uint64_t stall_episodes = 0, longest_stall = 0;
   uint64_t overlaps = 0, in_obstacles = 0, oscillating = 0, safe_stop = 0, emergency = 0;
+  // Measured here from the positions after every tick (bench/body_depth.h): pair-ticks
+  // overlapping by more than 1 cm, and the deepest overlap of the run, m.
+  uint64_t deep_overlaps = 0;
+  double deepest = 0;
   double ms_per_tick = 0;
   // Bottleneck scenes: passages through the door (the line x = 0, crossed from x < 0), and
   // the flow between the 10th and the 90th percentile passage, persons per metre per second.
@@ -49,6 +54,9 @@ double SteadyFlow(std::vector<int> passage_ticks, size_t crowd, float dt, float 
   return seconds > 0 ? static_cast<double>(hi - lo) / seconds / door : 0;
 }
 
+// Issue 41's bound: bodies may touch, not visibly interpenetrate.
+constexpr double kDeepOverlap = 0.01;  // m
+
 FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ticks) {
   World world(scenario.config, backend);
   const size_t n = scenario.initial.agents.size();
@@ -60,6 +68,7 @@ FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ti
   TickOptions options;
   options.integrate = true;
   TickResult result;
+  std::vector<float> radius;
   double ms = 0;
   for (int k = 0; k < ticks; ++k) {
     if (k > 0) {
@@ -70,6 +79,11 @@ FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ti
     world.Step(snapshot, options, &result);
     ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     const AgentSnapshot& a = world.state().agents;
+    radius.assign(n, scenario.config.agent_defaults.radius);
+    if (!a.radius.empty()) radius = a.radius;
+    const BodyDepths depths = MeasureBodyDepths(a.x, a.y, radius, kDeepOverlap);
+    f.deep_overlaps += depths.deep_pairs;
+    f.deepest = std::max(f.deepest, depths.deepest);
     for (size_t i = 0; i < n; ++i) {
       if (arrival[i] < 0 && WalksToGoal(a, i) && AtGoal(a, i)) arrival[i] = k + 1;
       if (door > 0.f && passage[i] < 0 && a.x[i] > 0.f) passage[i] = k + 1;
@@ -163,13 +177,15 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "throng-bench-flow: %s\n", e.what());
     return 2;
   }
-  std::printf("%-13s %6s %-6s %5s %11s %7s %7s %8s %8s %8s %8s %7s %9s %9s %8s %5s\n", "scenario",
-              "size", "solve", "ticks", "home", "mean_s", "p95_s", "episodes", "longest",
-              "overlaps", "in_obst", "oscill", "safe_stop", "emergency", "ms/tick", "seed");
+  std::printf("%-13s %6s %-6s %5s %11s %7s %7s %8s %8s %8s %8s %7s %7s %8s %9s %9s %8s %5s\n",
+              "scenario", "size", "solve", "ticks", "home", "mean_s", "p95_s", "episodes",
+              "longest", "overlaps", "deep>1cm", "deep_cm", "in_obst", "oscill", "safe_stop",
+              "emergency", "ms/tick", "seed");
   for (const std::string& name : bench::Split(scenario_list)) {
     for (size_t size : sizes) {
       size_t home_sum = 0, walkers_sum = 0;
-      uint64_t overlaps_sum = 0, longest_max = 0;
+      uint64_t overlaps_sum = 0, deep_sum = 0, longest_max = 0;
+      double deepest_max = 0;
       for (uint32_t seed : seeds) {
         bench::FlowFigures f;
         try {
@@ -187,12 +203,13 @@ int main(int argc, char** argv) {
         char home[32];
         std::snprintf(home, sizeof home, "%zu/%zu", f.home, f.with_goals);
         std::printf(
-            "%-13s %6zu %-6s %5d %11s %7.1f %7.1f %8llu %8llu %8llu %8llu %7llu %9llu %9llu %8.2f "
-            "%5u\n",
+            "%-13s %6zu %-6s %5d %11s %7.1f %7.1f %8llu %8llu %8llu %8llu %7.2f %7llu %8llu "
+            "%9llu %9llu %8.2f %5u\n",
             name.c_str(), f.agents, plain ? "plain" : "throng", f.ticks, home, f.mean_arrival_s,
             f.p95_arrival_s, static_cast<unsigned long long>(f.stall_episodes),
             static_cast<unsigned long long>(f.longest_stall),
             static_cast<unsigned long long>(f.overlaps),
+            static_cast<unsigned long long>(f.deep_overlaps), 100.0 * f.deepest,
             static_cast<unsigned long long>(f.in_obstacles),
             static_cast<unsigned long long>(f.oscillating),
             static_cast<unsigned long long>(f.safe_stop),
@@ -213,16 +230,19 @@ int main(int argc, char** argv) {
         home_sum += f.home;
         walkers_sum += f.with_goals;
         overlaps_sum += f.overlaps;
+        deep_sum += f.deep_overlaps;
+        deepest_max = std::max(deepest_max, f.deepest);
         longest_max = std::max<uint64_t>(longest_max, f.longest_stall);
       }
       if (seeds.size() > 1) {
         std::printf(
             "%-13s %6zu %-6s all %zu seeds: home %zu/%zu (%.1f%%), longest stall %llu, "
-            "overlaps %llu\n",
+            "overlaps %llu, deeper than 1 cm %llu, deepest %.2f cm\n",
             name.c_str(), size, plain ? "plain" : "throng", seeds.size(), home_sum, walkers_sum,
             walkers_sum ? 100.0 * home_sum / walkers_sum : 0.0,
             static_cast<unsigned long long>(longest_max),
-            static_cast<unsigned long long>(overlaps_sum));
+            static_cast<unsigned long long>(overlaps_sum),
+            static_cast<unsigned long long>(deep_sum), 100.0 * deepest_max);
       }
     }
   }

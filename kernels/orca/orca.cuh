@@ -28,6 +28,9 @@ struct NeighborState {
   float radius;
   uint32_t id;
   bool non_cooperative;  // avoided with full responsibility; its line is hard
+  // A cooperative neighbour that a repair pass treats as non-cooperative (it turned non-ok
+  // in the pass before): it does give way, so it is no reason for the jam step to push.
+  bool demoted = false;
 };
 
 struct SolveOutput {
@@ -278,6 +281,36 @@ THRONG_HD inline float SideBiasShare(const AgentState& a, const NeighborState& b
   return fmaxf(0.f, 1.f - right / reach);
 }
 
+// Jam step (docs/ORCA.md, step 5): the shares of LP3's velocity tried, largest first.
+constexpr int kJamStepShareCount = 4;
+THRONG_HD inline float JamStepShare(int k) {
+  return k == 0 ? 1.f : k == 1 ? 0.5f : k == 2 ? 0.25f : 0.1f;
+}
+
+// How far one time step at velocity v presses a body beyond what is allowed. For every
+// kept neighbour, the pair's overlap after the step (radius sum, without the contact
+// margin, minus the distance) is judged twice, with the neighbour moving on at its own
+// velocity and with it standing still (it may well stop this tick: measured, judging only
+// the first left 8.8 cm deep overlaps at doors, docs/ORCA.md), each against the larger of
+// `depth` and the overlap now (a step that does not deepen an overlap is allowed); the
+// largest excess of all. <= 0: the step keeps bodies clear.
+THRONG_HD inline float StepExcessOverlap(const AgentState& a, const NeighborState* neighbors,
+                                         int neighbor_count, Vec2 v, float time_step, float depth) {
+  float worst = -INFINITY;
+  const Vec2 own_step = time_step * v;
+  for (int k = 0; k < neighbor_count; ++k) {
+    const NeighborState& b = neighbors[k];
+    const float touch = a.radius + b.radius;
+    const Vec2 now = b.p - a.p;
+    const float allowed = fmaxf(depth, touch - Length(now));
+    const Vec2 next_moving = now + time_step * b.v - own_step;
+    const Vec2 next_mirrored = now - 2.f * own_step;
+    const float closest = fminf(Length(next_moving), Length(next_mirrored));
+    worst = fmaxf(worst, touch - closest - allowed);
+  }
+  return worst;
+}
+
 }  // namespace detail
 
 // Whether the pair already overlaps (the collision branch of AgentLine).
@@ -291,7 +324,8 @@ THRONG_HD inline bool Overlapping(const AgentState& a, const NeighborState& b,
 // (hard, tau_obst), one line per neighbour (tau), LP2 toward v_pref or, when v_pref
 // breaks an agent line, toward v_pref turned right by up to side_bias -> ok; else the same at
 // shorter horizons -> ok (flagged); else v = 0 if it meets the hard lines -> safe_stop;
-// else LP3 -> emergency. feasible_only stops after the LP2 attempts (repair passes
+// else LP3 -> emergency; with jam_step, both take the largest share of LP3's velocity that
+// keeps bodies clear (step 5). feasible_only stops after the LP2 attempts (repair passes
 // without revalidate_fallback).
 // neighbor_count above kMaxNeighborsLimit is cut there.
 THRONG_HD inline SolveOutput SolveAgent(const AgentState& agent, const NeighborState* neighbors,
@@ -332,6 +366,7 @@ THRONG_HD inline SolveOutput SolveAgent(const AgentState& agent, const NeighborS
 
   // Judged on the full-tau problem, before shorter horizons overwrite the agent lines.
   bool zero_is_safe = true;
+  bool zero_breaks_non_cooperative = false;  // the jam step's exception (step 5)
   float bias_share = 0.f;  // the largest share any neighbour in conflict asks for
   for (int j = 0; j < line_count; ++j) {
     const bool agent_line = j >= num_obst_lines;
@@ -342,8 +377,10 @@ THRONG_HD inline SolveOutput SolveAgent(const AgentState& agent, const NeighborS
     }
     const bool hard = !agent_line || nb->non_cooperative ||
                       (params.overlap_is_hard && Overlapping(agent, *nb, margin));
-    if (hard && !(Det(lines[j].direction, lines[j].point) <= detail::kHardLineSlack))
+    if (hard && !(Det(lines[j].direction, lines[j].point) <= detail::kHardLineSlack)) {
       zero_is_safe = false;
+      if (agent_line && nb->non_cooperative && !nb->demoted) zero_breaks_non_cooperative = true;
+    }
   }
   Vec2 target = agent.v_pref;
   if (bias_share > 0.f && params.side_bias != 0.f) {
@@ -383,7 +420,7 @@ THRONG_HD inline SolveOutput SolveAgent(const AgentState& agent, const NeighborS
     out.velocity = ClampLength(out.velocity, agent.max_speed);
     return out;
   }
-  if (zero_is_safe) {
+  if (zero_is_safe && !params.jam_step) {
     out.velocity = Vec2{0.f, 0.f};
     out.status = SolveStatus::kSafeStop;
     return out;
@@ -392,7 +429,24 @@ THRONG_HD inline SolveOutput SolveAgent(const AgentState& agent, const NeighborS
   // Exact LP3 stays in the speed disc; in float, nearly parallel agent lines put projected
   // lines' points far out and the rounding can leave it by a few percent.
   out.velocity = ClampLength(out.velocity, agent.max_speed);
-  out.status = SolveStatus::kEmergency;
+  out.status = zero_is_safe ? SolveStatus::kSafeStop : SolveStatus::kEmergency;
+  if (params.jam_step) {
+    // Step 5: the largest share of the least-violation velocity that keeps bodies clear.
+    // None does: stand, unless standing breaks the line of a neighbour that will not give
+    // way (a vehicle, a player): then, as without the rule, the whole LP3 velocity.
+    const Vec2 least_violation = out.velocity;
+    bool stepped = false;
+    for (int k = 0; k < detail::kJamStepShareCount && !stepped; ++k) {
+      const Vec2 v = detail::JamStepShare(k) * least_violation;
+      if (detail::StepExcessOverlap(agent, neighbors, neighbor_count, v, params.time_step,
+                                    params.jam_step_depth) <= 0.f) {
+        out.velocity = v;
+        stepped = true;
+      }
+    }
+    if (!stepped && !zero_breaks_non_cooperative) out.velocity = Vec2{0.f, 0.f};
+    if (stepped && !(out.velocity == Vec2{0.f, 0.f})) out.flags |= kSolveJamStep;
+  }
   return out;
 }
 

@@ -304,6 +304,7 @@ struct OrcaRepairPassFunctor {
         if (prev.status[j] != kOk) {
           neighbors[k].v = {prev.vx[j], prev.vy[j]};
           neighbors[k].non_cooperative = true;
+          neighbors[k].demoted = (agents.flags[j] & kAgentNonCooperative) == 0;
         }
       }
       flags |= kSolveRevalidated;

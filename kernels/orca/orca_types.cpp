@@ -29,11 +29,12 @@ void OrcaResult::CountStatuses() {
   for (uint8_t s : status) {
     if (s < kSolveStatusCount) ++status_count[s];
   }
-  shortened_horizon = revalidated = revalidation_adopted = 0;
+  shortened_horizon = revalidated = revalidation_adopted = jam_steps = 0;
   for (uint8_t f : solve_flags) {
     shortened_horizon += (f & kSolveShortenedHorizon) != 0;
     revalidated += (f & kSolveRevalidated) != 0;
     revalidation_adopted += (f & kSolveAdopted) != 0;
+    jam_steps += (f & kSolveJamStep) != 0;
   }
 }
 

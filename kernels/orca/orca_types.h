@@ -24,6 +24,9 @@ enum SolveFlag : uint8_t {
   kSolveShortenedHorizon = 1u << 0,  // feasible only at a horizon shorter than tau
   kSolveRevalidated = 1u << 1,       // re-solved in a repair pass
   kSolveAdopted = 1u << 2,           // a repair pass's feasible velocity was taken
+  // Infeasible, and the agent moves by a bounded share of the least-violation velocity
+  // instead of standing or pushing (OrcaParams::jam_step; docs/ORCA.md, step 5).
+  kSolveJamStep = 1u << 3,
 };
 
 // Per-agent flag bits.
@@ -71,6 +74,14 @@ struct OrcaParams {
   // keeping a velocity that relied on the neighbour taking its half; the agent then counts
   // as turned non-ok for the next pass.
   bool revalidate_fallback = true;
+  // Jam step (docs/ORCA.md, step 5): an infeasible solve (safe stop or emergency) moves by
+  // the largest share (1, 1/2, 1/4, 1/10) of LP3's least-violation velocity after which no
+  // kept neighbour, whether it moves on at its velocity or stands, overlaps the agent by
+  // more than jam_step_depth (or by more than now), so that a stop lasts a tick, not the
+  // rest of the jam. No share does: stand, or, where standing breaks a non-cooperative
+  // neighbour's line, the whole LP3 velocity as without the rule. false: plain safe stop.
+  bool jam_step = true;
+  float jam_step_depth = 0.01f;  // m, 0 .. 1
   // Comparison baseline only: RVO2 2.0's silent fallback (infeasible -> LP3, reported ok).
   // Use PlainRvo2Params() to get the whole baseline.
   bool rvo2_fallback = false;
@@ -86,6 +97,7 @@ inline OrcaParams PlainRvo2Params(OrcaParams p) {
   p.revalidate = false;
   p.revalidate_passes = 1;
   p.revalidate_fallback = false;
+  p.jam_step = false;
   p.rvo2_fallback = true;
   return p;
 }
@@ -145,6 +157,7 @@ struct OrcaResult {
   uint64_t shortened_horizon = 0;     // agents solved only at a horizon shorter than tau
   uint64_t revalidated = 0;           // agents re-solved in a repair pass
   uint64_t revalidation_adopted = 0;  // of those, agents that took a feasible repair velocity
+  uint64_t jam_steps = 0;             // infeasible agents that moved by a jam step
   uint64_t audited_agents = 0;        // agents checked against brute force (audit mode)
   uint64_t audited_false_negatives = 0;
   OrcaStageTimes times;

@@ -43,6 +43,10 @@ void ValidateOrcaParams(const OrcaParams& params) {
       params.contact_margin_ratio > 0.5f) {
     Reject("params.contact_margin_ratio: must be within [0, 0.5]");
   }
+  if (!std::isfinite(params.jam_step_depth) || params.jam_step_depth < 0.f ||
+      params.jam_step_depth > 1.f) {
+    Reject("params.jam_step_depth: must be within [0, 1] m");
+  }
   if (!std::isfinite(params.neighbor_dist) || params.neighbor_dist < 0.f ||
       params.neighbor_dist > kMaxDistance) {
     Reject("params.neighbor_dist: must be >= 0 and <= 10000 (0 = no cap)");

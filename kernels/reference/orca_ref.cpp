@@ -32,6 +32,8 @@ struct SolveRules {
   bool revalidate = false;
   int revalidate_passes = 1;
   bool revalidate_fallback = false;
+  bool jam_step = false;
+  double jam_step_depth = 0.0;
 };
 
 SolveRules RulesFor(const OrcaParams& params, const OrcaOptions& options) {
@@ -48,6 +50,8 @@ SolveRules RulesFor(const OrcaParams& params, const OrcaOptions& options) {
   rules.revalidate = params.revalidate;
   rules.revalidate_passes = params.revalidate_passes;
   rules.revalidate_fallback = params.revalidate_fallback;
+  rules.jam_step = params.jam_step;
+  rules.jam_step_depth = params.jam_step_depth;
   rules.ordered = options.fallback == Fallback::kOrdered;
   return rules;
 }
@@ -126,6 +130,35 @@ AgentProblem MakeProblem(const OrcaScene& scene, const AgentSetup& setup, double
     problem.overlapping.push_back(overlapping);
   }
   return problem;
+}
+
+// docs/ORCA.md, step 5: the jam step's shares of the least-violation velocity, tried in
+// this order.
+constexpr double kJamStepShares[] = {1.0, 0.5, 0.25, 0.1};
+
+// Whether `velocity` may be taken for one time step: for every kept neighbour (as the
+// solve sees it: a non-ok neighbour of a repair pass at its previous velocity), whether it
+// moves on at its velocity or stands, the overlap of the two bodies after the step is at
+// most `depth`, or no deeper than it is now.
+bool JamStepAllowed(const OrcaScene& scene, const AgentSetup& setup, const OrcaResult* previous,
+                    Vec2d velocity, double depth) {
+  const double dt = scene.params.time_step;
+  const AgentState& self = setup.self;
+  const Vec2d self_next = self.position + dt * velocity;
+  for (size_t j : setup.neighbors) {
+    AgentState other = ReadAgent(scene.agents, j);
+    if (previous != nullptr && previous->status[j] != static_cast<uint8_t>(SolveStatus::kOk)) {
+      other.velocity = {previous->vx[j], previous->vy[j]};
+    }
+    const double touch = self.radius + other.radius;
+    const double overlap_now = touch - std::sqrt(AbsSq(other.position - self.position));
+    const double bound = std::max(depth, overlap_now);
+    const Vec2d mirrored = other.position - dt * velocity;
+    for (const Vec2d other_next : {other.position + dt * other.velocity, mirrored}) {
+      if (touch - std::sqrt(AbsSq(other_next - self_next)) > bound) return false;
+    }
+  }
+  return true;
 }
 
 uint16_t SaturateU16(size_t n) {
@@ -238,7 +271,7 @@ AgentSolution SolveAgent(const OrcaScene& scene, const AgentSetup& setup, const 
     // v = 0 is allowed by this line iff Det(direction, point - 0) <= 0.
     if (hard && Det(line.direction, line.point) > kSafeStopTolerance) stop_is_safe = false;
   }
-  if (stop_is_safe) {
+  if (stop_is_safe && !rules.jam_step) {
     out.velocity = {0.0, 0.0};
     out.status = SolveStatus::kSafeStop;
     return out;
@@ -248,7 +281,33 @@ AgentSolution SolveAgent(const OrcaScene& scene, const AgentSetup& setup, const 
   if (diag != nullptr) ++diag->lp3_solves;
   lp::LinearProgram3(last->lines, last->obstacle_line_count, failed, self.max_speed, &out.velocity);
   // The RVO2 baseline hides the failure; the ordered handling reports it.
-  out.status = rules.ordered ? SolveStatus::kEmergency : SolveStatus::kOk;
+  out.status = !rules.ordered  ? SolveStatus::kOk
+               : stop_is_safe ? SolveStatus::kSafeStop
+                              : SolveStatus::kEmergency;
+  if (!rules.jam_step || !rules.ordered) return out;
+
+  // Step 5, the jam step: the first share of LP3's velocity that keeps bodies clear.
+  const Vec2d least_violation = out.velocity;
+  for (double share : kJamStepShares) {
+    const Vec2d step = share * least_violation;
+    if (JamStepAllowed(scene, setup, previous, step, rules.jam_step_depth)) {
+      out.velocity = step;
+      if (step.x != 0.0 || step.y != 0.0) out.flags |= kSolveJamStep;
+      return out;
+    }
+  }
+  // No share keeps bodies clear: stand, unless standing breaks the line of a neighbour that
+  // will not give way (a vehicle, a player: flagged non-cooperative by the caller, not a
+  // neighbour a repair pass treats so).
+  bool zero_breaks_non_cooperative = false;
+  for (size_t k = problem.obstacle_line_count; k < problem.lines.size(); ++k) {
+    const Line& line = problem.lines[k];
+    const size_t j = setup.neighbors[k - problem.obstacle_line_count];
+    const bool caller_driven = (scene.agents.flags[j] & kAgentNonCooperative) != 0;
+    if (caller_driven && Det(line.direction, line.point) > kSafeStopTolerance)
+      zero_breaks_non_cooperative = true;
+  }
+  if (!zero_breaks_non_cooperative) out.velocity = {0.0, 0.0};
   return out;
 }
 

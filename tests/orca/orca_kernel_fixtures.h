@@ -42,7 +42,7 @@ inline OrcaParams Params(float tau, float tau_obst, float time_step) {
 }
 
 // ALGORITHMS.md §5's plain order (docs/ORCA.md, "Solve and infeasibility"): no side
-// preference, no contact margin, no shorter horizons, no overlap hardness, no second pass,
+// preference, no contact margin, no shorter horizons, no overlap hardness, no second pass, no jam step,
 // and infeasibility reported as safe_stop / emergency (not RVO2's silent fallback).
 inline OrcaParams PlainParams(OrcaParams p = OrcaParams{}) {
   p.side_bias = 0.f;
@@ -52,6 +52,7 @@ inline OrcaParams PlainParams(OrcaParams p = OrcaParams{}) {
   p.revalidate = false;
   p.revalidate_passes = 1;
   p.revalidate_fallback = false;
+  p.jam_step = false;
   p.rvo2_fallback = false;
   return p;
 }

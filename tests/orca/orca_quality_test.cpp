@@ -82,8 +82,8 @@ TEST_P(OrcaQualityTest, random_1000_over_400_steps_has_under_1_percent_of_baseli
   Print("random", GetParam(), 1000, f);
   EXPECT_EQ(f.steps, 400);
   EXPECT_LE(f.colliding_pair_steps, 163662u / 100u);
-  // Regression guard, about 2x the measured value: 10 (cpu) and 7 (reference) on
-  // 2026-12-03; the repair passes alone give 450, the contact margin alone 1,147.
+  // Regression guard: 3 (cpu) and 1 (reference) with the jam step on 2026-12-03, 10 and 7
+  // before it; the repair passes alone give 450, the contact margin alone 1,147.
   EXPECT_LE(f.colliding_pair_steps, 20u);
 }
 

@@ -193,6 +193,7 @@ TEST(OrcaKernelTest, ShortenedHorizonFindsVelocityInfeasibleAtTau) {
 
   OrcaParams no_shorten = params;
   no_shorten.shorten_horizon = false;
+  no_shorten.jam_step = false;  // step 5 has its own tests (orca_jam_step_test.cpp)
   const SolveOutput plain = SolveAgent(sq.a, sq.nbs, 2, kNoObstacles, no_shorten);
   EXPECT_NE(plain.status, SolveStatus::kOk);
   EXPECT_EQ(plain.status, SolveStatus::kEmergency);  // v = 0 breaks the hard lines
@@ -210,7 +211,9 @@ TEST(OrcaKernelTest, ShortenedHorizonStopsAtTimeStep) {
   EXPECT_EQ(at_quarter.status, SolveStatus::kOk);
   EXPECT_EQ(at_quarter.flags, kSolveShortenedHorizon);
 
-  const SolveOutput clamped = SolveAgent(sq.a, sq.nbs, 2, kNoObstacles, Params(4.f, 4.f, 0.3f));
+  OrcaParams at_point_three = Params(4.f, 4.f, 0.3f);
+  at_point_three.jam_step = false;  // step 5 has its own tests (orca_jam_step_test.cpp)
+  const SolveOutput clamped = SolveAgent(sq.a, sq.nbs, 2, kNoObstacles, at_point_three);
   EXPECT_EQ(clamped.status, SolveStatus::kEmergency);
   EXPECT_EQ(clamped.flags, 0);
   EXPECT_FALSE(clamped.feasible);

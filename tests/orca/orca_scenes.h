@@ -114,6 +114,8 @@ inline OrcaScene RandomShapeScene(uint32_t seed, size_t n) {
   p.revalidate_passes = 1 + static_cast<int>(rng() % 8);
   p.revalidate_fallback = rng() % 2 == 0;
   p.rvo2_fallback = rng() % 4 == 0;
+  p.jam_step = rng() % 4 != 0;
+  p.jam_step_depth = 0.05f * unit(rng);
   return scene;
 }
 

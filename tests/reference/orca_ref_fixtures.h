@@ -59,6 +59,7 @@ inline void MakePlain(OrcaScene* scene) {
   p.revalidate = false;
   p.revalidate_passes = 1;
   p.revalidate_fallback = false;
+  p.jam_step = false;
 }
 
 constexpr uint8_t Status(SolveStatus s) { return static_cast<uint8_t>(s); }
@@ -71,6 +72,7 @@ inline void ExpectCountsConsistent(const OrcaResult& r) {
   EXPECT_EQ(r.shortened_horizon, recount.shortened_horizon);
   EXPECT_EQ(r.revalidated, recount.revalidated);
   EXPECT_EQ(r.revalidation_adopted, recount.revalidation_adopted);
+  EXPECT_EQ(r.jam_steps, recount.jam_steps);
   EXPECT_EQ(StatusSum(r), r.status.size());
   EXPECT_EQ(r.solve_flags.size(), r.status.size());
 }

@@ -443,7 +443,7 @@ TEST(ScenarioTest, floats_are_written_short) {
 // (kernels/scenarios/scenario_json_fields.h) and ExpectSameConfig need the new field.
 TEST(ScenarioTest, config_structs_have_the_fields_the_json_knows) {
   EXPECT_EQ(sizeof(Frame), 2u);
-  EXPECT_EQ(sizeof(OrcaParams), 44u);
+  EXPECT_EQ(sizeof(OrcaParams), 52u);
   EXPECT_EQ(sizeof(FollowerParams), 76u);
   EXPECT_EQ(sizeof(AgentDefaults), 20u);
   EXPECT_EQ(sizeof(ForwardDefaults), 24u);
