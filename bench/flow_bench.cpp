@@ -15,9 +15,11 @@
 
 #include "bench/body_depth.h"
 #include "bench/flow_settings.h"
+#include "bench/periodic_corridor.h"
 #include "bench/world_run.h"
 #include "kernels/backends/backend.h"
 #include "kernels/scenarios/scenario.h"
+#include "kernels/scenarios/scenario_layout.h"
 #include "kernels/world/world.h"
 
 namespace throng::bench {
@@ -163,6 +165,19 @@ int main(int argc, char** argv) {
   app.add_option("--set", sets, "key=value, e.g. orca.side_bias=0 (see --list-keys)");
   bool list_keys = false;
   app.add_flag("--list-keys", list_keys, "print the keys --set takes");
+  bool fundamental = false;
+  std::vector<double> densities{0.5, 1, 1.5, 2, 2.5, 3};
+  std::vector<float> radii{0.3f};
+  int corridor_ticks = 900;
+  app.add_flag("--fundamental", fundamental,
+               "instead of the scenarios: speed against density in a periodic corridor, one "
+               "way and two ways, beside Weidmann's curve (bench/periodic_corridor.h)");
+  app.add_option("--densities", densities, "--fundamental: people per m^2 (comma-separated)")
+      ->delimiter(',');
+  app.add_option("--radii", radii, "--fundamental: body radii, m (comma-separated)")
+      ->delimiter(',');
+  app.add_option("--corridor-ticks", corridor_ticks, "--fundamental: ticks per run")
+      ->check(CLI::PositiveNumber);
   CLI11_PARSE(app, argc, argv);
   if (list_keys) {
     for (const std::string& k : bench::FlowSettingKeys()) std::printf("%s\n", k.c_str());
@@ -176,6 +191,40 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     std::fprintf(stderr, "throng-bench-flow: %s\n", e.what());
     return 2;
+  }
+  if (fundamental) {
+    WorldConfig config = scenarios::layout::PedestrianConfig();
+    if (plain) config.orca = PlainRvo2Params(config.orca);
+    for (const std::string& kv : sets) bench::ApplySetting(kv, &config);
+    std::printf("%-8s %-6s %6s %6s %8s %8s %8s %7s %8s %8s %8s %8s\n", "flow", "solve",
+                "radius", "asked", "people", "density", "speed", "weidm", "ratio", "frozen",
+                "deep>1cm", "deep_cm");
+    for (bool two_way : {false, true}) {
+      for (float radius : radii) {
+        for (double density : densities) {
+          bench::CorridorSetup setup;
+          setup.density = density;
+          setup.two_way = two_way;
+          setup.radius = radius;
+          setup.ticks = corridor_ticks;
+          const bench::CorridorFigures f =
+              bench::RunPeriodicCorridor(setup, config, ParseBackendKind(backend));
+          if (!f.fits) {
+            std::printf("%-8s %-6s %6.2f %6.2f   (the lattice would overlap bodies)\n",
+                        two_way ? "two-way" : "one-way", plain ? "plain" : "throng", radius,
+                        density);
+            continue;
+          }
+          std::printf("%-8s %-6s %6.2f %6.2f %8zu %8.2f %8.3f %7.3f %8.2f %8d %8llu %8.2f\n",
+                      two_way ? "two-way" : "one-way", plain ? "plain" : "throng", radius,
+                      density, f.people, f.density, f.speed, f.weidmann,
+                      f.weidmann > 0 ? f.speed / f.weidmann : 0.0, f.frozen_ticks,
+                      static_cast<unsigned long long>(f.deep_overlaps), 100 * f.deepest);
+          std::fflush(stdout);
+        }
+      }
+    }
+    return 0;
   }
   std::printf("%-13s %6s %-6s %5s %11s %7s %7s %8s %8s %8s %8s %7s %7s %8s %9s %9s %8s %5s\n",
               "scenario", "size", "solve", "ticks", "home", "mean_s", "p95_s", "episodes",

@@ -18,6 +18,8 @@ const std::map<std::string, Setter>& Setters() {
       {"orca.shorten_horizon", [](WorldConfig* c, double v) { c->orca.shorten_horizon = v != 0; }},
       {"orca.overlap_is_hard", [](WorldConfig* c, double v) { c->orca.overlap_is_hard = v != 0; }},
       {"orca.revalidate", [](WorldConfig* c, double v) { c->orca.revalidate = v != 0; }},
+      {"orca.revalidate_passes",
+       [](WorldConfig* c, double v) { c->orca.revalidate_passes = int(v); }},
       {"orca.jam_step", [](WorldConfig* c, double v) { c->orca.jam_step = v != 0; }},
       {"orca.jam_step_depth",
        [](WorldConfig* c, double v) { c->orca.jam_step_depth = float(v); }},
