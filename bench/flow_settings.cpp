@@ -20,6 +20,7 @@ const std::map<std::string, Setter>& Setters() {
       {"orca.revalidate", [](WorldConfig* c, double v) { c->orca.revalidate = v != 0; }},
       {"orca.revalidate_passes",
        [](WorldConfig* c, double v) { c->orca.revalidate_passes = int(v); }},
+      {"orca.density_speed", [](WorldConfig* c, double v) { c->orca.density_speed = v != 0; }},
       {"orca.jam_step", [](WorldConfig* c, double v) { c->orca.jam_step = v != 0; }},
       {"orca.jam_step_depth",
        [](WorldConfig* c, double v) { c->orca.jam_step_depth = float(v); }},

@@ -311,6 +311,38 @@ THRONG_HD inline float StepExcessOverlap(const AgentState& a, const NeighborStat
   return worst;
 }
 
+// Density-aware preferred speed (docs/ORCA.md, step 0, OrcaParams::density_speed): the
+// share of its own preferred speed an agent keeps at density rho (people per m^2),
+// Weidmann's fundamental diagram divided by its free speed, 1 - exp(-1.913 (1/rho -
+// 1/5.4)), never under kDensitySpeedFloor (a crowd at rest must still creep forward).
+constexpr float kDensitySpeedFloor = 0.1f;
+THRONG_HD inline float DensitySpeedShare(float density) {
+  if (!(density > 0.f)) return 1.f;
+  const float share = 1.f - expf(-1.913f * (1.f / density - 1.f / 5.4f));
+  return fminf(1.f, fmaxf(kDensitySpeedFloor, share));
+}
+
+// The density ahead of the agent, people per m^2: a Gaussian kernel of kDensitySigma
+// around the point kDensityLead ahead (along v_pref) summed over its kept neighbours
+// (Menge's PedVO samples its density ahead the same way). Not over the agent itself: in a
+// random crowd the others alone give the density, and someone alone must walk at its own
+// speed. The ten nearest cover the kernel up to about 2.5 /m^2, so it reads low beyond.
+// 0 without a direction.
+constexpr float kDensityLead = 0.6f;   // m
+constexpr float kDensitySigma = 0.3f;  // m
+THRONG_HD inline float DensityAhead(const AgentState& a, const NeighborState* neighbors,
+                                   int neighbor_count) {
+  const float pref = Length(a.v_pref);
+  if (!(pref > 0.f)) return 0.f;
+  const Vec2 q = a.p + (kDensityLead / pref) * a.v_pref;
+  const float inv_two_sigma_sq = 1.f / (2.f * kDensitySigma * kDensitySigma);
+  float sum = expf(-LengthSq(a.p - q) * inv_two_sigma_sq);
+  for (int k = 0; k < neighbor_count; ++k) {
+    sum += expf(-LengthSq(neighbors[k].p - q) * inv_two_sigma_sq);
+  }
+  return sum * inv_two_sigma_sq / 3.14159265f;
+}
+
 }  // namespace detail
 
 // Whether the pair already overlaps (the collision branch of AgentLine).
@@ -328,11 +360,18 @@ THRONG_HD inline bool Overlapping(const AgentState& a, const NeighborState& b,
 // keeps bodies clear (step 5). feasible_only stops after the LP2 attempts (repair passes
 // without revalidate_fallback).
 // neighbor_count above kMaxNeighborsLimit is cut there.
-THRONG_HD inline SolveOutput SolveAgent(const AgentState& agent, const NeighborState* neighbors,
+THRONG_HD inline SolveOutput SolveAgent(const AgentState& agent_in, const NeighborState* neighbors,
                                         int neighbor_count, const ObstacleView& obstacles,
                                         const OrcaParams& params, bool feasible_only = false) {
   if (neighbor_count > kMaxNeighborsLimit) neighbor_count = kMaxNeighborsLimit;
   if (neighbor_count < 0) neighbor_count = 0;
+  // Step 0, density-aware preferred speed: the agent prefers the speed people walk at in
+  // the density ahead of it, everywhere below (target, side bias).
+  AgentState agent = agent_in;
+  if (params.density_speed) {
+    agent.v_pref = detail::DensitySpeedShare(detail::DensityAhead(agent, neighbors, neighbor_count)) *
+                   agent.v_pref;
+  }
 
   LocalArray<Line, kMaxLines> line_storage;
   Line* const lines = line_storage.data();

@@ -74,6 +74,10 @@ struct OrcaParams {
   // keeping a velocity that relied on the neighbour taking its half; the agent then counts
   // as turned non-ok for the next pass.
   bool revalidate_fallback = true;
+  // Density-aware preferred speed (docs/ORCA.md, step 0): the preferred velocity is
+  // scaled by Weidmann's fundamental diagram at the density of kept neighbours in the
+  // metre ahead, so that a dense crowd walks as slowly as real ones do.
+  bool density_speed = false;
   // Jam step (docs/ORCA.md, step 5): an infeasible solve (safe stop or emergency) moves by
   // the largest share (1, 1/2, 1/4, 1/10) of LP3's least-violation velocity after which no
   // kept neighbour, whether it moves on at its velocity or stands, overlaps the agent by
@@ -98,6 +102,7 @@ inline OrcaParams PlainRvo2Params(OrcaParams p) {
   p.revalidate_passes = 1;
   p.revalidate_fallback = false;
   p.jam_step = false;
+  p.density_speed = false;
   p.rvo2_fallback = true;
   return p;
 }

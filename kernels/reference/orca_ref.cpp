@@ -34,6 +34,7 @@ struct SolveRules {
   bool revalidate_fallback = false;
   bool jam_step = false;
   double jam_step_depth = 0.0;
+  bool density_speed = false;
 };
 
 SolveRules RulesFor(const OrcaParams& params, const OrcaOptions& options) {
@@ -51,6 +52,7 @@ SolveRules RulesFor(const OrcaParams& params, const OrcaOptions& options) {
   rules.revalidate_passes = params.revalidate_passes;
   rules.revalidate_fallback = params.revalidate_fallback;
   rules.jam_step = params.jam_step;
+  rules.density_speed = params.density_speed;
   rules.jam_step_depth = params.jam_step_depth;
   rules.ordered = options.fallback == Fallback::kOrdered;
   return rules;
@@ -132,6 +134,26 @@ AgentProblem MakeProblem(const OrcaScene& scene, const AgentSetup& setup, double
   return problem;
 }
 
+// docs/ORCA.md, step 0, density-aware preferred speed: the share of its preferred speed the
+// agent keeps. The density is a Gaussian kernel (sigma 0.3 m) around the point 0.6 m ahead
+// of the agent along its preferred velocity, summed over the agent and its kept
+// neighbours; the share is Weidmann's speed at that density over his free speed, at least
+// 0.1. No preferred velocity: 1.
+double DensitySpeedShare(const OrcaScene& scene, const AgentSetup& setup) {
+  constexpr double kLead = 0.6, kSigma = 0.3, kFloor = 0.1;
+  const AgentState& self = setup.self;
+  const double speed = std::sqrt(AbsSq(self.pref_velocity));
+  if (!(speed > 0.0)) return 1.0;
+  const Vec2d ahead = self.position + (kLead / speed) * self.pref_velocity;
+  auto weight = [&](Vec2d p) {
+    return std::exp(-AbsSq(p - ahead) / (2 * kSigma * kSigma)) / (2 * M_PI * kSigma * kSigma);
+  };
+  double density = weight(self.position);
+  for (size_t j : setup.neighbors) density += weight(ReadAgent(scene.agents, j).position);
+  const double weidmann = 1.0 - std::exp(-1.913 * (1.0 / density - 1.0 / 5.4));
+  return std::clamp(weidmann, kFloor, 1.0);
+}
+
 // docs/ORCA.md, step 5: the jam step's shares of the least-violation velocity, tried in
 // this order.
 constexpr double kJamStepShares[] = {1.0, 0.5, 0.25, 0.1};
@@ -197,7 +219,8 @@ struct AgentSolution {
 AgentSolution SolveAgent(const OrcaScene& scene, const AgentSetup& setup, const SolveRules& rules,
                          const OrcaResult* previous, bool feasible_only, SolveDiagnostics* diag) {
   const OrcaParams& params = scene.params;
-  const AgentState& self = setup.self;
+  AgentState self = setup.self;
+  if (rules.density_speed) self.pref_velocity = DensitySpeedShare(scene, setup) * self.pref_velocity;
   const double tau = params.time_horizon;
   const double time_step = params.time_step;
   AgentSolution out;

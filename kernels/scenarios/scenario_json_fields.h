@@ -54,6 +54,7 @@ void VisitFields(V& v, OrcaParams& p) {
   v("revalidate", p.revalidate, kOptional);
   v("revalidate_passes", p.revalidate_passes, kOptional);
   v("revalidate_fallback", p.revalidate_fallback, kOptional);
+  v("density_speed", p.density_speed, kOptional);
   v("jam_step", p.jam_step, kOptional);
   v("jam_step_depth", p.jam_step_depth, kOptional);
   v("rvo2_fallback", p.rvo2_fallback, kOptional);

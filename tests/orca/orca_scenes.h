@@ -116,6 +116,7 @@ inline OrcaScene RandomShapeScene(uint32_t seed, size_t n) {
   p.rvo2_fallback = rng() % 4 == 0;
   p.jam_step = rng() % 4 != 0;
   p.jam_step_depth = 0.05f * unit(rng);
+  p.density_speed = rng() % 2 == 0;
   return scene;
 }
 
