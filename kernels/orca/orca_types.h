@@ -75,8 +75,9 @@ struct OrcaParams {
   // as turned non-ok for the next pass.
   bool revalidate_fallback = true;
   // Density-aware preferred speed (docs/ORCA.md, step 0): the preferred velocity is
-  // scaled by Weidmann's fundamental diagram at the density of kept neighbours in the
-  // metre ahead, so that a dense crowd walks as slowly as real ones do.
+  // scaled by Weidmann's fundamental diagram at the density of kept neighbours walking
+  // the agent's way just ahead, so that a dense crowd walks as slowly as real ones do.
+  // Off: it costs arrivals where streams cross (docs/PERFORMANCE.md).
   bool density_speed = false;
   // Jam step (docs/ORCA.md, step 5): an infeasible solve (safe stop or emergency) moves by
   // the largest share (1, 1/2, 1/4, 1/10) of LP3's least-violation velocity after which no

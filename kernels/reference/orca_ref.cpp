@@ -137,8 +137,8 @@ AgentProblem MakeProblem(const OrcaScene& scene, const AgentSetup& setup, double
 // docs/ORCA.md, step 0, density-aware preferred speed: the share of its preferred speed the
 // agent keeps. The density is a Gaussian kernel (sigma 0.3 m) around the point 0.6 m ahead
 // of the agent along its preferred velocity, summed over the agent and its kept
-// neighbours; the share is Weidmann's speed at that density over his free speed, at least
-// 0.1. No preferred velocity: 1.
+// neighbours, each by how far it walks the agent's way; the share is Weidmann's speed at
+// that density over his free speed, at least 0.1. No preferred velocity: 1.
 double DensitySpeedShare(const OrcaScene& scene, const AgentSetup& setup) {
   constexpr double kLead = 0.6, kSigma = 0.3, kFloor = 0.1;
   const AgentState& self = setup.self;
@@ -149,7 +149,17 @@ double DensitySpeedShare(const OrcaScene& scene, const AgentSetup& setup) {
     return std::exp(-AbsSq(p - ahead) / (2 * kSigma * kSigma)) / (2 * M_PI * kSigma * kSigma);
   };
   double density = weight(self.position);
-  for (size_t j : setup.neighbors) density += weight(ReadAgent(scene.agents, j).position);
+  for (size_t j : setup.neighbors) {
+    // A neighbour counts by the cosine of the angle between the two preferred velocities
+    // (nothing for the other way; fully when it has no preference).
+    const AgentState other = ReadAgent(scene.agents, j);
+    const double other_speed = std::sqrt(AbsSq(other.pref_velocity));
+    const double along =
+        other_speed > 0.0
+            ? std::max(0.0, Dot(other.pref_velocity, self.pref_velocity) / (other_speed * speed))
+            : 1.0;
+    density += along * weight(other.position);
+  }
   const double weidmann = 1.0 - std::exp(-1.913 * (1.0 / density - 1.0 / 5.4));
   return std::clamp(weidmann, kFloor, 1.0);
 }

@@ -116,8 +116,8 @@ TEST(DensitySpeedTest, KernelAndReferenceSlowAnAgentAlike) {
 // The two-way periodic corridor of throng-bench-flow --fundamental (bench/periodic_corridor.h)
 // at 2.5 people per m^2, bodies of 0.2 m, directions mixed person by person: it freezes
 // without the rule and keeps walking with it. Measured 2026-12-03: cpu 418 of 450 ticks
-// frozen without (0.01 m/s), none with (0.38 m/s, Weidmann 0.53); the reference 399 and
-// none (0.49 m/s).
+// frozen without (0.01 m/s), none with (0.66 m/s, Weidmann 0.54); the reference 399 and
+// none (0.62 m/s).
 class DensitySpeedSceneTest : public ::testing::TestWithParam<BackendKind> {};
 
 bench::CorridorFigures TwoWayCorridor(BackendKind backend, bool density_speed) {
