@@ -14,6 +14,7 @@
 #include "kernels/orca/orca.cuh"
 #include "kernels/reference/orca_ref.h"
 #include "kernels/scenarios/scenario_layout.h"
+#include "tests/backends/backend_param.h"
 
 namespace throng {
 namespace {
@@ -145,10 +146,7 @@ TEST_P(DensitySpeedSceneTest, TwoWayCorridorKeepsWalkingWithTheRuleAndFreezesWit
 
 INSTANTIATE_TEST_SUITE_P(Backends, DensitySpeedSceneTest,
                          ::testing::Values(BackendKind::kCpu, BackendKind::kReference),
-                         [](const auto& param_info) {
-                           return std::string(param_info.param == BackendKind::kCpu ? "cpu"
-                                                                                    : "reference");
-                         });
+                         testing::BackendParamName);
 
 }  // namespace
 }  // namespace throng

@@ -9,10 +9,13 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
+#include "bench/body_depth.h"
 #include "kernels/orca/orca.cuh"
 #include "kernels/scenarios/scenario.h"
 #include "kernels/world/world.h"
+#include "tests/backends/backend_param.h"
 
 namespace throng {
 namespace {
@@ -54,7 +57,7 @@ DoorRun RunDoor(BackendKind backend, bool jam_step) {
   options.integrate = true;
   TickResult r;
   DoorRun run;
-  const float radius = s.config.agent_defaults.radius;
+  const float radius = s.config.agent_defaults.radius;  // where the column is left out
   Snapshot snapshot = s.initial;
   for (int k = 0; k < s.suggested_ticks; ++k) {
     if (k > 0) {
@@ -63,14 +66,9 @@ DoorRun RunDoor(BackendKind backend, bool jam_step) {
     }
     world.Step(snapshot, options, &r);
     const AgentSnapshot& a = world.state().agents;
-    for (size_t i = 0; i < a.size(); ++i) {
-      for (size_t j = i + 1; j < a.size(); ++j) {
-        const float ri = a.radius.empty() ? radius : a.radius[i];
-        const float rj = a.radius.empty() ? radius : a.radius[j];
-        run.deepest = std::max(run.deepest, double(ri + rj) - std::hypot(double(a.x[i] - a.x[j]),
-                                                                         double(a.y[i] - a.y[j])));
-      }
-    }
+    const std::vector<float> radii =
+        a.radius.empty() ? std::vector<float>(a.size(), radius) : a.radius;
+    run.deepest = std::max(run.deepest, bench::MeasureBodyDepths(a.x, a.y, radii, 0.01).deepest);
   }
   const AgentSnapshot& a = world.state().agents;
   for (size_t i = 0; i < a.size(); ++i) run.through += a.x[i] > 0.f;
@@ -95,10 +93,7 @@ TEST_P(JamStepSceneTest, DoorEmptiesWithTheJamStepAndJamsWithout) {
 
 INSTANTIATE_TEST_SUITE_P(Backends, JamStepSceneTest,
                          ::testing::Values(BackendKind::kCpu, BackendKind::kReference),
-                         [](const auto& param_info) {
-                           return std::string(param_info.param == BackendKind::kCpu ? "cpu"
-                                                                                    : "reference");
-                         });
+                         testing::BackendParamName);
 
 }  // namespace
 }  // namespace throng

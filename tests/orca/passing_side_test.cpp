@@ -12,6 +12,7 @@
 #include "kernels/reference/orca_ref.h"
 #include "kernels/scenarios/scenario.h"
 #include "kernels/world/world.h"
+#include "tests/backends/backend_param.h"
 
 namespace throng {
 namespace {
@@ -127,10 +128,7 @@ TEST_P(PassingSideSceneTest, CorridorClearsWithTheFadeAndJamsWithout) {
 
 INSTANTIATE_TEST_SUITE_P(Backends, PassingSideSceneTest,
                          ::testing::Values(BackendKind::kCpu, BackendKind::kReference),
-                         [](const auto& param_info) {
-                           return std::string(param_info.param == BackendKind::kCpu ? "cpu"
-                                                                                    : "reference");
-                         });
+                         testing::BackendParamName);
 
 }  // namespace
 }  // namespace throng
