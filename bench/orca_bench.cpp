@@ -42,7 +42,9 @@ struct ParamOverrides {
   float contact_margin_ratio = -1.f;  // < 0: the default
   int revalidate_passes = 0;          // 0: the default
   bool no_revalidate_fallback = false;
+  bool no_jam_step = false;
   void Apply(OrcaParams* p) const {
+    if (no_jam_step) p->jam_step = false;
     if (contact_margin_ratio >= 0.f) p->contact_margin_ratio = contact_margin_ratio;
     if (revalidate_passes > 0) p->revalidate_passes = revalidate_passes;
     if (no_revalidate_fallback) p->revalidate_fallback = false;
@@ -127,6 +129,7 @@ int main(int argc, char** argv) {
                  "throng variant: revalidate_passes");
   app.add_flag("--no-revalidate-fallback", overrides.no_revalidate_fallback,
                "throng variant: revalidate_fallback = false");
+  app.add_flag("--no-jam-step", overrides.no_jam_step, "throng variant: jam_step = false");
   CLI11_PARSE(app, argc, argv);
 
   std::vector<Figures> all;
