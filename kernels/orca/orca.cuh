@@ -289,11 +289,12 @@ THRONG_HD inline float JamStepShare(int k) {
 
 // How far one time step at velocity v presses a body beyond what is allowed. For every
 // kept neighbour, the pair's overlap after the step (radius sum, without the contact
-// margin, minus the distance) is judged twice, with the neighbour moving on at its own
-// velocity and with it standing still (it may well stop this tick: measured, judging only
-// the first left 8.8 cm deep overlaps at doors, docs/ORCA.md), each against the larger of
-// `depth` and the overlap now (a step that does not deepen an overlap is allowed); the
-// largest excess of all. <= 0: the step keeps bodies clear.
+// margin, minus the distance) is judged twice: with the neighbour moving on at its own
+// velocity, and with it making the same step towards the agent (it may be jam-stepping
+// this very tick; judged only as moving on or standing, two agents stepping towards each
+// other each used the whole allowance and overlaps ratcheted deeper, docs/ORCA.md), each
+// against the larger of `depth` and the overlap now (a step that does not deepen an
+// overlap is allowed); the largest excess of all. <= 0: the step keeps bodies clear.
 THRONG_HD inline float StepExcessOverlap(const AgentState& a, const NeighborState* neighbors,
                                          int neighbor_count, Vec2 v, float time_step, float depth) {
   float worst = -INFINITY;
