@@ -105,6 +105,17 @@ AgentSetup SetUpAgent(const OrcaScene& scene, const std::vector<ObstacleVertex>&
   return setup;
 }
 
+// Kept neighbour j as a solve sees it. previous (repair passes only): a neighbour whose
+// status there is not ok is treated as non-cooperative, moving at its velocity there.
+AgentState NeighborAsSeen(const OrcaScene& scene, size_t j, const OrcaResult* previous) {
+  AgentState other = ReadAgent(scene.agents, j);
+  if (previous != nullptr && previous->status[j] != static_cast<uint8_t>(SolveStatus::kOk)) {
+    other.non_cooperative = true;
+    other.velocity = {previous->vx[j], previous->vy[j]};
+  }
+  return other;
+}
+
 // The lines of one solve: obstacle lines, then one agent line per kept neighbour at
 // horizon agent_tau. previous (repair passes only): a neighbour whose status there is not
 // ok is treated as non-cooperative, moving at its velocity there.
@@ -120,11 +131,7 @@ AgentProblem MakeProblem(const OrcaScene& scene, const AgentSetup& setup, double
   problem.neighbors = setup.neighbors;
   const double time_step = scene.params.time_step;
   for (size_t j : setup.neighbors) {
-    AgentState other = ReadAgent(scene.agents, j);
-    if (previous != nullptr && previous->status[j] != static_cast<uint8_t>(SolveStatus::kOk)) {
-      other.non_cooperative = true;
-      other.velocity = {previous->vx[j], previous->vy[j]};
-    }
+    const AgentState other = NeighborAsSeen(scene, j, previous);
     bool overlapping = false;
     problem.lines.push_back(
         AgentLine(setup.self, other, time_step, agent_tau, margin_ratio, &overlapping));
@@ -169,19 +176,16 @@ double DensitySpeedShare(const OrcaScene& scene, const AgentSetup& setup) {
 constexpr double kJamStepShares[] = {1.0, 0.5, 0.25, 0.1};
 
 // Whether `velocity` may be taken for one time step: for every kept neighbour (as the
-// solve sees it: a non-ok neighbour of a repair pass at its previous velocity), whether it
-// moves on at its velocity or stands, the overlap of the two bodies after the step is at
-// most `depth`, or no deeper than it is now.
+// solve sees it, NeighborAsSeen), whether it moves on at its velocity or makes the same
+// step towards the agent, the overlap of the two bodies after the step is at most
+// `depth`, or no deeper than it is now.
 bool JamStepAllowed(const OrcaScene& scene, const AgentSetup& setup, const OrcaResult* previous,
                     Vec2d velocity, double depth) {
   const double dt = scene.params.time_step;
   const AgentState& self = setup.self;
   const Vec2d self_next = self.position + dt * velocity;
   for (size_t j : setup.neighbors) {
-    AgentState other = ReadAgent(scene.agents, j);
-    if (previous != nullptr && previous->status[j] != static_cast<uint8_t>(SolveStatus::kOk)) {
-      other.velocity = {previous->vx[j], previous->vy[j]};
-    }
+    const AgentState other = NeighborAsSeen(scene, j, previous);
     const double touch = self.radius + other.radius;
     const double overlap_now = touch - std::sqrt(AbsSq(other.position - self.position));
     const double bound = std::max(depth, overlap_now);

@@ -58,13 +58,12 @@ DoorRun RunDoor(BackendKind backend, bool jam_step) {
   TickResult r;
   DoorRun run;
   const float radius = s.config.agent_defaults.radius;  // where the column is left out
-  Snapshot snapshot = s.initial;
   for (int k = 0; k < s.suggested_ticks; ++k) {
-    if (k > 0) {
-      snapshot = world.state();
-      ++snapshot.tick;
+    if (k == 0) {
+      world.Step(s.initial, options, &r);
+    } else {
+      world.Advance(1, s.initial.dt, &r);
     }
-    world.Step(snapshot, options, &r);
     const AgentSnapshot& a = world.state().agents;
     const std::vector<float> radii =
         a.radius.empty() ? std::vector<float>(a.size(), radius) : a.radius;
