@@ -3,55 +3,13 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "bench/lanes/lane_roads.h"
+#include "bench/lanes/lane_turtle.h"
 #include "kernels/math/scalar.cuh"
 #include "kernels/scenarios/roads.h"
 
 namespace throng::lanes {
 namespace {
-
-// A turtle that lays control points every `spacing` metres along straights and arcs,
-// climbing at a given grade. Courses built from pieces that close (total turn 2 pi,
-// opposite legs equal) end where they started.
-class Turtle {
- public:
-  explicit Turtle(float spacing) : spacing_(spacing) { points_.push_back({0.f, 0.f, 0.f}); }
-
-  void Straight(float length, float grade = 0.f) { Piece(length, 0.f, grade); }
-  // turn > 0 turns left (counter-clockwise) on a circle of `radius`.
-  void Arc(float radius, float turn, float grade = 0.f) {
-    Piece(radius * std::fabs(turn), turn / (radius * std::fabs(turn)), grade);
-  }
-
-  SplineDesc Closed(uint32_t id) {
-    SplineDesc d;
-    d.id = id;
-    d.closed = true;
-    d.points = points_;
-    d.points.pop_back();  // the last point is the first again
-    return d;
-  }
-
- private:
-  void Piece(float length, float curvature, float grade) {
-    const int steps = std::max(1, static_cast<int>(std::lround(length / spacing_)));
-    const double ds = length / steps;
-    for (int i = 0; i < steps; ++i) {
-      // Exact arc step: chord along the mean heading.
-      const double turn = curvature * ds;
-      const double mid = yaw_ + 0.5 * turn;
-      const double chord = curvature != 0.f ? 2.0 * std::sin(0.5 * turn) / curvature : ds;
-      x_ += chord * std::cos(mid);
-      y_ += chord * std::sin(mid);
-      z_ += grade * ds;
-      yaw_ += turn;
-      points_.push_back({static_cast<float>(x_), static_cast<float>(y_), static_cast<float>(z_)});
-    }
-  }
-
-  float spacing_;
-  double x_ = 0, y_ = 0, z_ = 0, yaw_ = 0;
-  std::vector<Vec3> points_;
-};
 
 // tests/vehicles/vehicle_test.cpp's course (scenarios::HairpinCourse), closed.
 SplineDesc HairpinCourse() {
@@ -110,13 +68,24 @@ SplineDesc HillCourse() {
   return t.Closed(4);
 }
 
+Course Lap(const char* name, SplineDesc lane, float bank, bool tuning) {
+  Course c;
+  c.name = name;
+  c.lane = std::move(lane);
+  c.bank = bank;
+  c.tuning = tuning;
+  return c;
+}
+
 std::vector<Course> Build() {
-  return {
-      {"hairpin", HairpinCourse(), 0.f, true},
-      {"chicane", ChicaneCourse(), 0.f, true},
-      {"big_loop", BigLoopCourse(), 0.f, false},
-      {"hill", HillCourse(), 0.1f, false},
+  std::vector<Course> all{
+      Lap("hairpin", HairpinCourse(), 0.f, true),
+      Lap("chicane", ChicaneCourse(), 0.f, true),
+      Lap("big_loop", BigLoopCourse(), 0.f, false),
+      Lap("hill", HillCourse(), 0.1f, false),
   };
+  for (Course& road : OpenRoads(kRandomRoads)) all.push_back(std::move(road));
+  return all;
 }
 
 }  // namespace

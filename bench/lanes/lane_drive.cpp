@@ -27,6 +27,14 @@ float RoadHeight(const Course& course, const SplineSetView& set, float s, float 
   return centre.z + std::tan(course.bank) * (turn > 0.f ? cte : -cte);
 }
 
+// The imposed loop's target at time t (SpeedControl).
+float ImposedTarget(const DriveSetup& setup, float t) {
+  if (setup.speed_control != SpeedControl::kImposedRamp) return setup.set_speed;
+  const float phase = std::fmod(t / kImposedRampPeriod, 1.f);  // 0 -> up -> 0.5 -> down -> 1
+  const float up = phase < 0.5f ? 2.f * phase : 2.f * (1.f - phase);
+  return setup.set_speed * (0.5f + 0.5f * up);
+}
+
 }  // namespace
 
 DriveResult DriveLap(const Course& course, const SplineSetView& set,
@@ -34,7 +42,8 @@ DriveResult DriveLap(const Course& course, const SplineSetView& set,
   BicycleParams bike;
   bike.steering_time_constant = setup.steering_lag;
   const FollowerParams& speed_loop = setup.speed_loop;  // the same for every controller
-  const float length = set.headers[0].length;
+  const float length = set.headers[0].length - (course.lane.closed ? 0.f : course.run_out);
+  const bool imposed = setup.speed_control != SpeedControl::kFollower;
 
   VehicleState v{};
   const SplinePoint start = SampleSpline(set, 0, 0.f);
@@ -42,8 +51,8 @@ DriveResult DriveLap(const Course& course, const SplineSetView& set,
   v.yaw = YawOf(Ground(start.tangent));
   v.position = start.position;
   if (setup.off_line) {
-    v.position = v.position + right * 3.f;
-    v.yaw = WrapAngle(v.yaw - 15.f * kPi / 180.f);  // clockwise: turned away, to the right
+    v.position = v.position + right * setup.off_line_offset;
+    v.yaw = WrapAngle(v.yaw - setup.off_line_angle);  // clockwise: turned away, to the right
   }
   v.spline = 0;
   v.max_speed = setup.set_speed;
@@ -51,9 +60,10 @@ DriveResult DriveLap(const Course& course, const SplineSetView& set,
   // The start speed is one the speed loop allows from there: its window (what it must
   // see to stop) grows with the speed, so come down from the set speed until it does.
   v.speed = setup.set_speed;
-  for (int i = 0; i < 20; ++i) {
+  for (int i = 0; i < 20 && !imposed; ++i) {
     v.speed = fminf(v.speed, FollowSpline(set, v, speed_loop, 0.f).target_speed);
   }
+  if (imposed) v.speed = ImposedTarget(setup, 0.f);
   if (!setup.off_line) {
     // Already driving the lane: the wheels at the angle its curvature needs (a start with
     // them straight on a curve at the curvature speed would be a lateral-acceleration
@@ -65,7 +75,7 @@ DriveResult DriveLap(const Course& course, const SplineSetView& set,
 
   DriveResult r;
   double sum_sq = 0, sum_speed = 0;
-  int samples = 0, ticks = 0;
+  int samples = 0, ticks = 0, above_safe = 0;
   float travelled = 0.f, last_progress = 0.f;
   std::vector<float> early_cte;  // off-line starts: |cte| per tick for the settling time
   const float initial_side = setup.off_line ? 1.f : 0.f;
@@ -95,9 +105,16 @@ DriveResult DriveLap(const Course& course, const SplineSetView& set,
     }
     sum_speed += v.speed;
     r.max_speed = fmaxf(r.max_speed, v.speed);
+    above_safe += v.speed > f.target_speed + 0.5f;
 
+    float throttle = f.throttle, brake = f.brake;
+    if (imposed) {
+      const float accel = kImposedSpeedGain * (ImposedTarget(setup, t) - v.speed);
+      throttle = Clamp(accel / bike.max_accel, 0.f, 1.f);
+      brake = Clamp(-accel / bike.max_brake, 0.f, 1.f);
+    }
     v.progress_hint = f.progress;
-    StepBicycle(v, steering, f.throttle, f.brake, bike, setup.dt);
+    StepBicycle(v, steering, throttle, brake, bike, setup.dt);
     r.max_lateral_accel =
         fmaxf(r.max_lateral_accel,
               std::fabs(v.speed * v.speed * std::tan(v.wheel_angle) / bike.wheelbase));
@@ -117,6 +134,7 @@ DriveResult DriveLap(const Course& course, const SplineSetView& set,
   }
   r.rms_cte = samples ? static_cast<float>(std::sqrt(sum_sq / samples)) : 0.f;
   r.mean_speed = ticks ? static_cast<float>(sum_speed / ticks) : 0.f;
+  r.above_safe_share = ticks ? static_cast<float>(above_safe) / ticks : 0.f;
   return r;
 }
 

@@ -108,6 +108,7 @@ FollowerOutput FollowSpline(const ReferenceSpline& spline, double spline_speed_l
   const double yaw_command = position_delta * (1 - w) + heading_delta * w;
   double feedback = yaw_command / p.max_yaw_delta - at_cte * p.crosstrack_gain;
   double feedforward = 0;
+  double tick_heading_lag = 0;  // clockwise
   if (p.curvature_feedforward > 0) {
     // The lane turns by `turn` (clockwise) from the pose's progress to the target; on the
     // line a circle's chord bearing is half of it and its tangent all of it. Remove that
@@ -117,15 +118,19 @@ FollowerOutput FollowSpline(const ReferenceSpline& spline, double spline_speed_l
     const double chord = std::hypot(target.x - from.x, target.y - from.y);
     const double curvature = chord > 1e-2 ? turn / chord : 0.0;
     feedforward = p.curvature_feedforward * std::atan(p.wheelbase * curvature) / p.max_steer_angle;
-    feedback -= p.curvature_feedforward * turn * (0.5 * (1 - w) + w) / p.max_yaw_delta;
+    // The bicycle turns, then moves along its new heading: on the curve its heading is the
+    // tick's chord, half a tick's turn behind the tangent. That is the track too.
+    tick_heading_lag = 0.5 * speed * p.control_period * curvature;
+    feedback -=
+        p.curvature_feedforward * (turn * (0.5 * (1 - w) + w) + tick_heading_lag) / p.max_yaw_delta;
   }
   if (p.approach_curvature_share > 0) {
     // Split the feedback into heading error and the rest; the rest, read as the heading
     // error it would hold, is capped at what can be straightened out within |cte|: the
     // cap c solves c^2 / (2 k) + c * lag distance = |cte| for the approach share k of the
     // tightest turn (tan(max steer) / wheelbase).
-    const double heading_error =
-        SignedAngle(std::atan2(at_tangent.y, at_tangent.x), at_yaw);  // clockwise
+    const double heading_error = SignedAngle(std::atan2(at_tangent.y, at_tangent.x), at_yaw) -
+                                 p.curvature_feedforward * tick_heading_lag;  // clockwise
     const double held = -(feedback - heading_error / p.max_yaw_delta) * p.max_yaw_delta;
     const double approach_k =
         p.approach_curvature_share * std::tan(static_cast<double>(p.max_steer_angle)) / p.wheelbase;

@@ -13,8 +13,8 @@
 #include "kernels/math/frame.cuh"
 #include "kernels/math/hd.cuh"
 #include "kernels/math/scalar.cuh"
-#include "kernels/vehicles/spline.cuh"
 #include "kernels/math/vec.cuh"
+#include "kernels/vehicles/spline.cuh"
 
 namespace throng {
 
@@ -249,6 +249,18 @@ THRONG_HD inline float LeadWheels(float asked, float wheel_angle, const Follower
   return Clamp(wheel + (asked - wheel) * scale, -1.f, 1.f);
 }
 
+// Throng's bicycle (kernels/vehicles/bicycle.cuh), like most game physics, steps
+// semi-implicitly: each tick turns first, then moves along the new heading. Driving a curve
+// exactly, its positions lie on the curve but its heading is each tick's chord, which trails
+// the curve's tangent there by half the tick's turn, speed * control_period * curvature / 2.
+// The follower counts that much of its two deltas as the track, not as an error: at 10 Hz
+// and 25 m/s on a 0.08 1/m bend it is 0.1 rad, and fed back it pulled the vehicle 0.1-0.3 m
+// inside every bend (throng-bench-lanes --rates 10, docs/VEHICLES.md, "Imposed speed").
+constexpr float kTickTurnShare = 0.5f;
+THRONG_HD inline float TickHeadingLag(float speed, float curvature, const FollowerParams& p) {
+  return kTickTurnShare * speed * p.control_period * curvature;
+}
+
 // With peak_curvature_speed, the share of max_lateral_accel left for the steering's own
 // corrections around the line: on the held-out courses a close follower turns up to 0.3%
 // tighter than the lane where the speed limit binds (throng-bench-lanes).
@@ -296,6 +308,7 @@ THRONG_HD inline FollowerOutput FollowSpline(const SplineSetView& set, const Veh
   const float yaw_command = out.position_delta * (1.f - w) + out.heading_delta * w;
   float feedback = yaw_command / p.max_yaw_delta - pose.cte * p.crosstrack_gain;
   float feedforward = 0.f;
+  float tick_heading_lag = 0.f;  // clockwise, rad (TickHeadingLag)
 
   // Curvature feed-forward. On the line and along it, position delta is half the lane's
   // turn over the look-ahead and heading delta all of it (a circle's chord and tangent):
@@ -306,12 +319,14 @@ THRONG_HD inline FollowerOutput FollowSpline(const SplineSetView& set, const Veh
     const float lane_turn = ShortestSignedAngle(lane_yaw, YawOf(Ground(pose.tangent)));
     const float chord = Length(Ground(out.target - pose.road));
     const float curvature = chord > kMinFeedforwardChord ? lane_turn / chord : 0.f;
-    const float on_line = lane_turn * (0.5f * (1.f - w) + w);
+    tick_heading_lag = TickHeadingLag(speed, curvature, p);
+    const float on_line = lane_turn * (0.5f * (1.f - w) + w) + tick_heading_lag;
     feedback -= p.curvature_feedforward * on_line / p.max_yaw_delta;
     feedforward = p.curvature_feedforward * atanf(p.wheelbase * curvature) / p.max_steer_angle;
   }
   if (p.approach_curvature_share > 0.f) {
-    const float heading_error = ShortestSignedAngle(YawOf(Ground(pose.tangent)), pose.yaw);
+    const float heading_error = ShortestSignedAngle(YawOf(Ground(pose.tangent)), pose.yaw) -
+                                p.curvature_feedforward * tick_heading_lag;
     feedback = LimitApproach(feedback, heading_error, pose.cte, speed, p);
   }
   out.steering = Clamp(feedforward + feedback * TickGainScale(speed, p), -1.f, 1.f);
