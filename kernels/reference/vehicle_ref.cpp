@@ -35,6 +35,15 @@ double Normalize(const ReferenceSpline& spline, double s) {
   return std::clamp(s, 0.0, len);
 }
 
+// The share of a heading error one tick may correct: half while the wheels lag; all of
+// it when they take the command within the tick (they move min(dt / lag, 1) of the way),
+// blended over the second half of that share.
+double MostTickCorrection(const FollowerParams& p) {
+  const double dt = p.control_period, lag = p.steering_lag;
+  const double reach = lag > dt ? dt / lag : 1.0;
+  return 0.5 + 0.5 * std::clamp(2 * reach - 1, 0.0, 1.0);
+}
+
 }  // namespace
 
 double CrossTrackError(const P3& p, const P3& road_pos, const P3& tangent) {
@@ -60,10 +69,12 @@ FollowerOutput FollowSpline(const ReferenceSpline& spline, double spline_speed_l
       spline.Project(pos, Normalize(spline, v.progress_hint), p.projection_window);
   const double k = spline.CurvatureAt(progress);
   const double sharp = std::clamp(3 * k, 0.0, 1.0);
+  // The adaptive look-ahead reaches at least one tick's travel ahead.
   const double look_ahead =
       p.adaptive_look_ahead
-          ? (p.look_ahead_base + speed * static_cast<double>(p.look_ahead_speed_factor)) *
-                (1 - 0.5 * sharp)
+          ? std::max((p.look_ahead_base + speed * static_cast<double>(p.look_ahead_speed_factor)) *
+                         (1 - 0.5 * sharp),
+                     speed * static_cast<double>(p.control_period))
           : static_cast<double>(p.look_ahead_base);
   const P3 road_pos = spline.LocationAt(progress);
   const double cte = CrossTrackError(pos, road_pos, spline.DirectionAt(progress));
@@ -140,7 +151,8 @@ FollowerOutput FollowSpline(const ReferenceSpline& spline, double spline_speed_l
     // (max_steer_angle * its per-tick scale) of travel.
     const double per_tick_turn = speed * p.control_period * p.max_steer_angle /
                                  (static_cast<double>(p.max_yaw_delta) * p.wheelbase);
-    const double loop_scale = per_tick_turn > 0.5 ? 0.5 / per_tick_turn : 1.0;
+    const double most = MostTickCorrection(p);
+    const double loop_scale = per_tick_turn > most ? most / per_tick_turn : 1.0;
     const double lag_distance =
         speed * p.steering_lag * std::max(0.0, 1.0 - static_cast<double>(p.lag_compensation)) +
         p.wheelbase * p.max_yaw_delta / (p.max_steer_angle * loop_scale);
@@ -153,7 +165,7 @@ FollowerOutput FollowSpline(const ReferenceSpline& spline, double spline_speed_l
   // One tick's heading correction at most half the heading error.
   const double per_tick = speed * p.control_period * p.max_steer_angle /
                           (static_cast<double>(p.max_yaw_delta) * p.wheelbase);
-  if (per_tick > 0.5) feedback *= 0.5 / per_tick;
+  if (per_tick > MostTickCorrection(p)) feedback *= MostTickCorrection(p) / per_tick;
   double steering = std::clamp(feedforward + feedback, -1.0, 1.0);
   // Lead on the wheels' lag: they should close the gap to the asked angle in
   // wheel_response_time, not steering_lag; the gain is held to a quarter of the gap per

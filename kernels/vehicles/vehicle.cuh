@@ -44,7 +44,7 @@ struct FollowerParams {
   float steering_lag = 0.3f;     // s
   // Far from the line, head for it no steeper than this share of the tightest turn can
   // straighten out before reaching it (0 = no limit): no overshoot after a lane change.
-  float approach_curvature_share = 0.7f;  // 0..1
+  float approach_curvature_share = 0.8f;  // 0..1 (0.7 until issue 34: docs/VEHICLES.md)
   // s between two follower calls (a world passes its tick): the yaw feedback is scaled
   // down where one tick's correction would overshoot at speed (0 = continuous).
   float control_period = 1.f / 60.f;
@@ -118,6 +118,8 @@ THRONG_HD inline int SpeedSampleCount(float window) {
          : n > kMaxSpeedSamples ? kMaxSpeedSamples
                                 : static_cast<int>(n);
 }
+// The adaptive look-ahead is at least this many ticks of travel (FollowSpline, step 3).
+constexpr float kMinLookAheadTicks = 1.f;
 // Below this ground distance (1 mm) the direction to the target is undefined (a vehicle
 // stopped on the end of an open spline); the lane's direction stands in for it.
 constexpr float kMinTargetDistanceSq = 1e-6f;
@@ -183,9 +185,22 @@ THRONG_HD inline Pose PredictPose(const SplineSetView& set, const VehicleState& 
   return pose;
 }
 
-// Share of the heading error one tick may correct (TickGainScale): at 1 the feedback would
-// remove it in one tick and ring; 0.5 halves it per tick.
+// Share of the heading error one tick may correct (TickGainScale) while the wheels lag:
+// at 1 the feedback would remove it in one tick and, with the wheels still turning, ring;
+// 0.5 halves it per tick.
 constexpr float kMaxTickCorrection = 0.5f;
+
+// Where the wheels take the command within the tick (Throng's bicycle: the wheel angle
+// moves min(control_period / steering_lag, 1) of the way to it), a tick's correction turns
+// the vehicle exactly as asked, and the whole heading error is removed (dead-beat): at
+// 0.5, at 10 Hz without lag, the approach from 5 m off the line overshot and settled 1-2
+// ticks after pure pursuit's (docs/VEHICLES.md, "Imposed speed"). Between, blended on the
+// share the wheels reach: half or less keeps kMaxTickCorrection.
+constexpr float kMaxTickCorrectionFreeWheels = 1.f;
+THRONG_HD inline float MaxTickCorrection(const FollowerParams& p) {
+  const float reach = p.steering_lag > p.control_period ? p.control_period / p.steering_lag : 1.f;
+  return Lerp(kMaxTickCorrection, kMaxTickCorrectionFreeWheels, Clamp(2.f * reach - 1.f, 0.f, 1.f));
+}
 
 // Approach headings below this (1.7 degrees) are never limited: near the line the linear
 // feedback settles by itself, and limiting it there would only soften it.
@@ -221,11 +236,12 @@ THRONG_HD inline float LimitApproach(float feedback, float heading_error, float 
 
 // The yaw feedback's gain per tick: heading error h turns the wheels by
 // h * max_steer_angle / max_yaw_delta, which turns the vehicle by speed * control_period *
-// tan(that) / wheelbase in one tick. Scaled so that is at most kMaxTickCorrection of h.
+// tan(that) / wheelbase in one tick. Scaled so that is at most MaxTickCorrection of h.
 THRONG_HD inline float TickGainScale(float speed, const FollowerParams& p) {
   const float per_tick =
       speed * p.control_period * p.max_steer_angle / (p.max_yaw_delta * p.wheelbase);
-  return per_tick > kMaxTickCorrection ? kMaxTickCorrection / per_tick : 1.f;
+  const float most = MaxTickCorrection(p);
+  return per_tick > most ? most / per_tick : 1.f;
 }
 
 // LeadWheels: at 60 Hz and a 0.3 s lag this never binds (4.5 against the default scale
@@ -281,9 +297,13 @@ THRONG_HD inline FollowerOutput FollowSpline(const SplineSetView& set, const Veh
   const float sharpness = Clamp(k * 3.f, 0.f, 1.f);
 
   // 3-5. Faster looks further; a sharper bend pulls the target in so it is not cut.
-  out.look_ahead = p.adaptive_look_ahead ? (p.look_ahead_base + speed * p.look_ahead_speed_factor) *
-                                               Lerp(1.f, 0.5f, sharpness)
-                                         : p.look_ahead_base;
+  // At least one tick's travel (kMinLookAheadTicks): a nearer target is passed before the
+  // next call, and its bearing swings from side to side (a 2 cm, period-two ring at 10 Hz).
+  out.look_ahead = p.adaptive_look_ahead
+                       ? fmaxf((p.look_ahead_base + speed * p.look_ahead_speed_factor) *
+                                   Lerp(1.f, 0.5f, sharpness),
+                               kMinLookAheadTicks * speed * p.control_period)
+                       : p.look_ahead_base;
   // The lane where the vehicle is (cte, the debug progress point).
   Vec3 road_tangent;
   FrameAt(set, v.spline, out.progress, &out.progress_point, &road_tangent);

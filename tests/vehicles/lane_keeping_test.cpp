@@ -112,10 +112,10 @@ TEST(LaneKeepingTest, hairpin_lagged_fast_off_line_cell) { ExpectOffLine({"hairp
 // Imposed speed (issue 34): the caller's own speed loop (bench/lanes/lane_drive.h) drives
 // a constant speed or a ramp that never slows for bends, 30, 60 or 90 km/h, at ticks from
 // 10 to 60 Hz. The target: RMS |cte| at most 0.75x the better baseline's and max below
-// both. The cells below are the worst of throng-bench-lanes --speed-control constant|ramp
-// (docs/VEHICLES.md, "Imposed speed"), bounded at the ratio reached plus a margin; the first
-// three were 1.31x, 1.71x and 1.41x before the follower counted the bicycle's per-tick
-// heading lag (kTickTurnShare).
+// both; off-line (5 m, 20 degrees), settled within 0.2 m sooner than both. The cells below
+// are the worst of throng-bench-lanes --speed-control constant|ramp and the ones that
+// failed before (docs/VEHICLES.md, "Imposed speed"), bounded at the ratio reached plus a
+// margin.
 struct ImposedCell {
   const char* course;
   float rate, lag, speed;
@@ -137,7 +137,8 @@ ImposedRun DriveImposed(const ImposedCell& cell, bool off_line) {
   return {DriveThrong(course, set, FollowerParams{}, setup), DriveBaselines(course, set, setup)};
 }
 
-void ExpectImposedOnLine(const ImposedCell& cell, float bound) {
+// `min_fast`: the share of the lap driven above the follower's curvature-safe speed.
+void ExpectImposedOnLine(const ImposedCell& cell, float bound, float min_fast = 0.2f) {
   const ImposedRun run = DriveImposed(cell, false);
   const DriveResult& t = run.throng;
   const Baselines& b = run.baselines;
@@ -148,41 +149,66 @@ void ExpectImposedOnLine(const ImposedCell& cell, float bound) {
       cell.course, cell.rate, cell.lag, cell.speed, t.rms_cte, t.max_cte, b.pp.rms_cte,
       b.pp.max_cte, b.stanley.rms_cte, b.stanley.max_cte, 100.f * t.above_safe_share);
   ASSERT_TRUE(t.completed);
-  EXPECT_GT(t.above_safe_share, 0.2f) << "the imposed speed should be above the safe one";
+  EXPECT_GE(t.above_safe_share, min_fast) << "the imposed speed should be above the safe one";
   EXPECT_LE(t.rms_cte, bound * b.BestRms()) << cell.course;
   EXPECT_LT(t.max_cte, b.BestMax()) << cell.course;
 }
 
+void ExpectImposedOffLine(const ImposedCell& cell) {
+  const ImposedRun run = DriveImposed(cell, true);
+  const DriveResult& t = run.throng;
+  const Baselines& b = run.baselines;
+  std::printf(
+      "  [lanes] %-12s %2.0f Hz lag %.1f %4.1f m/s imposed off-line: settled throng %.2f s, "
+      "pure pursuit %.2f s, stanley %.2f s (-1: never)\n",
+      cell.course, cell.rate, cell.lag, cell.speed, t.time_to_line, b.pp.time_to_line,
+      b.stanley.time_to_line);
+  ASSERT_TRUE(t.completed);
+  ASSERT_GE(t.time_to_line, 0.f);
+  EXPECT_LT(t.time_to_line, b.BestTime()) << cell.course;
+}
+
+// Were 1.31x, 1.71x and 1.41x before the follower counted the bicycle's per-tick heading
+// lag (kTickTurnShare).
 TEST(LaneKeepingTest, imposed_speed_chicane_10hz_without_lag) {
-  ExpectImposedOnLine({"chicane", 10.f, 0.f, 25.f}, 0.6f);
+  ExpectImposedOnLine({"chicane", 10.f, 0.f, 25.f}, 0.1f);
 }
 TEST(LaneKeepingTest, imposed_speed_hairpin_turn_10hz) {
   ExpectImposedOnLine({"hairpin_turn", 10.f, 0.3f, 16.667f}, 0.5f);
 }
 TEST(LaneKeepingTest, imposed_speed_s_bends_10hz) {
-  ExpectImposedOnLine({"s_bends", 10.f, 0.3f, 25.f}, 0.75f);
+  ExpectImposedOnLine({"s_bends", 10.f, 0.3f, 25.f}, 0.55f);
+}
+// Rang (period two, 2 cm) at 1.16-2.6x with the whole heading error corrected per tick and
+// a look-ahead shorter than a tick's travel (kMinLookAheadTicks).
+TEST(LaneKeepingTest, imposed_speed_lane_change_10hz_without_lag) {
+  ExpectImposedOnLine({"lane_change", 10.f, 0.f, 25.f}, 0.1f);
 }
 TEST(LaneKeepingTest, imposed_speed_random_road_60hz) {
   ExpectImposedOnLine({"random_1", 60.f, 0.3f, 16.667f}, 0.05f);
 }
-TEST(LaneKeepingTest, imposed_speed_ramp_big_loop_10hz) {
+// The worst cells of each speed control (the big loop's bends are gentle: at 60 km/h its
+// constant speed is never above the safe one).
+TEST(LaneKeepingTest, imposed_speed_worst_constant_cell) {
+  ExpectImposedOnLine({"big_loop", 10.f, 0.3f, 16.667f}, 0.6f, 0.f);
+}
+TEST(LaneKeepingTest, imposed_speed_worst_ramp_cell) {
   ExpectImposedOnLine({"big_loop", 10.f, 0.3f, 25.f, SpeedControl::kImposedRamp}, 0.7f);
 }
 
-// Off-line at an imposed 90 km/h (5 m right, 20 degrees away): settled within 0.2 m, where
-// neither baseline settles on the lagged bicycle.
-TEST(LaneKeepingTest, imposed_speed_off_line_s_bends_settles) {
-  const ImposedRun run = DriveImposed({"s_bends", 60.f, 0.3f, 25.f}, true);
-  const DriveResult& t = run.throng;
-  const Baselines& b = run.baselines;
-  std::printf(
-      "  [lanes] s_bends 60 Hz lag 0.3 25 m/s imposed off-line: settled throng %.2f s, pure "
-      "pursuit %.2f s, stanley %.2f s (-1: never)\n",
-      t.time_to_line, b.pp.time_to_line, b.stanley.time_to_line);
-  ASSERT_TRUE(t.completed);
-  ASSERT_GE(t.time_to_line, 0.f);
-  EXPECT_LT(t.time_to_line, 2.f);
-  EXPECT_LT(t.time_to_line, b.BestTime());
+// At 90 km/h on the lagged bicycle neither baseline settles. At 10 Hz without lag Throng
+// settled 0.2 s after pure pursuit before a tick's correction was dead-beat for wheels
+// that take the command within the tick (MaxTickCorrection); on the ramp from 15 km/h in
+// the same tick before the approach share went from 0.7 to 0.8.
+TEST(LaneKeepingTest, imposed_speed_off_line_s_bends_90kmh) {
+  ExpectImposedOnLine({"s_bends", 60.f, 0.3f, 25.f}, 0.1f);
+  ExpectImposedOffLine({"s_bends", 60.f, 0.3f, 25.f});
+}
+TEST(LaneKeepingTest, imposed_speed_off_line_10hz_without_lag) {
+  ExpectImposedOffLine({"hairpin", 10.f, 0.f, 25.f});
+}
+TEST(LaneKeepingTest, imposed_speed_off_line_ramp_from_15kmh_at_10hz) {
+  ExpectImposedOffLine({"hairpin", 10.f, 0.3f, 8.333f, SpeedControl::kImposedRamp});
 }
 
 // Where the curvature speed limit binds, the lateral acceleration (speed^2 tan(wheel angle)
