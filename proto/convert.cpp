@@ -498,6 +498,7 @@ void StatsToProto(const TickStats& s, std::string_view backend, v1::TickStats* p
   p->set_stalled(s.stalled);
   p->set_stall_episodes(s.stall_episodes);
   p->set_longest_stall_ticks(s.longest_stall_ticks);
+  p->set_jam_steps(s.jam_steps);
   p->set_stopped(s.stopped);
   p->set_time_stopped(s.time_stopped_s);
   p->set_constraints_mean(s.constraints_mean);
@@ -541,6 +542,7 @@ void TotalsToProto(const WorldTotals& s, v1::WorldTotals* p) {
   p->set_stalled(s.stalled);
   p->set_stall_episodes(s.stall_episodes);
   p->set_longest_stall_ticks(s.longest_stall_ticks);
+  p->set_jam_steps(s.jam_steps);
   p->set_agent_overlaps(s.agent_overlaps);
   p->set_vehicle_overlaps(s.vehicle_overlaps);
   p->set_agents_in_obstacles(s.agents_in_obstacles);

@@ -58,6 +58,7 @@ struct EngineSeries {
   Counter* stalled;
   Counter* stall_episodes;
   Gauge* longest_stall;
+  Counter* jam_steps;
   std::array<Counter*, kCollisionKinds.size()> collisions;
   Histogram* constraints_mean;
   Gauge* constraints_max;
@@ -130,6 +131,15 @@ ServiceMetrics::Impl::Impl(int max_worlds) {
               "Stalls begun: agents whose time without progress reached stall_ticks. "
               "A rise means new jams forming (a door, a counter-flow, a blocked path); "
               "compare with throng_longest_stall_ticks to see whether they clear.")
+          .Register(r);
+  auto& jam_steps =
+      BuildCounter()
+          .Name("throng_jam_steps_total")
+          .Help(
+              "Agents whose solve was infeasible (safe_stop or emergency) that moved by a "
+              "jam step instead of standing (docs/ORCA.md, step 5). Rising with "
+              "safe_stop means a dense crowd that still creeps forward; safe_stop rising "
+              "without it means agents are standing.")
           .Register(r);
   auto& longest_stall =
       BuildGauge()
@@ -235,6 +245,7 @@ ServiceMetrics::Impl::Impl(int max_worlds) {
     e.stalled = &stalled.Add({{"backend", backend}});
     e.stall_episodes = &stall_episodes.Add({{"backend", backend}});
     e.longest_stall = &longest_stall.Add({{"backend", backend}});
+    e.jam_steps = &jam_steps.Add({{"backend", backend}});
     for (size_t k = 0; k < kCollisionKinds.size(); ++k) {
       e.collisions[k] =
           &collisions.Add({{"backend", backend}, {"kind", std::string(kCollisionKinds[k])}});
@@ -343,6 +354,7 @@ void ServiceMetrics::RecordTick(std::string_view backend, const TickStats& stats
   add(e.stalled, static_cast<double>(stats.stalled));
   add(e.stall_episodes, static_cast<double>(stats.stall_episodes));
   e.longest_stall->Set(static_cast<double>(stats.longest_stall_ticks));
+  add(e.jam_steps, static_cast<double>(stats.jam_steps));
   add(e.collisions[0], static_cast<double>(stats.agent_overlaps));
   add(e.collisions[1], static_cast<double>(stats.vehicle_overlaps));
   add(e.collisions[2], static_cast<double>(stats.agents_in_obstacles));

@@ -84,6 +84,7 @@ void Stats(TickContext& c) {
     if (oa.flags[i] & kAgentNonCooperative) continue;
     ++solved;
     ++stats.status_count[orca.status[i]];
+    if (orca.solve_flags[i] & kSolveJamStep) ++stats.jam_steps;
     constraints_sum += orca.constraints[i];
     stats.constraints_max = std::max<uint32_t>(stats.constraints_max, orca.constraints[i]);
     const double deviation = Length(Vec2{orca.vx[i] - oa.pref_vx[i], orca.vy[i] - oa.pref_vy[i]});

@@ -42,6 +42,7 @@ void WorldTotals::Add(const TickStats& stats) {
   oscillating += stats.oscillating;
   stalled += stats.stalled;
   stall_episodes += stats.stall_episodes;
+  jam_steps += stats.jam_steps;
   longest_stall_ticks = std::max(longest_stall_ticks, stats.longest_stall_ticks);
   agent_overlaps += stats.agent_overlaps;
   vehicle_overlaps += stats.vehicle_overlaps;

@@ -229,6 +229,9 @@ struct TickStats {
   // progress, over the agents stalled now (0: none).
   uint64_t stall_episodes = 0;
   uint64_t longest_stall_ticks = 0;
+  // Solved agents whose solve was infeasible and that moved by a jam step instead of
+  // standing (docs/ORCA.md, step 5; SolveFlag kSolveJamStep).
+  uint64_t jam_steps = 0;
   uint64_t stopped = 0;         // agents wanting to move but given no speed
   double time_stopped_s = 0;    // stopped * dt
   double constraints_mean = 0;  // half-planes per solved agent
@@ -302,6 +305,7 @@ struct WorldTotals {
   uint64_t oscillating = 0, stalled = 0;  // agent-ticks flagged
   uint64_t stall_episodes = 0;
   uint64_t longest_stall_ticks = 0;  // the largest TickStats::longest_stall_ticks
+  uint64_t jam_steps = 0;            // agent-ticks
   uint64_t agent_overlaps = 0, vehicle_overlaps = 0, agents_in_obstacles = 0;
   uint64_t forward_in_obstacles = 0;  // forward-agent-ticks
   double time_stopped_s = 0;

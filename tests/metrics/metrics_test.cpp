@@ -33,6 +33,7 @@ TickStats CraftedTick(uint64_t k, uint64_t m) {
   s.stalled = 2;
   s.stall_episodes = 1;
   s.longest_stall_ticks = 50 + m;
+  s.jam_steps = 2;  // of the 3 safe stops
   s.stopped = 4;
   s.time_stopped_s = 0.4;
   s.constraints_mean = 5.5;
@@ -68,6 +69,7 @@ TEST(ServiceMetricsTest, counters_rise_by_exactly_the_reported_amounts) {
   EXPECT_EQ(delta(R"(throng_oscillating_agent_ticks_total{backend="cpu"})"), 16);
   EXPECT_EQ(delta(R"(throng_stalled_agent_ticks_total{backend="cpu"})"), 4);
   EXPECT_EQ(delta(R"(throng_stall_episodes_total{backend="cpu"})"), 2);
+  EXPECT_EQ(delta(R"(throng_jam_steps_total{backend="cpu"})"), 4);
   // A gauge: the last tick's longest running stall (50 + 11), not a sum.
   EXPECT_EQ(SampleValue(after, R"(throng_longest_stall_ticks{backend="cpu"})"), 61);
   EXPECT_EQ(delta(R"(throng_ticks_total{backend="cpu"})"), 2);
@@ -181,6 +183,7 @@ TEST(ServiceMetricsTest, every_family_has_help_and_type) {
       {"throng_stalled_agent_ticks_total", "counter"},
       {"throng_stall_episodes_total", "counter"},
       {"throng_longest_stall_ticks", "gauge"},
+      {"throng_jam_steps_total", "counter"},
       {"throng_collisions_total", "counter"},
       {"throng_constraints_per_agent", "histogram"},
       {"throng_constraints_per_agent_max", "gauge"},

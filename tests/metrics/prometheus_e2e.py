@@ -125,7 +125,7 @@ class Expected:
     def __init__(self):
         self.ticks = 0
         self.cases = dict.fromkeys(CASES, 0)
-        self.oscillating = self.stalled = self.stall_episodes = 0
+        self.oscillating = self.stalled = self.stall_episodes = self.jam_steps = 0
         self.collisions = {"agent_agent": 0, "agent_vehicle": 0, "agent_obstacle": 0}
         self.stage_seconds = dict.fromkeys(STAGES, 0.0)
         self.rpcs = {}
@@ -137,6 +137,7 @@ class Expected:
         self.oscillating += s.oscillating
         self.stalled += s.stalled
         self.stall_episodes += s.stall_episodes
+        self.jam_steps += s.jam_steps
         self.collisions["agent_agent"] += s.agent_overlaps
         self.collisions["agent_vehicle"] += s.vehicle_overlaps
         self.collisions["agent_obstacle"] += s.agents_in_obstacles
@@ -150,6 +151,7 @@ class Expected:
         self.oscillating += t.oscillating
         self.stalled += t.stalled
         self.stall_episodes += t.stall_episodes
+        self.jam_steps += t.jam_steps
         self.collisions["agent_agent"] += t.agent_overlaps
         self.collisions["agent_vehicle"] += t.vehicle_overlaps
         self.collisions["agent_obstacle"] += t.agents_in_obstacles
@@ -296,6 +298,8 @@ def check_engine_series(prom, expected, backend, sums_before):
     episodes = prom.value("sum(throng_stall_episodes_total)")
     check(episodes == expected.stall_episodes,
           f"stall episodes: {episodes} == {expected.stall_episodes}")
+    jam = prom.value("sum(throng_jam_steps_total)")
+    check(jam == expected.jam_steps, f"jam steps: {jam} == {expected.jam_steps}")
     kinds = prom.by("sum by (kind) (throng_collisions_total)", "kind")
     for kind, n in expected.collisions.items():
         check(kinds.get(kind) == n, f"collisions {kind}: {kinds.get(kind)} == {n}")

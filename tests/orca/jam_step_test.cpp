@@ -46,6 +46,9 @@ TEST(JamStepTest, ExcessOverlapJudgesTheNeighbourMovingOnAndMirroringTheStep) {
 struct DoorRun {
   size_t through = 0;     // crossed the door's line x = 0
   double deepest = 0;     // m, largest overlap of two bodies at any tick
+  uint64_t jam_steps = 0;  // summed over the ticks' stats
+  uint64_t infeasible = 0;  // safe stops and emergencies, summed likewise
+  WorldTotals totals;
 };
 
 // 60 people empty a room through a 1 m door (docs/SCENARIOS.md, bottleneck_1m, seed 1).
@@ -68,7 +71,11 @@ DoorRun RunDoor(BackendKind backend, bool jam_step) {
     const std::vector<float> radii =
         a.radius.empty() ? std::vector<float>(a.size(), radius) : a.radius;
     run.deepest = std::max(run.deepest, bench::MeasureBodyDepths(a.x, a.y, radii, 0.01).deepest);
+    run.jam_steps += r.stats.jam_steps;
+    run.infeasible += r.stats.status_count[static_cast<int>(SolveStatus::kSafeStop)] +
+                      r.stats.status_count[static_cast<int>(SolveStatus::kEmergency)];
   }
+  run.totals = world.totals();
   const AgentSnapshot& a = world.state().agents;
   for (size_t i = 0; i < a.size(); ++i) run.through += a.x[i] > 0.f;
   return run;
@@ -85,6 +92,16 @@ TEST_P(JamStepSceneTest, DoorEmptiesWithTheJamStepAndJamsWithout) {
               with.through, with.deepest, without.through, without.deepest);
   EXPECT_GE(with.through, 30u);
   EXPECT_LE(without.through, 10u);
+  // The ticks' stats and the world's totals count the jam steps (throng_jam_steps_total):
+  // some of the infeasible solves moved, and none do with the rule off.
+  std::printf("[ figures  ] jam steps %llu of %llu infeasible agent-ticks\n",
+              static_cast<unsigned long long>(with.jam_steps),
+              static_cast<unsigned long long>(with.infeasible));
+  EXPECT_GT(with.jam_steps, 0u);
+  EXPECT_LE(with.jam_steps, with.infeasible);
+  EXPECT_EQ(with.totals.jam_steps, with.jam_steps);
+  EXPECT_EQ(without.jam_steps, 0u);
+  EXPECT_EQ(without.totals.jam_steps, 0u);
   // Bodies touch, they do not press into each other (issue 41: under 5 cm; the step's own
   // bound is 1 cm).
   EXPECT_LT(with.deepest, 0.02);

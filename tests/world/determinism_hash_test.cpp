@@ -70,6 +70,7 @@ uint64_t HashRun(const std::string& scenario_name, BackendKind backend) {
                                st.stalled,
                                st.stall_episodes,
                                st.longest_stall_ticks,
+                               st.jam_steps,
                                st.stopped,
                                st.agent_overlaps,
                                st.vehicle_overlaps,

@@ -14,7 +14,7 @@ from throng.scenario import load_scenario, make_scenario
 from throng.v1 import simulation_pb2 as pb
 
 # TickStats fields recorded per tick (and summed in the summary).
-STAT_FIELDS = ("ok", "safe_stop", "emergency", "oscillating", "stalled", "stall_episodes",
+STAT_FIELDS = ("ok", "safe_stop", "emergency", "jam_steps", "oscillating", "stalled", "stall_episodes",
                "longest_stall_ticks", "stopped",
                "agent_overlaps", "vehicle_overlaps", "agents_in_obstacles", "vehicles_braking",
                "forward_blocked", "forward_in_obstacles")
@@ -194,7 +194,8 @@ def format_summary(s):
         f"{s['latency_ms']['p99']:.1f} ms; server tick p50 {s['server_tick_ms']['p50']:.1f} ms, "
         f"p99 {s['server_tick_ms']['p99']:.1f} ms",
         f"solver     ok {s['ok']} ({share('ok')}), safe_stop {s['safe_stop']} "
-        f"({share('safe_stop')}), emergency {s['emergency']} ({share('emergency')}) agent-ticks",
+        f"({share('safe_stop')}), emergency {s['emergency']} ({share('emergency')}) agent-ticks; "
+        f"{s.get('jam_steps', 0)} of the infeasible moved by a jam step",
         f"detections oscillating {s['oscillating']}, stalled {s['stalled']}, stopped "
         f"{s['stopped']} agent-ticks; vehicles braking {s['vehicles_braking']} vehicle-ticks",
         f"stalls     {s.get('stall_episodes', 0)} episodes, the longest "
