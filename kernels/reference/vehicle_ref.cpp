@@ -140,8 +140,11 @@ FollowerOutput FollowSpline(const ReferenceSpline& spline, double spline_speed_l
     // error it would hold, is capped at what can be straightened out within |cte|: the
     // cap c solves c^2 / (2 k) + c * lag distance = |cte| for the approach share k of the
     // tightest turn (tan(max steer) / wheelbase).
+    // Clockwise; the tick's heading lag is the track only for a vehicle on it: all of it on
+    // the line, none from 0.5 m off.
+    const double on_track = std::max(0.0, 1.0 - std::fabs(at_cte) / 0.5);
     const double heading_error = SignedAngle(std::atan2(at_tangent.y, at_tangent.x), at_yaw) -
-                                 p.curvature_feedforward * tick_heading_lag;  // clockwise
+                                 on_track * p.curvature_feedforward * tick_heading_lag;
     const double held = -(feedback - heading_error / p.max_yaw_delta) * p.max_yaw_delta;
     const double approach_k =
         p.approach_curvature_share * std::tan(static_cast<double>(p.max_steer_angle)) / p.wheelbase;

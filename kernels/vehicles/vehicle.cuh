@@ -276,6 +276,16 @@ constexpr float kTickTurnShare = 0.5f;
 THRONG_HD inline float TickHeadingLag(float speed, float curvature, const FollowerParams& p) {
   return kTickTurnShare * speed * p.control_period * curvature;
 }
+// The lag describes a vehicle driving the curve; one still approaching the line is not, so
+// the approach limit's heading error counts it only near the line: all of it on the line,
+// none kOnTrackBand or more away. Counted there too, a start 3 m off a gentle bend settled
+// one tick later at 10 and 20 Hz; not counted at all, bends driven at an imposed speed
+// went above 1.0x (throng-bench-lanes).
+constexpr float kOnTrackBand = 0.5f;  // m
+THRONG_HD inline float OnTrackShare(float cte) {
+  const float share = 1.f - fabsf(cte) / kOnTrackBand;
+  return share > 0.f ? share : 0.f;
+}
 
 // With peak_curvature_speed, the share of max_lateral_accel left for the steering's own
 // corrections around the line: on the held-out courses a close follower turns up to 0.3%
@@ -346,7 +356,7 @@ THRONG_HD inline FollowerOutput FollowSpline(const SplineSetView& set, const Veh
   }
   if (p.approach_curvature_share > 0.f) {
     const float heading_error = ShortestSignedAngle(YawOf(Ground(pose.tangent)), pose.yaw) -
-                                p.curvature_feedforward * tick_heading_lag;
+                                OnTrackShare(pose.cte) * p.curvature_feedforward * tick_heading_lag;
     feedback = LimitApproach(feedback, heading_error, pose.cte, speed, p);
   }
   out.steering = Clamp(feedforward + feedback * TickGainScale(speed, p), -1.f, 1.f);
