@@ -135,6 +135,12 @@ FollowerOutput FollowSpline(const ReferenceSpline& spline, double spline_speed_l
     feedback -=
         p.curvature_feedforward * (turn * (0.5 * (1 - w) + w) + tick_heading_lag) / p.max_yaw_delta;
   }
+  // The yaw feedback's turn per tick, as a share of the heading error, and the most of it
+  // one tick may correct (MostTickCorrection): above that the feedback is scaled down.
+  const double per_tick = speed * p.control_period * p.max_steer_angle /
+                          (static_cast<double>(p.max_yaw_delta) * p.wheelbase);
+  const double tick_scale =
+      per_tick > MostTickCorrection(p) ? MostTickCorrection(p) / per_tick : 1.0;
   if (p.approach_curvature_share > 0) {
     // Split the feedback into heading error and the rest; the rest, read as the heading
     // error it would hold, is capped at what can be straightened out within |cte|: the
@@ -152,23 +158,16 @@ FollowerOutput FollowSpline(const ReferenceSpline& spline, double spline_speed_l
     // covers lag_compensation of that lag.
     // And while the yaw feedback removes the heading error: wheelbase * max_yaw_delta /
     // (max_steer_angle * its per-tick scale) of travel.
-    const double per_tick_turn = speed * p.control_period * p.max_steer_angle /
-                                 (static_cast<double>(p.max_yaw_delta) * p.wheelbase);
-    const double most = MostTickCorrection(p);
-    const double loop_scale = per_tick_turn > most ? most / per_tick_turn : 1.0;
     const double lag_distance =
         speed * p.steering_lag * std::max(0.0, 1.0 - static_cast<double>(p.lag_compensation)) +
-        p.wheelbase * p.max_yaw_delta / (p.max_steer_angle * loop_scale);
+        p.wheelbase * p.max_yaw_delta / (p.max_steer_angle * tick_scale);
     // Positive root of c^2 + 2 k lag_distance c - 2 k |cte| = 0, at least 0.03 rad (near
     // the line the feedback is left alone).
     const double b = approach_k * lag_distance;
     const double cap = std::max(-b + std::sqrt(b * b + 2.0 * approach_k * std::fabs(at_cte)), 0.03);
     feedback = (heading_error - std::clamp(held, -cap, cap)) / p.max_yaw_delta;
   }
-  // One tick's heading correction at most half the heading error.
-  const double per_tick = speed * p.control_period * p.max_steer_angle /
-                          (static_cast<double>(p.max_yaw_delta) * p.wheelbase);
-  if (per_tick > MostTickCorrection(p)) feedback *= MostTickCorrection(p) / per_tick;
+  feedback *= tick_scale;
   double steering = std::clamp(feedforward + feedback, -1.0, 1.0);
   // Lead on the wheels' lag: they should close the gap to the asked angle in
   // wheel_response_time, not steering_lag; the gain is held to a quarter of the gap per
