@@ -114,7 +114,17 @@ DriveResult DriveLap(const Course& course, const SplineSetView& set,
       brake = Clamp(-accel / bike.max_brake, 0.f, 1.f);
     }
     v.progress_hint = f.progress;
+    const Vec3 from = v.position;
+    const float yaw_before = v.yaw;
     StepBicycle(v, steering, throttle, brake, bike, setup.dt);
+    if (setup.exact_arc) {
+      const float turn = WrapAngle(v.yaw - yaw_before);
+      const float d = v.speed * setup.dt;
+      const float chord = std::fabs(turn) > 1e-6f ? d * std::sin(0.5f * turn) / (0.5f * turn) : d;
+      const float mid = yaw_before + 0.5f * turn;
+      v.position.x = from.x + chord * std::cos(mid);
+      v.position.y = from.y + chord * std::sin(mid);
+    }
     r.max_lateral_accel =
         fmaxf(r.max_lateral_accel,
               std::fabs(v.speed * v.speed * std::tan(v.wheel_angle) / bike.wheelbase));

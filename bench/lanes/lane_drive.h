@@ -30,6 +30,9 @@ struct DriveSetup {
   SpeedControl speed_control = SpeedControl::kFollower;
   float off_line_offset = 3.f;                // m right of the line
   float off_line_angle = 15.f * kPi / 180.f;  // rad, turned away from it
+  // A caller's own integration: the bicycle's turn and speed, but the move along the exact
+  // arc (chord along the mean heading) instead of along the new heading (semi-implicit).
+  bool exact_arc = false;
 };
 
 struct DriveResult {

@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> sets, speed_sets;
   bool plain_speed = false;
   std::string starts = "both", json_path, speed_control = "follower";
-  bool quiet = false, untold = false;
+  bool quiet = false, untold = false, exact_arc = false;
   int search = 0;
   float dt = 1.f / 60.f, min_yaw = 0.1f, target_ratio = 0.5f;
   float offset = 3.f, angle_deg = 15.f;
@@ -83,6 +83,9 @@ int main(int argc, char** argv) {
   app.add_flag("--untold", untold,
                "Throng keeps its default steering_lag and control_period instead of being told "
                "the vehicle's and the tick (a caller who calls the follower directly)");
+  app.add_flag("--exact-arc", exact_arc,
+               "the vehicle moves along the exact arc of each tick's turn, not along its new "
+               "heading (a caller's own integration; Throng's bicycle is semi-implicit)");
   app.add_option("--json", json_path, "write every cell as JSON to this file");
   app.add_flag("--quiet", quiet, "print only the summary");
   app.add_option("--dt", dt, "seconds per tick (default 1/60)");
@@ -152,6 +155,7 @@ int main(int argc, char** argv) {
             DriveSetup setup{speed, lag, off == 1, tick, speed_loop, control};
             setup.off_line_offset = offset;
             setup.off_line_angle = angle_deg * kPi / 180.f;
+            setup.exact_arc = exact_arc;
             // Throng is told the vehicle's steering lag and the tick, as a world tells it its
             // bicycle's and its dt (docs/VEHICLES.md); the baselines have no use for them.
             FollowerParams told = params;
