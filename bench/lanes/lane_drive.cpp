@@ -5,6 +5,7 @@
 
 #include "kernels/math/frame.cuh"
 #include "kernels/math/scalar.cuh"
+#include "kernels/vehicles/turn_before_move.h"
 
 namespace throng::lanes {
 namespace {
@@ -115,15 +116,24 @@ DriveResult DriveLap(const Course& course, const SplineSetView& set,
     }
     v.progress_hint = f.progress;
     const Vec3 from = v.position;
-    const float yaw_before = v.yaw;
+    const float yaw_before = v.yaw, speed_before = v.speed;
     StepBicycle(v, steering, throttle, brake, bike, setup.dt);
-    if (setup.exact_arc) {
+    if (setup.integration != Integration::kTurnFirst) {
+      // The bicycle's turn and travel this tick, moved along another heading.
       const float turn = WrapAngle(v.yaw - yaw_before);
       const float d = v.speed * setup.dt;
-      const float chord = std::fabs(turn) > 1e-6f ? d * std::sin(0.5f * turn) / (0.5f * turn) : d;
-      const float mid = yaw_before + 0.5f * turn;
-      v.position.x = from.x + chord * std::cos(mid);
-      v.position.y = from.y + chord * std::sin(mid);
+      float chord = d, heading = yaw_before;  // kMoveFirst: along the old heading
+      if (setup.integration == Integration::kExactArc) {
+        if (std::fabs(turn) > 1e-6f) chord = d * std::sin(0.5f * turn) / (0.5f * turn);
+        heading = yaw_before + 0.5f * turn;
+      }
+      v.position.x = from.x + chord * std::cos(heading);
+      v.position.y = from.y + chord * std::sin(heading);
+    }
+    if (setup.read_turn_before_move) {
+      v.turn_before_move =
+          UpdateTurnBeforeMove(v.turn_before_move, Ground(from), yaw_before, Ground(v.position),
+                               v.yaw, fmaxf(speed_before, v.speed) * setup.dt);
     }
     r.max_lateral_accel =
         fmaxf(r.max_lateral_accel,

@@ -19,6 +19,8 @@ enum class SpeedControl { kFollower, kImposedConstant, kImposedRamp };
 constexpr float kImposedSpeedGain = 1.f;    // 1/s
 constexpr float kImposedRampPeriod = 20.f;  // s
 
+enum class Integration { kTurnFirst, kExactArc, kMoveFirst };
+
 struct DriveSetup {
   float set_speed = 10.f;    // m/s: the vehicle's max speed (the follower slows for bends)
   float steering_lag = 0.f;  // s, the bicycle's steering_time_constant
@@ -30,9 +32,14 @@ struct DriveSetup {
   SpeedControl speed_control = SpeedControl::kFollower;
   float off_line_offset = 3.f;                // m right of the line
   float off_line_angle = 15.f * kPi / 180.f;  // rad, turned away from it
-  // A caller's own integration: the bicycle's turn and speed, but the move along the exact
-  // arc (chord along the mean heading) instead of along the new heading (semi-implicit).
-  bool exact_arc = false;
+  // How the vehicle moves in a tick: Throng's bicycle (turn, then move along the new
+  // heading), or a caller's own integration with the bicycle's turn and speed, moving
+  // along the exact arc (chord along the mean heading) or first (along the old heading).
+  Integration integration = Integration::kTurnFirst;
+  // As a world does, the follower is told the share of each tick's turn made before the
+  // move as the vehicle's own motion shows it (kernels/vehicles/turn_before_move.h);
+  // false: it keeps the bicycle's (turn first) whatever the integration.
+  bool read_turn_before_move = true;
 };
 
 struct DriveResult {

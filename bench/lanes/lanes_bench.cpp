@@ -55,7 +55,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> sets, speed_sets;
   bool plain_speed = false;
   std::string starts = "both", json_path, speed_control = "follower";
-  bool quiet = false, untold = false, exact_arc = false;
+  bool quiet = false, untold = false, assume_turn_first = false;
+  std::string integration = "turn-first";
   int search = 0;
   float dt = 1.f / 60.f, min_yaw = 0.1f, target_ratio = 0.5f;
   float offset = 3.f, angle_deg = 15.f;
@@ -83,9 +84,14 @@ int main(int argc, char** argv) {
   app.add_flag("--untold", untold,
                "Throng keeps its default steering_lag and control_period instead of being told "
                "the vehicle's and the tick (a caller who calls the follower directly)");
-  app.add_flag("--exact-arc", exact_arc,
-               "the vehicle moves along the exact arc of each tick's turn, not along its new "
-               "heading (a caller's own integration; Throng's bicycle is semi-implicit)");
+  app.add_option("--integration", integration,
+                 "how the vehicle moves in a tick: turn-first (Throng's bicycle: turn, then "
+                 "move along the new heading), exact-arc or move-first (a caller's own "
+                 "integration, with the bicycle's turn and speed)")
+      ->check(CLI::IsMember({"turn-first", "exact-arc", "move-first"}));
+  app.add_flag("--assume-turn-first", assume_turn_first,
+               "Throng is not told how the vehicle's motion splits each tick between turning "
+               "and moving, and assumes its bicycle's (turn first) as before issue 34");
   app.add_option("--json", json_path, "write every cell as JSON to this file");
   app.add_flag("--quiet", quiet, "print only the summary");
   app.add_option("--dt", dt, "seconds per tick (default 1/60)");
@@ -155,7 +161,10 @@ int main(int argc, char** argv) {
             DriveSetup setup{speed, lag, off == 1, tick, speed_loop, control};
             setup.off_line_offset = offset;
             setup.off_line_angle = angle_deg * kPi / 180.f;
-            setup.exact_arc = exact_arc;
+            setup.integration = integration == "exact-arc"    ? Integration::kExactArc
+                                : integration == "move-first" ? Integration::kMoveFirst
+                                                              : Integration::kTurnFirst;
+            setup.read_turn_before_move = !assume_turn_first;
             // Throng is told the vehicle's steering lag and the tick, as a world tells it its
             // bicycle's and its dt (docs/VEHICLES.md); the baselines have no use for them.
             FollowerParams told = params;
@@ -236,10 +245,12 @@ int main(int argc, char** argv) {
             char head[256];
             std::snprintf(head, sizeof head,
                           "\n    {\"course\": \"%s\", \"tuning\": %s, \"rate_hz\": %.1f, "
-                          "\"speed_control\": \"%s\", \"lag\": %.2f, \"set_speed\": %.3f, "
+                          "\"speed_control\": \"%s\", \"integration\": \"%s\", "
+                          "\"told_turn_before_move\": %s, \"lag\": %.2f, \"set_speed\": %.3f, "
                           "\"start\": \"%s\", ",
                           course->name.c_str(), course->tuning ? "true" : "false", rate,
-                          speed_control.c_str(), lag, speed, start);
+                          speed_control.c_str(), integration.c_str(),
+                          assume_turn_first ? "false" : "true", lag, speed, start);
             json += std::string(first ? "" : ",") + head + cell("throng", t) + ", " +
                     cell("pure_pursuit", a) + ", " + cell("stanley", b) + "}";
             first = false;

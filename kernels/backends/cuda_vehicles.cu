@@ -18,6 +18,7 @@ struct CudaBackend::VehiclePart {
   DeviceVector<float> out[kFollowerOutputs];
   DeviceVector<uint16_t> profile;
   DeviceVector<float> wheel;
+  DeviceVector<float> turn_before_move;
   DeviceVector<FollowerParams> params;
   // The spline queries' inputs and outputs.
   DeviceVector<uint32_t> q_spline;
@@ -44,6 +45,7 @@ void CudaBackend::FollowSplines(const FollowerParams& params, float world_speed_
   Upload(v.max_speed, d.max_speed);
   Upload(v.profile, d.profile);
   Upload(v.wheel_angle, d.wheel);
+  Upload(v.turn_before_move, d.turn_before_move);
   const std::vector<FollowerParams> table = ParameterTable(params, v);
   Upload(table, d.params);
   for (auto& column : d.out) column.resize(n);
@@ -51,7 +53,8 @@ void CudaBackend::FollowSplines(const FollowerParams& params, float world_speed_
       Lanes(),
       {Raw(d.spline), Raw(d.px), Raw(d.py), Raw(d.pz), Raw(d.yaw), Raw(d.speed), Raw(d.hint),
        Raw(d.max_speed), v.profile.empty() ? nullptr : Raw(d.profile),
-       v.wheel_angle.empty() ? nullptr : Raw(d.wheel)},
+       v.wheel_angle.empty() ? nullptr : Raw(d.wheel),
+       v.turn_before_move.empty() ? nullptr : Raw(d.turn_before_move)},
       Raw(d.params),
       world_speed_limit,
       {Raw(d.out[0]), Raw(d.out[1]), Raw(d.out[2]), Raw(d.out[3]), Raw(d.out[4]), Raw(d.out[5]),

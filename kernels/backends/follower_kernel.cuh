@@ -19,8 +19,9 @@ struct VehicleInputView {
   const float* __restrict__ speed;
   const float* __restrict__ progress_hint;
   const float* __restrict__ max_speed;
-  const uint16_t* __restrict__ profile;   // null: every vehicle uses table[0]
-  const float* __restrict__ wheel_angle;  // null: the wheels straight
+  const uint16_t* __restrict__ profile;        // null: every vehicle uses table[0]
+  const float* __restrict__ wheel_angle;       // null: the wheels straight
+  const float* __restrict__ turn_before_move;  // null: 1, the bicycle's (turn first)
 };
 
 struct FollowerOutputView {
@@ -60,6 +61,7 @@ struct FollowerFunctor {
     v.progress_hint = in.progress_hint[i];
     v.max_speed = in.max_speed[i];
     v.wheel_angle = in.wheel_angle ? in.wheel_angle[i] : 0.f;
+    if (in.turn_before_move) v.turn_before_move = in.turn_before_move[i];
     const FollowerParams& p = params[in.profile ? in.profile[i] : 0];
     const FollowerOutput f = FollowSpline(set, v, p, world_speed_limit);
     out.steering[i] = f.steering;

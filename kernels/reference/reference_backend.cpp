@@ -90,6 +90,7 @@ void ReferenceBackend::FollowSplines(const FollowerParams& params, float world_s
     state.progress_hint = v.progress_hint[i];
     state.max_speed = v.max_speed[i];
     state.wheel_angle = v.wheel_angle.empty() ? 0.f : v.wheel_angle[i];
+    if (!v.turn_before_move.empty()) state.turn_before_move = v.turn_before_move[i];
     const FollowerOutput f =
         reference::FollowSpline(splines_[spline[i]], spline_speed_limits_[spline[i]], state,
                                 table[v.profile.empty() ? 0 : v.profile[i]], world_speed_limit);

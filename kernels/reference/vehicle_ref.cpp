@@ -129,9 +129,12 @@ FollowerOutput FollowSpline(const ReferenceSpline& spline, double spline_speed_l
     const double chord = std::hypot(target.x - from.x, target.y - from.y);
     const double curvature = chord > 1e-2 ? turn / chord : 0.0;
     feedforward = p.curvature_feedforward * std::atan(p.wheelbase * curvature) / p.max_steer_angle;
-    // The bicycle turns, then moves along its new heading: on the curve its heading is the
-    // tick's chord, half a tick's turn behind the tangent. That is the track too.
-    tick_heading_lag = 0.5 * speed * p.control_period * curvature;
+    // A vehicle that turns a share f of each tick's turn and then moves along that heading
+    // has, on the curve, the tick's chord as heading at f = 1 (the bicycle), the tangent at
+    // 0.5 (exact arcs), and in general (f - 1/2) of a tick's turn behind the tangent. That
+    // is the track too.
+    tick_heading_lag =
+        (static_cast<double>(v.turn_before_move) - 0.5) * speed * p.control_period * curvature;
     feedback -=
         p.curvature_feedforward * (turn * (0.5 * (1 - w) + w) + tick_heading_lag) / p.max_yaw_delta;
   }

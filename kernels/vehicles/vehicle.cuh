@@ -87,6 +87,10 @@ struct VehicleState {
   // (kernels/vehicles/bicycle.cuh; it follows steering * max_steer_angle). Lag compensation
   // (PredictPose) and LeadWheels read it.
   float wheel_angle = 0.f;
+  // Share of a tick's turn the vehicle's physics makes before its move: 1 turns first
+  // (Throng's bicycle), 0.5 moves along the exact arc, 0 moves first. A world reads it from
+  // the vehicle's motion (kernels/vehicles/turn_before_move.h); TickHeadingLag uses it.
+  float turn_before_move = 1.f;
 };
 
 // Controls plus the debug values ALGORITHMS.md §1 lists (what a developer draws).
@@ -272,9 +276,14 @@ THRONG_HD inline float LeadWheels(float asked, float wheel_angle, const Follower
 // The follower counts that much of its two deltas as the track, not as an error: at 10 Hz
 // and 25 m/s on a 0.08 1/m bend it is 0.1 rad, and fed back it pulled the vehicle 0.1-0.3 m
 // inside every bend (throng-bench-lanes --rates 10, docs/VEHICLES.md, "Imposed speed").
-constexpr float kTickTurnShare = 0.5f;
-THRONG_HD inline float TickHeadingLag(float speed, float curvature, const FollowerParams& p) {
-  return kTickTurnShare * speed * p.control_period * curvature;
+// Physics that turns only part of the tick before moving (VehicleState::turn_before_move)
+// trails by less: moving along the exact arc, the heading is the tangent (no lag); moving
+// first, it leads by half the turn. Assumed 1 with exact arcs, the follower pulled them
+// outside every bend: 66 of 288 imposed-speed cells above pure pursuit
+// (throng-bench-lanes --integration exact-arc --assume-turn-first).
+THRONG_HD inline float TickHeadingLag(float speed, float curvature, float turn_before_move,
+                                      const FollowerParams& p) {
+  return (turn_before_move - 0.5f) * speed * p.control_period * curvature;
 }
 // The lag describes a vehicle driving the curve; one still approaching the line is not, so
 // the approach limit's heading error counts it only near the line: all of it on the line,
@@ -349,7 +358,7 @@ THRONG_HD inline FollowerOutput FollowSpline(const SplineSetView& set, const Veh
     const float lane_turn = ShortestSignedAngle(lane_yaw, YawOf(Ground(pose.tangent)));
     const float chord = Length(Ground(out.target - pose.road));
     const float curvature = chord > kMinFeedforwardChord ? lane_turn / chord : 0.f;
-    tick_heading_lag = TickHeadingLag(speed, curvature, p);
+    tick_heading_lag = TickHeadingLag(speed, curvature, v.turn_before_move, p);
     const float on_line = lane_turn * (0.5f * (1.f - w) + w) + tick_heading_lag;
     feedback -= p.curvature_feedforward * on_line / p.max_yaw_delta;
     feedforward = p.curvature_feedforward * atanf(p.wheelbase * curvature) / p.max_steer_angle;

@@ -115,6 +115,13 @@ std::vector<uint32_t> ValidateVehicles(const VehicleColumns& v,
     RequireLength("vehicles", "wheel_angle", v.wheel_angle.size(), n);
     RequireBoundedColumns("vehicles", {{"wheel_angle", &v.wheel_angle}}, n, kMaxWheelAngle, "rad");
   }
+  if (!v.turn_before_move.empty()) {
+    RequireLength("vehicles", "turn_before_move", v.turn_before_move.size(), n);
+    for (size_t i = 0; i < n; ++i) {
+      if (!(v.turn_before_move[i] >= 0.f && v.turn_before_move[i] <= 1.f))
+        Reject(At("turn_before_move", i) + ": must be in [0, 1]");
+    }
+  }
   if (!v.profile.empty() && v.profile.size() != n) {
     Reject("vehicles.profile: has " + std::to_string(v.profile.size()) + " values, expected " +
            std::to_string(n) + " or none");

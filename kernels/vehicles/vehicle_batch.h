@@ -28,6 +28,10 @@ struct VehicleColumns {
   // Optional road-wheel angle, rad, + = right (VehicleState::wheel_angle): what lag
   // compensation predicts from. Empty: 0 for every vehicle (the wheels straight).
   std::vector<float> wheel_angle;
+  // Optional share of a tick's turn made before its move, 0..1
+  // (VehicleState::turn_before_move): a world reads it from each vehicle's motion. Empty:
+  // 1 for every vehicle (Throng's bicycle, turn first).
+  std::vector<float> turn_before_move;
 
   size_t size() const { return id.size(); }
   void Resize(size_t n);

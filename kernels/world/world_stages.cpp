@@ -4,6 +4,7 @@
 
 #include "kernels/steering/steering.cuh"
 #include "kernels/vehicles/spline.cuh"
+#include "kernels/vehicles/turn_before_move.h"
 #include "kernels/world/path_check.h"
 #include "kernels/world/world_internals.h"
 
@@ -135,7 +136,8 @@ uint64_t DriveVehicles(const WorldConfig& config, const Snapshot& s, const StopR
     for (const FollowerParams& p : config.vehicle_profiles)
       vc.profiles.push_back(told_the_vehicle(p));
   }
-  vc.wheel_angle.resize(m);  // the bicycle's state (Integrate), for lag compensation
+  vc.wheel_angle.resize(m);       // the bicycle's state (Integrate), for lag compensation
+  vc.turn_before_move.resize(m);  // how each vehicle's physics moves it, for the tick lag
   w.bodies.resize(m);
   w.lane.resize(m);
   for (size_t i = 0; i < m; ++i) {
@@ -150,7 +152,21 @@ uint64_t DriveVehicles(const WorldConfig& config, const Snapshot& s, const StopR
     vc.yaw[i] = yaw;
     vc.speed[i] = vs.speed[i];
     vc.max_speed[i] = Or(vs.max_speed, i, vd.max_speed);
-    vc.wheel_angle[i] = w.vehicle_memory[i].wheel_angle;
+    VehicleMemory& memory = w.vehicle_memory[i];
+    vc.wheel_angle[i] = memory.wheel_angle;
+    // Read from the move since last tick: a caller's own physics may not turn first as
+    // the world's bicycle does (docs/VEHICLES.md, "Imposed speed").
+    if (memory.pose_known) {
+      memory.turn_before_move = UpdateTurnBeforeMove(
+          memory.turn_before_move, memory.last_position, memory.last_yaw, {p.x, p.y}, yaw,
+          std::max(memory.last_speed, vs.speed[i]) * memory.last_dt);
+    }
+    vc.turn_before_move[i] = memory.turn_before_move;
+    memory.pose_known = true;
+    memory.last_position = {p.x, p.y};
+    memory.last_yaw = yaw;
+    memory.last_speed = vs.speed[i];
+    memory.last_dt = s.dt;
     if (!vs.progress_hint.empty()) {
       vc.progress_hint[i] = vs.progress_hint[i];
     } else if (w.vehicle_memory[i].progress >= 0.f) {

@@ -49,6 +49,11 @@ Fleet RandomFleet(uint32_t seed, size_t n) {
   f.vehicles.profiles = {truck};
   f.vehicles.profile.resize(n);
   for (size_t i = 0; i < n; ++i) f.vehicles.profile[i] = i % 3 == 0 ? 1 : 0;
+  // Physics that turn first (the bicycle), along the exact arc, move first, and between.
+  f.vehicles.turn_before_move.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    f.vehicles.turn_before_move[i] = i % 4 == 3 ? unit(rng) : 0.5f * static_cast<float>(i % 4);
+  }
   return f;
 }
 
@@ -210,6 +215,10 @@ TEST_P(FollowerValidationTest, rejects_bad_vehicles_and_parameters_naming_the_fi
   expect([](VehicleColumns&, FollowerParams& p, float&) { p.wheel_response_time = 1e-30f; },
          "follower.wheel_response_time: must be 0 (off) or within [0.01, 100]");
   expect([](VehicleColumns&, FollowerParams&, float& limit) { limit = -1.f; }, "world.speed_limit");
+  expect([](VehicleColumns& v, FollowerParams&, float&) { v.turn_before_move[3] = 1.5f; },
+         "vehicles.turn_before_move[3]: must be in [0, 1]");
+  expect([](VehicleColumns& v, FollowerParams&, float&) { v.turn_before_move[8] = NAN; },
+         "vehicles.turn_before_move[8]");
   expect([](VehicleColumns& v, FollowerParams&, float&) { v.profile[6] = 2; },
          "vehicles.profile[6]: 2");
   expect([](VehicleColumns& v, FollowerParams&, float&) { v.profile.pop_back(); },

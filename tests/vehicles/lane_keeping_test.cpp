@@ -120,6 +120,8 @@ struct ImposedCell {
   const char* course;
   float rate, lag, speed;
   SpeedControl control = SpeedControl::kImposedConstant;
+  Integration integration = Integration::kTurnFirst;
+  bool read_turn_before_move = true;
 };
 
 struct ImposedRun {
@@ -132,6 +134,8 @@ ImposedRun DriveImposed(const ImposedCell& cell, bool off_line) {
   const SplineSet set = BuildSplineSet({course.lane});
   DriveSetup setup{cell.speed, cell.lag, off_line, 1.f / cell.rate};
   setup.speed_control = cell.control;
+  setup.integration = cell.integration;
+  setup.read_turn_before_move = cell.read_turn_before_move;
   setup.off_line_offset = 5.f;  // the off-line start: 5 m, 20 degrees
   setup.off_line_angle = 20.f * kPi / 180.f;
   return {DriveThrong(course, set, FollowerParams{}, setup), DriveBaselines(course, set, setup)};
@@ -194,6 +198,26 @@ TEST(LaneKeepingTest, imposed_speed_worst_constant_cell) {
 }
 TEST(LaneKeepingTest, imposed_speed_worst_ramp_cell) {
   ExpectImposedOnLine({"big_loop", 10.f, 0.3f, 25.f, SpeedControl::kImposedRamp}, 0.7f);
+}
+
+// A caller's own integration: the bicycle's turn and speed, the move along the exact arc.
+// Assuming every vehicle turns first, the follower steered these outside the bend, at
+// 11.9x and 9.1x the better baseline (throng-bench-lanes --integration exact-arc
+// --assume-turn-first); read from the vehicle's motion (VehicleState::turn_before_move),
+// 0.13x and 0.29x.
+void ExpectExactArcOnLine(ImposedCell cell, float bound) {
+  cell.integration = Integration::kExactArc;
+  ExpectImposedOnLine(cell, bound, 0.f);
+  cell.read_turn_before_move = false;
+  const ImposedRun untold = DriveImposed(cell, false);
+  EXPECT_GT(untold.throng.rms_cte, untold.baselines.BestRms())
+      << "assuming turn first no longer fails here: pick a cell that shows the reading";
+}
+TEST(LaneKeepingTest, imposed_speed_exact_arc_big_loop_10hz) {
+  ExpectExactArcOnLine({"big_loop", 10.f, 0.3f, 8.333f}, 0.2f);
+}
+TEST(LaneKeepingTest, imposed_speed_exact_arc_random_road_10hz_without_lag) {
+  ExpectExactArcOnLine({"random_3", 10.f, 0.f, 25.f}, 0.4f);
 }
 
 // At 90 km/h on the lagged bicycle neither baseline settles. At 10 Hz without lag Throng
