@@ -103,6 +103,21 @@ FollowerOutput FollowSpline(const ReferenceSpline& spline, double spline_speed_l
     at_tangent = spline.DirectionAt(at_progress);
     at_cte = CrossTrackError(at, spline.LocationAt(at_progress), at_tangent);
   }
+  // Wheels without lag on physics that moves before it turns (turn_before_move f < 1/2):
+  // the next (1 - 2 f) of a tick's move is along the current heading whatever is
+  // commanded now, so steer from its end. From there the heading trails the lane as if
+  // the vehicle turned first by that much more (unturned, below).
+  double unturned = 0;
+  if (lag_horizon <= 0)
+    unturned = std::max(0.0, 1.0 - 2.0 * static_cast<double>(v.turn_before_move));
+  if (unturned > 0 && speed > 0) {
+    const double d = speed * unturned * p.control_period;
+    at.x += d * std::cos(yaw);
+    at.y += d * std::sin(yaw);
+    at_progress = spline.Project(at, Normalize(spline, progress + d), p.projection_window);
+    at_tangent = spline.DirectionAt(at_progress);
+    at_cte = CrossTrackError(at, spline.LocationAt(at_progress), at_tangent);
+  }
 
   const double target_s = Normalize(spline, at_progress + look_ahead);
   const P3 target = spline.LocationAt(target_s);
@@ -133,8 +148,8 @@ FollowerOutput FollowSpline(const ReferenceSpline& spline, double spline_speed_l
     // has, on the curve, the tick's chord as heading at f = 1 (the bicycle), the tangent at
     // 0.5 (exact arcs), and in general (f - 1/2) of a tick's turn behind the tangent. That
     // is the track too.
-    tick_heading_lag =
-        (static_cast<double>(v.turn_before_move) - 0.5) * speed * p.control_period * curvature;
+    tick_heading_lag = (static_cast<double>(v.turn_before_move) + unturned - 0.5) * speed *
+                       p.control_period * curvature;
     feedback -=
         p.curvature_feedforward * (turn * (0.5 * (1 - w) + w) + tick_heading_lag) / p.max_yaw_delta;
   }

@@ -36,7 +36,7 @@ WorldConfig Ring() {
   return config;
 }
 
-enum class CallerPhysics { kTurnFirst, kExactArc };
+enum class CallerPhysics { kTurnFirst, kExactArc, kMoveFirst };
 
 // RMS |cte| over laps two and three at a speed the caller holds (it ignores the throttle
 // and brake), the caller moving the vehicle by the steering it gets at 10 Hz.
@@ -64,7 +64,9 @@ float DriveRing(BackendKind backend, CallerPhysics physics, float speed) {
     // Steering +1 is full right (clockwise); the yaw is counter-clockwise.
     const float turn = -speed * s.dt * std::tan(r.vehicles.steering[0] * kMaxSteer) / kWheelbase;
     const float yaw = s.vehicles.yaw[0];
-    const float heading = physics == CallerPhysics::kTurnFirst ? yaw + turn : yaw + 0.5f * turn;
+    const float heading = physics == CallerPhysics::kTurnFirst  ? yaw + turn
+                          : physics == CallerPhysics::kExactArc ? yaw + 0.5f * turn
+                                                                : yaw;
     const float d = speed * s.dt;
     const float chord = physics == CallerPhysics::kExactArc && std::fabs(turn) > 1e-6f
                             ? d * std::sin(0.5f * turn) / (0.5f * turn)
@@ -79,17 +81,22 @@ float DriveRing(BackendKind backend, CallerPhysics physics, float speed) {
 class WorldCallerPhysicsTest : public BackendParamTest {};
 
 // Assuming every caller turns first, the follower read an exact-arc vehicle's heading (on
-// the curve, the tangent) as half a tick's turn off the lane and steered it outside: RMS
-// 11 and 33 mm at 10 and 20 m/s on this ring, against 0.01 and 0.06 mm for a caller that
-// turns first (now 0.02 and 0.31 mm for exact arcs).
-TEST_P(WorldCallerPhysicsTest, ExactArcCallerHoldsTheLaneAsWellAsATurnFirstOne) {
+// the curve, the tangent) as half a tick's turn off the lane and steered it outside, and
+// steered a move-first one from where it no longer was: RMS 11 and 33 mm (exact arc), 24
+// and 98 mm (move first) at 10 and 20 m/s on this ring, against 0.01 and 0.06 mm for a
+// caller that turns first. Read from the motion: 0.02 and 0.31 mm, 0.01 and 0.05 mm.
+TEST_P(WorldCallerPhysicsTest, ExactArcAndMoveFirstCallersHoldTheLaneLikeATurnFirstOne) {
   for (float speed : {10.f, 20.f}) {
     const float turn_first = DriveRing(GetParam(), CallerPhysics::kTurnFirst, speed);
     const float exact_arc = DriveRing(GetParam(), CallerPhysics::kExactArc, speed);
-    std::printf("  [ring] %2.0f m/s at 10 Hz: RMS |cte| turn first %.5f m, exact arc %.5f m\n",
-                speed, turn_first, exact_arc);
+    const float move_first = DriveRing(GetParam(), CallerPhysics::kMoveFirst, speed);
+    std::printf(
+        "  [ring] %2.0f m/s at 10 Hz: RMS |cte| turn first %.5f m, exact arc %.5f m, move first "
+        "%.5f m\n",
+        speed, turn_first, exact_arc, move_first);
     EXPECT_LT(turn_first, 0.001f);
     EXPECT_LT(exact_arc, 0.002f);
+    EXPECT_LT(move_first, 0.002f);
   }
 }
 
