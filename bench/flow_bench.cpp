@@ -43,6 +43,12 @@ struct FlowFigures {
   size_t passed = 0;
   double door_flow = 0;       // 0 where fewer than 90% passed
   double door_mean_flow = 0;  // passages over the whole run
+  // --not-home: who is not home at the end, and where (a jam to look at).
+  struct Straggler {
+    uint32_t id;
+    float x, y, goal_x, goal_y, vx, vy;
+  };
+  std::vector<Straggler> not_home;
 };
 
 // Flow between the passages of the crowd's 10th and 90th percentile person (Seyfried et
@@ -59,7 +65,8 @@ double SteadyFlow(std::vector<int> passage_ticks, size_t crowd, float dt, float 
 // Issue 41's bound: bodies may touch, not visibly interpenetrate.
 constexpr double kDeepOverlap = 0.01;  // m
 
-FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ticks) {
+FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ticks,
+                size_t list_not_home) {
   World world(scenario.config, backend);
   const size_t n = scenario.initial.agents.size();
   std::vector<int> arrival(n, -1), passage(n, -1);
@@ -98,7 +105,11 @@ FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ti
   for (size_t i = 0; i < n; ++i) {
     if (!WalksToGoal(a, i)) continue;
     ++f.with_goals;
-    if (AtGoal(a, i)) ++f.home;
+    if (AtGoal(a, i)) {
+      ++f.home;
+    } else if (f.not_home.size() < list_not_home) {
+      f.not_home.push_back({a.id[i], a.x[i], a.y[i], a.goal_x[i], a.goal_y[i], a.vx[i], a.vy[i]});
+    }
     if (arrival[i] >= 0) arrivals.push_back(arrival[i] * static_cast<double>(snapshot.dt));
   }
   if (!arrivals.empty()) {
@@ -163,6 +174,10 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   app.add_flag("--plain", plain, "the plain-ORCA baseline (PlainRvo2Params)");
   app.add_option("--set", sets, "key=value, e.g. orca.side_bias=0 (see --list-keys)");
+  size_t list_not_home = 0;
+  app.add_option("--not-home", list_not_home,
+                 "after each run, list up to this many agents not home: id, position, goal, "
+                 "velocity");
   bool list_keys = false;
   app.add_flag("--list-keys", list_keys, "print the keys --set takes");
   bool fundamental = false;
@@ -196,9 +211,9 @@ int main(int argc, char** argv) {
     WorldConfig config = scenarios::layout::PedestrianConfig();
     if (plain) config.orca = PlainRvo2Params(config.orca);
     for (const std::string& kv : sets) bench::ApplySetting(kv, &config);
-    std::printf("%-8s %-6s %6s %6s %8s %8s %8s %7s %8s %8s %8s %8s\n", "flow", "solve",
-                "radius", "asked", "people", "density", "speed", "weidm", "ratio", "frozen",
-                "deep>1cm", "deep_cm");
+    std::printf("%-8s %-6s %6s %6s %8s %8s %8s %7s %8s %8s %8s %8s\n", "flow", "solve", "radius",
+                "asked", "people", "density", "speed", "weidm", "ratio", "frozen", "deep>1cm",
+                "deep_cm");
     for (bool two_way : {false, true}) {
       for (float radius : radii) {
         for (double density : densities) {
@@ -216,8 +231,8 @@ int main(int argc, char** argv) {
             continue;
           }
           std::printf("%-8s %-6s %6.2f %6.2f %8zu %8.2f %8.3f %7.3f %8.2f %8d %8llu %8.2f\n",
-                      two_way ? "two-way" : "one-way", plain ? "plain" : "throng", radius,
-                      density, f.people, f.density, f.speed, f.weidmann,
+                      two_way ? "two-way" : "one-way", plain ? "plain" : "throng", radius, density,
+                      f.people, f.density, f.speed, f.weidmann,
                       f.weidmann > 0 ? f.speed / f.weidmann : 0.0, f.frozen_ticks,
                       static_cast<unsigned long long>(f.deep_overlaps), 100 * f.deepest);
           std::fflush(stdout);
@@ -243,7 +258,7 @@ int main(int argc, char** argv) {
           for (const std::string& kv : sets) bench::ApplySetting(kv, &s.config);
           const int ticks =
               std::max(1, static_cast<int>(std::lround(ticks_factor * s.suggested_ticks)));
-          f = bench::Run(s, ParseBackendKind(backend), ticks);
+          f = bench::Run(s, ParseBackendKind(backend), ticks, list_not_home);
         } catch (const std::exception& e) {
           std::fprintf(stderr, "throng-bench-flow: %s %zu seed %u: %s\n", name.c_str(), size, seed,
                        e.what());
@@ -263,6 +278,13 @@ int main(int argc, char** argv) {
             static_cast<unsigned long long>(f.oscillating),
             static_cast<unsigned long long>(f.safe_stop),
             static_cast<unsigned long long>(f.emergency), f.ms_per_tick, seed);
+        for (const bench::FlowFigures::Straggler& a : f.not_home) {
+          std::printf(
+              "  not home: id %u at (%.2f, %.2f), goal (%.2f, %.2f), %.2f m away, v (%.2f, "
+              "%.2f)\n",
+              a.id, a.x, a.y, a.goal_x, a.goal_y, std::hypot(a.x - a.goal_x, a.y - a.goal_y), a.vx,
+              a.vy);
+        }
         if (scenarios::BottleneckDoor(name) > 0.f) {
           char steady[96] = "fewer than 90% passed";
           if (f.door_flow > 0) {

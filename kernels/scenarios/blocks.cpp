@@ -74,6 +74,18 @@ CrowdScenario Blocks(size_t tiles_x, size_t tiles_y) {
   return s;
 }
 
+std::vector<Vec2> BlocksMirroredGoals(const CrowdScenario& blocks) {
+  const AgentColumns& a = blocks.scene.agents;
+  std::vector<Vec2> goals(a.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    // Tiles sit on multiples of kTilePitch; a tile's agents start within 95 m of its centre.
+    const Vec2 centre{kTilePitch * std::round(a.px[i] / kTilePitch),
+                      kTilePitch * std::round(a.py[i] / kTilePitch)};
+    goals[i] = centre * 2.f - Vec2{a.px[i], a.py[i]};
+  }
+  return goals;
+}
+
 CrowdScenario BlocksForAgents(size_t agents) {
   const auto side =
       static_cast<size_t>(std::lround(std::sqrt(static_cast<double>(agents) / 100.0)));

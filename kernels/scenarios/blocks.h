@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 #include "kernels/scenarios/crowd.h"
 
@@ -23,5 +24,11 @@ CrowdScenario Blocks(size_t tiles_x, size_t tiles_y);
 
 // The square tiling closest to `agents` agents (100 per tile, at least one tile).
 CrowdScenario BlocksForAgents(size_t agents);
+
+// Goals one per agent: its start mirrored through its tile's centre, the opposite group's
+// lattice place near the corner Blocks.cc sends the whole group to. Blocks.cc's shared
+// corner goal counts an agent arrived within 20 m of it; 25 bodies of 2 m cannot all
+// stand within a flow benchmark's 0.5 m of one point.
+std::vector<Vec2> BlocksMirroredGoals(const CrowdScenario& blocks);
 
 }  // namespace throng::scenarios

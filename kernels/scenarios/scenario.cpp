@@ -7,14 +7,15 @@
 namespace throng::scenarios {
 
 std::vector<std::string> ScenarioNames() {
-  return {"circle", "random", "corridor",      "crossing",     "town",
-          "flock",  "drones", "bottleneck_1m", "bottleneck_2m"};
+  return {"circle", "random", "corridor",      "crossing",      "town",
+          "flock",  "drones", "bottleneck_1m", "bottleneck_2m", "blocks"};
 }
 
 Scenario MakeScenario(std::string_view name, size_t size, uint32_t seed) {
   if (size == 0) throw std::invalid_argument("scenario size: must be > 0");
   if (name == "circle") return detail::MakeCircle(size, seed);
   if (name == "random") return detail::MakeRandom(size, seed);
+  if (name == "blocks") return detail::MakeBlocks(size, seed);
   if (name == "corridor") return detail::MakeCorridor(size, seed);
   if (name == "crossing") return detail::MakeCrossing(size, seed);
   if (name == "town") return detail::MakeTown(size, seed);

@@ -24,7 +24,7 @@ struct Scenario {
 };
 
 // "circle", "random", "corridor", "crossing", "town", "flock", "drones", "bottleneck_1m",
-// "bottleneck_2m".
+// "bottleneck_2m", "blocks".
 std::vector<std::string> ScenarioNames();
 
 // Vehicles in a town of `size` pedestrians: one per 50 people (200 at 10,000), and at

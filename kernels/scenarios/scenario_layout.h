@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/math/vec.cuh"
 #include "kernels/scenarios/scenario.h"
 #include "kernels/scenarios/scenario_rng.h"
-#include "kernels/math/vec.cuh"
 #include "kernels/world/world_types.h"
 
 namespace throng::scenarios::layout {
@@ -64,6 +64,7 @@ namespace throng::scenarios::detail {
 
 Scenario MakeCircle(size_t size, uint32_t seed);    // scenario_crowds.cpp
 Scenario MakeRandom(size_t size, uint32_t seed);    // scenario_crowds.cpp
+Scenario MakeBlocks(size_t size, uint32_t seed);    // scenario_crowds.cpp
 Scenario MakeCorridor(size_t size, uint32_t seed);  // scenario_streets.cpp
 Scenario MakeCrossing(size_t size, uint32_t seed);  // scenario_streets.cpp
 // scenario_bottleneck.cpp; door is BottleneckDoor(name).

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "kernels/scenarios/blocks.h"
 #include "kernels/scenarios/crowd.h"
 #include "kernels/vehicles/spline.h"
 
@@ -257,10 +258,47 @@ void ExpectSameScenario(const Scenario& a, const Scenario& b) {
   ExpectSameSnapshot(a.initial, b.initial);
 }
 
-TEST(ScenarioTest, names_are_the_nine_scenarios) {
+TEST(ScenarioTest, names_are_the_ten_scenarios) {
   EXPECT_EQ(Names(),
             (std::vector<std::string>{"circle", "random", "corridor", "crossing", "town", "flock",
-                                      "drones", "bottleneck_1m", "bottleneck_2m"}));
+                                      "drones", "bottleneck_1m", "bottleneck_2m", "blocks"}));
+}
+
+// RVO2's Blocks tile as blocks.h builds it, each agent sent to its start mirrored through
+// the tile's centre; partial tiles keep Blocks.cc's order, which takes the groups in turn.
+TEST(ScenarioTest, blocks_is_rvo2s_blocks_with_mirrored_goals) {
+  const Scenario one = MakeScenario("blocks", 100, 1);
+  const CrowdScenario tile = Blocks(1, 1);
+  const AgentSnapshot& a = one.initial.agents;
+  ASSERT_EQ(a.size(), 100u);
+  EXPECT_EQ(a.x, tile.scene.agents.px);
+  EXPECT_EQ(a.y, tile.scene.agents.py);
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a.goal_x[i], -a.x[i]);
+    EXPECT_EQ(a.goal_y[i], -a.y[i]);
+    // Near the corner Blocks.cc sends the group to (within its 20 m "reached" radius,
+    // or the lattice's far corner, 28 m off).
+    EXPECT_LT(std::hypot(a.goal_x[i] - tile.goals[i].x, a.goal_y[i] - tile.goals[i].y), 28.3f);
+  }
+  ASSERT_EQ(one.config.obstacles.size(), 4u);
+  EXPECT_EQ(one.config.orca.time_horizon, 5.f);
+  EXPECT_EQ(one.config.agent_defaults.radius, 2.f);
+  // 10,000: the 10 x 10 tiling; 250: three tiles, the third holding 50.
+  EXPECT_EQ(MakeScenario("blocks", 10000, 1).config.obstacles.size(), 400u);
+  const Scenario part = MakeScenario("blocks", 250, 1);
+  EXPECT_EQ(part.config.obstacles.size(), 12u);
+  const AgentSnapshot& p = part.initial.agents;
+  // The third tile's 50 by quadrant about its centre: the four groups, 12 or 13 each.
+  int quadrant[4] = {0, 0, 0, 0};
+  for (size_t i = 200; i < p.size(); ++i) {
+    const float dx = p.x[i] - 200.f * std::round(p.x[i] / 200.f);
+    const float dy = p.y[i] - 200.f * std::round(p.y[i] / 200.f);
+    ++quadrant[(dx > 0.f ? 1 : 0) + (dy > 0.f ? 2 : 0)];
+  }
+  for (int q : quadrant) {
+    EXPECT_GE(q, 12);
+    EXPECT_LE(q, 13);
+  }
 }
 
 TEST(ScenarioTest, unknown_name_or_size_zero_is_rejected) {
@@ -325,11 +363,11 @@ TEST(ScenarioTest, a_seed_gives_one_scenario_and_another_seed_another) {
     const Scenario a = MakeScenario(name, 500, 11), b = MakeScenario(name, 500, 11);
     const Scenario c = MakeScenario(name, 500, 12);
     ExpectSameScenario(a, b);
-    // The circle is RVO2's benchmark circle whatever the seed.
+    // The circle and the blocks are RVO2's scenes whatever the seed.
     const bool moved = a.initial.agents.x != c.initial.agents.x ||
                        a.initial.agents.goal_x != c.initial.agents.goal_x ||
                        a.initial.forward.x != c.initial.forward.x;
-    EXPECT_EQ(moved, name != "circle");
+    EXPECT_EQ(moved, name != "circle" && name != "blocks");
   }
 }
 

@@ -16,6 +16,8 @@ struct DeterminismHash {
 // No cuda rows until a GPU run writes them: the cuda instances then fail with the hash
 // to commit.
 inline constexpr DeterminismHash kDeterminismHashes[] = {
+    {"blocks", "cpu", 0x516f70ffa8605b89ull},
+    {"blocks", "reference", 0x3dc4327162341035ull},
     {"bottleneck_1m", "cpu", 0xb67fc4b9b7d2ccd5ull},
     {"bottleneck_1m", "reference", 0x66612b4ec79ca306ull},
     {"bottleneck_2m", "cpu", 0x6805deb312e22fc1ull},

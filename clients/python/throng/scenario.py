@@ -108,6 +108,6 @@ def find_tool(tool=None):
 
 def make_scenario(name, size, seed=1, tool=None):
     """Generates a named scenario ("circle", "random", "corridor", "crossing", "town",
-    "flock", "drones", "bottleneck_1m", "bottleneck_2m") with the engine's scenario
+    "flock", "drones", "bottleneck_1m", "bottleneck_2m", "blocks") with the engine's scenario
     library, through the throng-scenario tool."""
     return scenario_from_dict(_run_tool(tool, [name, "--size", str(size), "--seed", str(seed)]))
