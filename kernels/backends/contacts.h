@@ -26,8 +26,10 @@ struct CollisionCounts {
 };
 
 // Tolerance: ORCA keeps agents a contact margin apart, float rounding eats into it.
-// Contacts are decided in float on every backend (the reference included), so that the
-// counts of one scene are equal, not close: a contact is a yes or no at 1 mm.
+// The parallel backends decide contacts in float with the same tests
+// (kernels/backends/contact_kernel.cuh), so their counts of one scene are equal; the
+// reference decides them in double from the definition (kernels/reference/contacts_ref.cpp)
+// and differs only where a contact lies within float rounding of the 1 mm bound.
 constexpr float kCollisionTolerance = 1e-3f;
 
 // Pedestrians (internal frame: `count` entries of x, y and radius) and the vehicles'

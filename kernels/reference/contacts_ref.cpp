@@ -1,48 +1,100 @@
-// Contacts by brute force: every pair of agents, every agent against every polygon and
-// every body. What makes a contact (the tests of kernels/backends/contact_kernel.cuh, in
-// float with the 1 mm tolerance) is shared with the parallel backends; what this checks
-// is their search (the grids, the chunks, the reductions), which must find every contact
-// exactly once.
+// Contacts by brute force, in double, written from the definition (ALGORITHMS.md §5,
+// docs/WORLD.md "Tick stats"), not from the engine's contact tests
+// (kernels/backends/contact_kernel.cuh): every pair of agents, every agent against every
+// polygon (inside by winding number, where the engine counts crossings) and every body
+// (a rectangle rebuilt from the footprint's definition). What it shares with the
+// parallel backends is the contract's 1 mm tolerance, so the counts agree wherever a
+// contact is not decided within float rounding of that bound.
+#include <cmath>
 #include <cstddef>
+#include <vector>
 
-#include "kernels/backends/contact_kernel.cuh"
 #include "kernels/reference/reference_backend.h"
 
 namespace throng::reference {
+namespace {
+
+struct P {
+  double x, y;
+};
+
+P Of(Vec2 v) { return {v.x, v.y}; }
+
+double SegmentDistance(P p, P a, P b) {
+  const double ex = b.x - a.x, ey = b.y - a.y;
+  const double len_sq = ex * ex + ey * ey;
+  double t = len_sq > 0 ? ((p.x - a.x) * ex + (p.y - a.y) * ey) / len_sq : 0;
+  t = t < 0 ? 0 : (t > 1 ? 1 : t);
+  return std::hypot(p.x - (a.x + t * ex), p.y - (a.y + t * ey));
+}
+
+// Winding number of the closed ring around p (non-zero: inside). Two vertices are a wall,
+// which has no inside.
+bool Inside(P p, const std::vector<Vec2>& ring) {
+  if (ring.size() < 3) return false;
+  int winding = 0;
+  for (size_t i = 0; i < ring.size(); ++i) {
+    const P a = Of(ring[i]), b = Of(ring[(i + 1) % ring.size()]);
+    const double side = (b.x - a.x) * (p.y - a.y) - (p.x - a.x) * (b.y - a.y);  // > 0: p left
+    if (a.y <= p.y && b.y > p.y && side > 0) ++winding;
+    if (a.y > p.y && b.y <= p.y && side < 0) --winding;
+  }
+  return winding != 0;
+}
+
+// Inside the polygon, or nearer one of its edges than radius - tolerance.
+bool Touches(P p, double radius, const std::vector<Vec2>& ring) {
+  if (Inside(p, ring)) return true;
+  const double reach = radius - kCollisionTolerance;
+  const size_t edges = ring.size() == 2 ? 1 : ring.size();
+  for (size_t e = 0; e < edges; ++e) {
+    if (SegmentDistance(p, Of(ring[e]), Of(ring[(e + 1) % ring.size()])) < reach) return true;
+  }
+  return false;
+}
+
+// docs/WORLD.md: the rear axle sits 22% of the length from the rear bumper.
+constexpr double kRearShare = 0.22;
+
+// Distance from p to the body's rectangle, 0 inside.
+double BodyDistance(const VehicleBody& body, P p) {
+  const double hl = std::hypot(static_cast<double>(body.heading.x), body.heading.y);
+  const P h{body.heading.x / hl, body.heading.y / hl};
+  const double length = body.length, width = body.width;
+  // The rectangle's middle lies (1/2 - kRearShare) of the length ahead of the axle.
+  const double ahead = (0.5 - kRearShare) * length;
+  const P c{body.axle.x + h.x * ahead, body.axle.y + h.y * ahead};
+  const double dx = p.x - c.x, dy = p.y - c.y;
+  const double along = std::fabs(dx * h.x + dy * h.y) - 0.5 * length;
+  const double across = std::fabs(-dx * h.y + dy * h.x) - 0.5 * width;
+  return std::hypot(along > 0 ? along : 0, across > 0 ? across : 0);
+}
+
+}  // namespace
 
 CollisionCounts ReferenceBackend::CountContacts(const ContactScene& s, const StopRequested& stop) {
   ValidateContactScene(s);
-  const ContactRings& rings = contact_rings_;
-  ContactPolygonsView polygons;
-  polygons.ring_start = rings.ring_start.data();
-  polygons.ring = rings.ring.data();
-  polygons.lo = rings.lo.data();
-  polygons.hi = rings.hi.data();
-  polygons.count = static_cast<int32_t>(obstacles_.size());
-
   CollisionCounts counts;
   const size_t n = s.count;
   for (size_t i = 0; i < n; ++i) {
     if (i % 1024 == 0) ThrowIfStopRequested(stop, "stats");
-    const Vec2 p{s.x[i], s.y[i]};
+    const P p{s.x[i], s.y[i]};
+    const double r = s.radius[i];
     for (size_t j = i + 1; j < n; ++j) {
-      const float dx = s.x[j] - p.x, dy = s.y[j] - p.y;
-      const float reach = s.radius[i] + s.radius[j] - kCollisionTolerance;
-      if (dx * dx + dy * dy < reach * reach) ++counts.agent_pairs;
+      const double gap = std::hypot(s.x[j] - p.x, s.y[j] - p.y);
+      if (gap < r + s.radius[j] - kCollisionTolerance) ++counts.agent_pairs;
     }
-    for (int32_t k = 0; k < polygons.count; ++k) {
-      if (TouchesPolygon(p, s.radius[i], polygons, k)) {
+    for (const Polygon& polygon : obstacles_) {
+      if (Touches(p, r, polygon.vertices)) {
         ++counts.agents_in_obstacles;
         break;
       }
     }
   }
   for (size_t b = 0; b < s.body_count; ++b) {
-    const VehicleBody& body = s.bodies[b];
     for (size_t j = 0; j < n; ++j) {
-      if (body.DistanceTo({s.x[j], s.y[j]}) < s.radius[j] - kCollisionTolerance) {
-        ++counts.agent_vehicle;
-      }
+      const double reach = static_cast<double>(s.radius[j]) - kCollisionTolerance;
+      if (BodyDistance(s.bodies[b], {s.x[j], s.y[j]}) < reach) ++counts.agent_vehicle;
     }
   }
   return counts;

@@ -53,7 +53,6 @@ void ReferenceBackend::QuerySplines(const SplineQueries& q, SplineQueryResults* 
 void ReferenceBackend::SetObstacles(const std::vector<Polygon>& polygons) {
   path_edges_ = EdgeSegments(BuildObstacleVertices(polygons));  // the engine's validation
   obstacles_ = polygons;
-  contact_rings_ = BuildContactRings(polygons);
 }
 
 void ReferenceBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents,

@@ -3,7 +3,6 @@
 #include <vector>
 
 #include "kernels/backends/backend.h"
-#include "kernels/backends/contact_rings.h"
 #include "kernels/reference/spline_ref.h"
 
 namespace throng::reference {
@@ -28,7 +27,7 @@ class ReferenceBackend final : public Backend {
   void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
                          const FanBodies& bodies, const StopRequested& stop,
                          ForwardSceneResults* out) override;
-  // Every pair and every polygon, no index (contacts_ref.cpp).
+  // Every pair, polygon and body, in double, no index (contacts_ref.cpp).
   CollisionCounts CountContacts(const ContactScene& scene, const StopRequested& stop) override;
   // Every point at every sample, no index (path_check_ref.cpp).
   void CheckPaths(const PathCheckParams& params, float max_brake_decel, const PathCheckScene& scene,
@@ -43,7 +42,6 @@ class ReferenceBackend final : public Backend {
   // kernels/vehicles/path_check.cuh), along the obstacles' edges.
   SplineSet path_lanes_;
   std::vector<Vec2> path_edges_;
-  ContactRings contact_rings_;  // the obstacles as the contact tests read them, built once
   FanObstacleSet fan_shapes_;
 };
 
