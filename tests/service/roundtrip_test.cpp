@@ -411,6 +411,11 @@ TEST_F(RoundTripTest, list_and_delete) {
   ASSERT_TRUE(stub_->ListWorlds(Context().get(), {}, &list).ok());
   ASSERT_EQ(list.worlds_size(), 1);
   EXPECT_EQ(list.worlds(0).world_id(), b);
+  // docs/SERVICE.md: ids are never reused within a process, a deleted world's neither (a
+  // caller still holding it gets NOT_FOUND, not another caller's world).
+  const std::string c = CreateWorld(*stub_, scene.config);
+  EXPECT_NE(c, a);
+  EXPECT_NE(c, b);
 }
 
 TEST_F(RoundTripTest, solve_equals_a_fresh_engine_world_and_keeps_nothing) {
