@@ -185,6 +185,60 @@ double SecondsPerTick(v1::Simulation::Stub& stub, const std::string& id) {
          kCalibrationTicks;
 }
 
+// docs/SERVICE.md: ListWorlds never waits for a running tick (it reads the summary kept
+// after each call's ticks), GetWorld waits for it. While a long Advance runs, a GetWorld
+// is sent, then a ListWorlds: the list comes back with the tick before the Advance (so it
+// was answered before the Advance ended, after the GetWorld was sent), and the GetWorld
+// with the Advance's last tick (so it waited). Tick times vary on a busy machine, so an
+// Advance that ended too soon is followed by one twice as long. Only the order is
+// asserted, no wall-clock bound.
+TEST(ConcurrencyTest, list_worlds_never_waits_for_a_running_tick_get_world_does) {
+  ThrongdProcess server;
+  ASSERT_NE(server.port(), 0);
+  auto stub = server.Stub();
+  const auto scene = MakeTestScene(400, 4);
+  const std::string id = CreateWorld(*stub, scene.config);
+  v1::StepResponse first;
+  ASSERT_TRUE(stub->Step(Context().get(), StepRequest(id, scene.snapshot), &first).ok());
+  const double per_tick = SecondsPerTick(*stub, id);
+  uint32_t ticks = static_cast<uint32_t>(std::clamp(1.0 / per_tick, 50.0, 50000.0));
+  for (int attempt = 0; attempt < 8; ++attempt, ticks *= 2) {
+    v1::GetWorldRequest get;
+    get.set_world_id(id);
+    v1::GetWorldResponse before;
+    ASSERT_TRUE(stub->GetWorld(Context().get(), get, &before).ok());
+    v1::AdvanceRequest request;
+    request.set_world_id(id);
+    request.set_ticks(ticks);
+    request.set_dt(0.05f);
+    v1::AdvanceResponse out;
+    grpc::Status advanced;
+    std::thread advance([&] { advanced = stub->Advance(Context(300).get(), request, &out); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    v1::GetWorldResponse world;
+    grpc::Status got;
+    std::thread get_world([&] {
+      auto own = server.Stub();
+      got = own->GetWorld(Context(300).get(), get, &world);
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    auto own = server.Stub();
+    v1::ListWorldsResponse list;
+    const grpc::Status listed = own->ListWorlds(Context().get(), {}, &list);
+    advance.join();
+    get_world.join();
+    ASSERT_TRUE(advanced.ok()) << advanced.error_message();
+    ASSERT_TRUE(listed.ok()) << listed.error_message();
+    ASSERT_TRUE(got.ok()) << got.error_message();
+    ASSERT_EQ(list.worlds_size(), 1);
+    ASSERT_EQ(out.last().tick(), before.tick() + ticks);
+    if (list.worlds(0).last_tick() != before.tick()) continue;  // ended too soon: longer
+    EXPECT_EQ(world.tick(), out.last().tick()) << "GetWorld did not wait for the Advance";
+    return;
+  }
+  FAIL() << "no Advance was still running when ListWorlds answered";
+}
+
 // SIGTERM during a long Advance: the call completes OK, then the process exits 0. Tick
 // times vary on a busy machine, so a call that finished before the signal is followed by
 // one twice as long, until one is still running when the signal goes.
