@@ -237,6 +237,53 @@ TEST_P(WorldForwardTest, BodiesAreAvoidedToo) {
   EXPECT_TRUE(std::isinf(r.forward.hit_distance[0]));
 }
 
+// docs/FORWARD.md: forward agents avoid each other. Two birds head-on along one line, 20 m
+// apart: straight ahead each sees the other within its 10 m probes and turns off it, and
+// their bodies (0.5 m) never touch while they pass; then they fly on.
+TEST_P(WorldForwardTest, TwoAgentsHeadOnTurnOffAndPassWithoutTouching) {
+  World world(WorldConfig{}, GetParam());
+  Snapshot s = OneForward({-10, 0, 1}, {1, 0, 0}, 3.f);
+  AddForward(s.forward, 8, {10, 0, 1}, {-1, 0, 0}, 3.f);
+  TickResult r;
+  TickOptions integrate;
+  integrate.integrate = true;
+  world.Step(s, integrate, &r);
+  bool turned = false;
+  float closest = 1e9f;
+  for (int t = 0; t < 100; ++t) {
+    turned = turned || (r.forward.probe[0] != 0 && r.forward.probe[1] != 0);
+    const Vec3 a = PositionOf(world, 0), b = PositionOf(world, 1);
+    closest = std::min(closest, std::hypot(a.x - b.x, a.y - b.y));
+    world.Advance(1, 0.1f, &r);
+  }
+  EXPECT_TRUE(turned) << "both should leave the straight probe while the other is ahead";
+  EXPECT_GE(closest, 1.f) << "two 0.5 m bodies touched";
+  std::printf("  [forward] head-on: closest centres %.2f m\n", closest);
+  EXPECT_GT(PositionOf(world, 0).x, 10.f) << "the first should be past the other's start";
+  EXPECT_LT(PositionOf(world, 1).x, -10.f);
+}
+
+// docs/FORWARD.md: with a goal, the way straight to it is tried first, reported as probe
+// number `probes`; the fan (probes 0 .. probes - 1, around the heading) only when that way
+// is blocked.
+TEST_P(WorldForwardTest, TheWayToTheGoalIsTriedFirst) {
+  World world(WorldConfig{}, GetParam());
+  Snapshot s = OneForward({0, 0, 1}, {1, 0, 0}, 2.f);
+  s.forward.goal_x = {0.f};  // straight to the left: outside nothing, inside the fan's reach
+  s.forward.goal_y = {20.f};
+  TickResult r;
+  world.Step(s, {}, &r);
+  EXPECT_EQ(r.forward.probe[0], 9u) << "the goal probe is number probes (9 by default)";
+  EXPECT_TRUE(std::isinf(r.forward.hit_distance[0]));
+  EXPECT_GT(r.forward.move_y[0], 0.f) << "it turns toward the goal";
+  // A wall across the way to the goal: the fan around the heading answers (straight on).
+  WorldConfig walled;
+  walled.obstacles = {{{-5.f, 3.f, 0.f}, {5.f, 3.f, 0.f}}};
+  World blocked(walled, GetParam());
+  blocked.Step(s, {}, &r);
+  EXPECT_LT(r.forward.probe[0], 9u) << "the way to the goal is blocked by the wall";
+}
+
 // Same probe, blocked flag and hit within 1 mm, move within 1e-4, for every agent, as
 // docs/FORWARD.md claims (0 mismatches in 8,000 and 6,000 agent-ticks). A probe grazing a
 // shape at exactly its length could go either way in float; none does in these scenes.
