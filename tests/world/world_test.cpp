@@ -413,6 +413,76 @@ TEST_P(WorldTest, ACrowdAroundAnAgentNeverHidesAPlayerRunningAtIt) {
   EXPECT_GE(closest, 0.6f - 1e-3f) << "the player ran into agent 0";
 }
 
+// docs/WORLD.md, "Tick stats" and "Stopped", recomputed from the tick's own result
+// columns: a crowd crossing in four streams, plus one agent boxed in by walls whose
+// preferred velocity points out of the box (it is given no speed: stopped).
+TEST_P(WorldTest, StoppedFlagAndTickStatsFollowTheirDefinitions) {
+  WorldConfig config;
+  // Four walls 0.35 m around (30, 30) for a 0.3 m agent: no way out.
+  const float lo = 29.65f, hi = 30.35f;
+  config.obstacles = {{{lo, lo, 0.f}, {hi, lo, 0.f}},
+                      {{hi, lo, 0.f}, {hi, hi, 0.f}},
+                      {{hi, hi, 0.f}, {lo, hi, 0.f}},
+                      {{lo, hi, 0.f}, {lo, lo, 0.f}}};
+  World world(config, GetParam());
+  std::vector<Vec2> from, to;
+  for (int k = 0; k < 12; ++k) {
+    const float o = 1.2f * static_cast<float>(k) - 6.6f;
+    from.push_back({-8.f, o});
+    to.push_back({8.f, o});
+    from.push_back({o, -8.f});
+    to.push_back({o, 8.f});
+  }
+  Snapshot s = Walkers(from, to);
+  s.agents.flags.assign(s.agents.size(), 0);
+  s.agents.pref_vx.assign(s.agents.size(), 0.f);
+  s.agents.pref_vy.assign(s.agents.size(), 0.f);
+  s.agents.id.push_back(999);
+  s.agents.x.push_back(30.f);
+  s.agents.y.push_back(30.f);
+  s.agents.goal_x.push_back(30.f);
+  s.agents.goal_y.push_back(30.f);
+  s.agents.flags.push_back(kSnapshotUsesPreferredVelocity);
+  s.agents.pref_vx.push_back(1.f);
+  s.agents.pref_vy.push_back(0.f);
+  TickResult r;
+  TickOptions integrate;
+  integrate.integrate = true;
+  world.Step(s, integrate, &r);
+  uint64_t stopped_seen = 0;
+  for (int t = 0; t < 40; ++t) {
+    const AgentResults& a = r.agents;
+    const size_t n = a.vx.size();
+    uint64_t stopped = 0;
+    double deviation_sum = 0, deviation_max = 0, constraints_sum = 0;
+    uint32_t constraints_max = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const double dv = std::hypot(a.vx[i] - a.pref_vx[i], a.vy[i] - a.pref_vy[i]);
+      deviation_sum += dv;
+      deviation_max = std::max(deviation_max, dv);
+      constraints_sum += a.constraints[i];
+      constraints_max = std::max<uint32_t>(constraints_max, a.constraints[i]);
+      const bool wants = std::hypot(a.pref_vx[i], a.pref_vy[i]) > 0.05;
+      const bool given_none = std::hypot(a.vx[i], a.vy[i]) < 0.05;
+      const bool flagged = (a.flags[i] & kAgentStopped) != 0;
+      EXPECT_EQ(flagged, wants && given_none) << "agent " << i << ", tick " << r.tick;
+      stopped += flagged;
+    }
+    const TickStats& st = r.stats;
+    EXPECT_EQ(st.stopped, stopped);
+    EXPECT_NEAR(st.time_stopped_s, static_cast<double>(stopped) * static_cast<double>(0.1f), 1e-9);
+    EXPECT_NEAR(st.deviation_mean, deviation_sum / static_cast<double>(n), 1e-5);
+    EXPECT_NEAR(st.deviation_max, deviation_max, 1e-5);
+    EXPECT_NEAR(st.constraints_mean, constraints_sum / static_cast<double>(n), 1e-9);
+    EXPECT_EQ(st.constraints_max, constraints_max);
+    stopped_seen += stopped;
+    world.Advance(1, 0.1f, &r);
+  }
+  EXPECT_GE(stopped_seen, 40u) << "the boxed agent is stopped every tick";
+  EXPECT_GT(r.stats.constraints_max, 2u) << "the crowd and the box give constraints";
+  EXPECT_GT(r.stats.deviation_max, 0.9) << "the boxed agent deviates by its whole 1 m/s";
+}
+
 TEST_P(WorldTest, AdvanceNeedsAState) {
   World world(WorldConfig{}, GetParam());
   TickResult r;
