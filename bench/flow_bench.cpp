@@ -29,6 +29,10 @@ struct FlowFigures {
   size_t agents = 0, with_goals = 0, home = 0;
   int ticks = 0;
   double mean_arrival_s = 0, p95_arrival_s = 0;  // over agents that got home
+  // Issue 41's progress target (no pause longer than 10 s): the longest time without an
+  // arrival (door scenes: without a passage) from the first one on, while someone is still
+  // walking (LongestPause).
+  double longest_pause_s = 0;
   // The world's totals (docs/WORLD.md, "Tick stats"): stalls begun, and the most ticks
   // without progress of any stalled agent.
   uint64_t stall_episodes = 0, longest_stall = 0;
@@ -54,6 +58,21 @@ struct FlowFigures {
 // Flow between the passages of the crowd's 10th and 90th percentile person (Seyfried et
 // al.'s steady part of an evacuation), persons per metre per second; 0 when fewer than 90%
 // of the crowd passed.
+// The longest interval between successive events (ticks at which someone arrived or
+// passed), and from the last one to the run's end when fewer than `walkers` had one; the
+// time before the first is walking, not a pause. No event at all: the whole run.
+double LongestPause(std::vector<int> event_ticks, size_t walkers, int ticks, float dt) {
+  if (walkers == 0) return 0;
+  if (event_ticks.empty()) return ticks * static_cast<double>(dt);
+  std::sort(event_ticks.begin(), event_ticks.end());
+  int longest = 0;
+  for (size_t k = 1; k < event_ticks.size(); ++k) {
+    longest = std::max(longest, event_ticks[k] - event_ticks[k - 1]);
+  }
+  if (event_ticks.size() < walkers) longest = std::max(longest, ticks - event_ticks.back());
+  return longest * static_cast<double>(dt);
+}
+
 double SteadyFlow(std::vector<int> passage_ticks, size_t crowd, float dt, float door) {
   std::sort(passage_ticks.begin(), passage_ticks.end());
   const size_t lo = crowd / 10, hi = crowd - 1 - crowd / 10;
@@ -124,6 +143,15 @@ FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ti
     if (p >= 0) passages.push_back(p);
   }
   f.passed = passages.size();
+  if (door > 0.f) {
+    f.longest_pause_s = LongestPause(passages, n, ticks, snapshot.dt);
+  } else {
+    std::vector<int> arrived;
+    for (size_t i = 0; i < n; ++i) {
+      if (WalksToGoal(a, i) && arrival[i] >= 0) arrived.push_back(arrival[i]);
+    }
+    f.longest_pause_s = LongestPause(arrived, f.with_goals, ticks, snapshot.dt);
+  }
   f.door_flow = SteadyFlow(passages, n, snapshot.dt, door);
   f.door_mean_flow = ticks > 0 && door > 0.f
                          ? passages.size() / (ticks * static_cast<double>(snapshot.dt)) / door
@@ -241,10 +269,10 @@ int main(int argc, char** argv) {
     }
     return 0;
   }
-  std::printf("%-13s %6s %-6s %5s %11s %7s %7s %8s %8s %8s %8s %7s %7s %8s %9s %9s %8s %5s\n",
-              "scenario", "size", "solve", "ticks", "home", "mean_s", "p95_s", "episodes",
-              "longest", "overlaps", "deep>1cm", "deep_cm", "in_obst", "oscill", "safe_stop",
-              "emergency", "ms/tick", "seed");
+  std::printf("%-13s %6s %-6s %5s %11s %7s %7s %7s %8s %8s %8s %8s %7s %7s %8s %9s %9s %8s %5s\n",
+              "scenario", "size", "solve", "ticks", "home", "mean_s", "p95_s", "pause_s",
+              "episodes", "longest", "overlaps", "deep>1cm", "deep_cm", "in_obst", "oscill",
+              "safe_stop", "emergency", "ms/tick", "seed");
   for (const std::string& name : bench::Split(scenario_list)) {
     for (size_t size : sizes) {
       size_t home_sum = 0, walkers_sum = 0;
@@ -267,10 +295,10 @@ int main(int argc, char** argv) {
         char home[32];
         std::snprintf(home, sizeof home, "%zu/%zu", f.home, f.with_goals);
         std::printf(
-            "%-13s %6zu %-6s %5d %11s %7.1f %7.1f %8llu %8llu %8llu %8llu %7.2f %7llu %8llu "
+            "%-13s %6zu %-6s %5d %11s %7.1f %7.1f %7.1f %8llu %8llu %8llu %8llu %7.2f %7llu %8llu "
             "%9llu %9llu %8.2f %5u\n",
             name.c_str(), f.agents, plain ? "plain" : "throng", f.ticks, home, f.mean_arrival_s,
-            f.p95_arrival_s, static_cast<unsigned long long>(f.stall_episodes),
+            f.p95_arrival_s, f.longest_pause_s, static_cast<unsigned long long>(f.stall_episodes),
             static_cast<unsigned long long>(f.longest_stall),
             static_cast<unsigned long long>(f.overlaps),
             static_cast<unsigned long long>(f.deep_overlaps), 100.0 * f.deepest,
