@@ -123,6 +123,16 @@ TEST(ConcurrencyTest, racing_steps_on_one_world_run_in_tick_order) {
   }
 }
 
+// A world of `scene` with its first tick stepped (Advance needs a state); "" if either
+// call failed.
+std::string SteppedWorld(v1::Simulation::Stub& stub, const TestScene& scene) {
+  const std::string id = CreateWorld(stub, scene.config);
+  v1::StepResponse first;
+  const grpc::Status status = stub.Step(Context().get(), StepRequest(id, scene.snapshot), &first);
+  EXPECT_TRUE(status.ok()) << status.error_message();
+  return status.ok() ? id : "";
+}
+
 // Racing Advances on one world never interleave: k calls of n ticks end where one serial
 // run of k * n ticks ends, and each call's last tick is a distinct multiple of n.
 TEST(ConcurrencyTest, racing_advances_on_one_world_equal_a_serial_run) {
@@ -130,9 +140,8 @@ TEST(ConcurrencyTest, racing_advances_on_one_world_equal_a_serial_run) {
   ASSERT_NE(server.port(), 0);
   auto stub = server.Stub();
   const auto scene = MakeTestScene(30, 2);
-  const std::string id = CreateWorld(*stub, scene.config);
-  v1::StepResponse first;
-  ASSERT_TRUE(stub->Step(Context().get(), StepRequest(id, scene.snapshot), &first).ok());
+  const std::string id = SteppedWorld(*stub, scene);
+  ASSERT_FALSE(id.empty());
   constexpr int kThreads = 5, kTicks = 4;
   std::vector<uint64_t> last_ticks(kThreads);
   std::vector<std::thread> threads;
@@ -197,9 +206,8 @@ TEST(ConcurrencyTest, list_worlds_never_waits_for_a_running_tick_get_world_does)
   ASSERT_NE(server.port(), 0);
   auto stub = server.Stub();
   const auto scene = MakeTestScene(400, 4);
-  const std::string id = CreateWorld(*stub, scene.config);
-  v1::StepResponse first;
-  ASSERT_TRUE(stub->Step(Context().get(), StepRequest(id, scene.snapshot), &first).ok());
+  const std::string id = SteppedWorld(*stub, scene);
+  ASSERT_FALSE(id.empty());
   const double per_tick = SecondsPerTick(*stub, id);
   uint32_t ticks = static_cast<uint32_t>(std::clamp(1.0 / per_tick, 50.0, 50000.0));
   for (int attempt = 0; attempt < 8; ++attempt, ticks *= 2) {
@@ -247,9 +255,8 @@ TEST(ShutdownTest, sigterm_lets_an_advance_in_flight_finish) {
   ASSERT_NE(server.port(), 0);
   auto stub = server.Stub();
   const auto scene = MakeTestScene(400, 4);
-  const std::string id = CreateWorld(*stub, scene.config);
-  v1::StepResponse first;
-  ASSERT_TRUE(stub->Step(Context().get(), StepRequest(id, scene.snapshot), &first).ok());
+  const std::string id = SteppedWorld(*stub, scene);
+  ASSERT_FALSE(id.empty());
   const double per_tick = SecondsPerTick(*stub, id);
   uint32_t ticks = static_cast<uint32_t>(std::clamp(1.0 / per_tick, 50.0, 50000.0));
   uint64_t start_tick = 1 + kCalibrationTicks;
@@ -287,9 +294,8 @@ TEST(ShutdownTest, grace_period_cancels_a_longer_call) {
   ASSERT_NE(server.port(), 0);
   auto stub = server.Stub();
   const auto scene = MakeTestScene(400, 4);
-  const std::string id = CreateWorld(*stub, scene.config);
-  v1::StepResponse first;
-  ASSERT_TRUE(stub->Step(Context().get(), StepRequest(id, scene.snapshot), &first).ok());
+  const std::string id = SteppedWorld(*stub, scene);
+  ASSERT_FALSE(id.empty());
   v1::AdvanceRequest request;
   request.set_world_id(id);
   request.set_ticks(100'000'000);  // hours: only the cancellation ends it

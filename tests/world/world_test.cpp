@@ -445,10 +445,7 @@ TEST_P(WorldTest, StoppedFlagAndTickStatsFollowTheirDefinitions) {
   s.agents.flags.push_back(kSnapshotUsesPreferredVelocity);
   s.agents.pref_vx.push_back(1.f);
   s.agents.pref_vy.push_back(0.f);
-  TickResult r;
-  TickOptions integrate;
-  integrate.integrate = true;
-  world.Step(s, integrate, &r);
+  TickResult r = RunTicks(world, s, 1);
   uint64_t stopped_seen = 0;
   for (int t = 0; t < 40; ++t) {
     const AgentResults& a = r.agents;
