@@ -243,10 +243,22 @@ def cmd_run(args):
     return 0
 
 
+def _view(text):
+    """XMIN,XMAX,YMIN,YMAX with XMIN < XMAX and YMIN < YMAX."""
+    try:
+        v = tuple(float(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: four numbers, XMIN,XMAX,YMIN,YMAX")
+    if len(v) != 4 or not (v[0] < v[1] and v[2] < v[3]):
+        raise argparse.ArgumentTypeError(f"{text!r}: four numbers, XMIN,XMAX,YMIN,YMAX, "
+                                         "with XMIN < XMAX and YMIN < YMAX")
+    return v
+
+
 def cmd_render(args):
     from throng.render import render
     written = render(args.run, args.out, gif_name=args.gif, max_frames=args.frames,
-                     size_px=args.size, pngs=not args.no_png)
+                     size_px=args.size, pngs=not args.no_png, view=args.view)
     frames = [p for p in written if _is_frame(p)]
     if frames:
         print(f"wrote      {len(frames)} frames under {os.path.dirname(frames[0])}")
@@ -265,7 +277,8 @@ def main(argv=None):
     run.add_argument("--tls-ca", help="PEM root certificate: connect with TLS")
     run.add_argument("--scenario", default="town",
                      help="a scenario name (circle, random, corridor, crossing, town, flock, "
-                          "drones) or a scenario JSON file")
+                          "drones, bottleneck_1m, bottleneck_2m, blocks) or a scenario JSON "
+                          "file")
     run.add_argument("--size", type=int, default=500,
                      help="pedestrians (town: + max(size/50, min(size, 20)) vehicles); forward "
                           "agents in flock and drones")
@@ -293,6 +306,8 @@ def main(argv=None):
     ren.add_argument("--frames", type=int, default=60, help="most frames rendered")
     ren.add_argument("--size", type=int, default=720, help="frame size, pixels")
     ren.add_argument("--no-png", action="store_true", help="GIF and plots only")
+    ren.add_argument("--view", type=_view, metavar="XMIN,XMAX,YMIN,YMAX",
+                     help="the part of the world to show, m (a close view; default: all of it)")
     ren.set_defaults(func=cmd_render)
     args = parser.parse_args(argv)
     try:

@@ -107,38 +107,57 @@ def _split(points, offsets):
     return [points[offsets[i]:offsets[i + 1]] for i in range(len(offsets) - 1)]
 
 
-def _bounds(run):
-    """A view that holds the crowd (robust percentiles), the vehicles and the obstacles."""
+def _bounds(run, aspect=1.0):
+    """A view that holds the crowd and the vehicles (robust percentiles: a few strays do
+    not shrink everyone else) and every obstacle whole (a room's walls are a handful of
+    points beside thousands of positions, and a percentile would cut them off)."""
     xs = [run["agent_x"].ravel(), run["vehicle_x"].ravel()]
     ys = [run["agent_y"].ravel(), run["vehicle_y"].ravel()]
     if has_forward(run):
         xs.append(run["forward_x"].ravel())
         ys.append(run["forward_y"].ravel())
-    if len(run["obstacle_points"]):
-        xs.append(run["obstacle_points"][:, 0])
-        ys.append(run["obstacle_points"][:, 1])
     x, y = np.concatenate(xs), np.concatenate(ys)
     x, y = x[np.isfinite(x)], y[np.isfinite(y)]
-    if x.size == 0:
+    walls = run["obstacle_points"]
+    walls = walls[np.all(np.isfinite(walls), axis=1)] if len(walls) else walls
+    if x.size == 0 and len(walls) == 0:
         return (-10, 10), (-10, 10)
-    lo = np.array([np.percentile(x, 0.5), np.percentile(y, 0.5)])
-    hi = np.array([np.percentile(x, 99.5), np.percentile(y, 99.5)])
+    lo = np.array([np.inf, np.inf])
+    hi = -lo
+    if x.size:
+        lo = np.array([np.percentile(x, 0.5), np.percentile(y, 0.5)])
+        hi = np.array([np.percentile(x, 99.5), np.percentile(y, 99.5)])
+    if len(walls):
+        lo = np.minimum(lo, walls[:, :2].min(axis=0))
+        hi = np.maximum(hi, walls[:, :2].max(axis=0))
     pad = 0.05 * max(hi - lo) + 2.0
-    return (lo[0] - pad, hi[0] + pad), (lo[1] - pad, hi[1] + pad)
+    lo, hi = lo - pad, hi + pad
+    # Widen the narrower side to the axes' shape (`aspect`: height / width), so that equal
+    # scales leave the limits as they are instead of cutting the longer side down.
+    width, height = hi - lo
+    if height < aspect * width:
+        grow = 0.5 * (aspect * width - height)
+        lo[1], hi[1] = lo[1] - grow, hi[1] + grow
+    else:
+        grow = 0.5 * (height / aspect - width)
+        lo[0], hi[0] = lo[0] - grow, hi[0] + grow
+    return (lo[0], hi[0]), (lo[1], hi[1])
 
 
 class FrameRenderer:
     """One figure for a whole run; frame(t) returns tick t as an RGB array."""
 
-    def __init__(self, run, size_px=720):
+    def __init__(self, run, size_px=720, view=None):
         self.run = run
         self.fig = Figure(figsize=(size_px / 100, size_px / 100), dpi=100)
         self.canvas = FigureCanvasAgg(self.fig)
         self.side = None
         cone = has_forward(run) and bool(run.get("forward_cone", False))
-        ax = self.fig.add_axes((0.06, 0.30, 0.90, 0.62) if cone else (0.04, 0.04, 0.92, 0.88))
+        box = (0.06, 0.30, 0.90, 0.62) if cone else (0.04, 0.04, 0.92, 0.88)
+        ax = self.fig.add_axes(box)
         self.ax = ax
-        xlim, ylim = _bounds(run)
+        # `view`: (xmin, xmax, ymin, ymax) to look at (a close view); else the whole run.
+        xlim, ylim = (view[:2], view[2:]) if view else _bounds(run, aspect=box[3] / box[2])
         ax.set_xlim(*xlim)
         ax.set_ylim(*ylim)
         ax.set_aspect("equal", adjustable="datalim")
@@ -290,9 +309,10 @@ def load_run(path):
         return {k: data[k] for k in data.files}
 
 
-def render(run_path, out_dir, gif_name=None, max_frames=60, size_px=720, pngs=True):
+def render(run_path, out_dir, gif_name=None, max_frames=60, size_px=720, pngs=True, view=None):
     """Writes frames/frame_NNNN.png, <gif_name> (default: the run's name .gif) and the
-    plots into `out_dir`; returns the paths written."""
+    plots into `out_dir`; returns the paths written. `view`: (xmin, xmax, ymin, ymax) in
+    the run's frame, or None for a view of the whole run."""
     run = load_run(run_path)
     os.makedirs(out_dir, exist_ok=True)
     ticks = run["agent_x"].shape[0]
@@ -302,7 +322,7 @@ def render(run_path, out_dir, gif_name=None, max_frames=60, size_px=720, pngs=Tr
     chosen = list(range(0, ticks, every))
     if chosen[-1] != ticks - 1:
         chosen.append(ticks - 1)  # always show the end
-    renderer = FrameRenderer(run, size_px)
+    renderer = FrameRenderer(run, size_px, view)
     images = [Image.fromarray(renderer.frame(t)) for t in chosen]
     written = []
     if pngs:
