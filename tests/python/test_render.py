@@ -1,6 +1,7 @@
 """The renderer writes valid PNG frames, an animated GIF whose frames change as agents
 move, and the two plots."""
 
+import argparse
 import os
 
 import numpy as np
@@ -135,3 +136,33 @@ def test_summary_counts_forward_agents_in_obstacles_as_collisions():
     assert s["forward_agents"] == 6 and s["forward_in_obstacles"] == 3
     assert s["collisions"] == int(run["agent_overlaps"].sum() + run["vehicle_overlaps"].sum()
                                   + run["agents_in_obstacles"].sum()) + 3
+
+
+def test_default_view_holds_every_obstacle_and_fits_the_axes():
+    # A room's walls are a handful of points beside thousands of positions: the view
+    # must hold them whole, not cut them at the positions' percentiles.
+    run = synthetic_run()
+    run["obstacle_points"] = np.array([[-500, -3], [-500, 3]], np.float32)  # a wall
+    run["obstacle_offsets"] = np.array([0, 2])
+    (x0, x1), (y0, y1) = render._bounds(run)
+    assert x0 < -500 and y0 < -3 and y1 > 3
+    assert abs((x1 - x0) - (y1 - y0)) < 1e-6 * (x1 - x0)  # square, as the axes
+    (x0, x1), (y0, y1) = render._bounds(run, aspect=0.5)
+    assert abs((y1 - y0) - 0.5 * (x1 - x0)) < 1e-6 * (x1 - x0)
+
+
+def test_render_shows_the_view_asked_for(tmp_path):
+    path = _write_run(tmp_path, synthetic_run())
+    renderer = render.FrameRenderer(render.load_run(path), 200, view=(-1.0, 1.0, -2.0, 0.0))
+    renderer.frame(0)
+    # Everything asked for is shown, and little more (equal scales on a near-square box).
+    (x0, x1), (y0, y1) = renderer.ax.get_xlim(), renderer.ax.get_ylim()
+    assert x0 <= -1.0 and x1 >= 1.0 and y0 <= -2.0 and y1 >= 0.0
+    assert x1 - x0 <= 2.2 and y1 - y0 <= 2.2
+    assert cli._view("-1,1,-2,0") == (-1.0, 1.0, -2.0, 0.0)
+    for bad in ("1,-1,0,2", "1,2,3", "a,b,c,d"):
+        try:
+            cli._view(bad)
+        except argparse.ArgumentTypeError:
+            continue
+        raise AssertionError(f"{bad} was accepted")
