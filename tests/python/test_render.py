@@ -166,3 +166,15 @@ def test_render_shows_the_view_asked_for(tmp_path):
         except argparse.ArgumentTypeError:
             continue
         raise AssertionError(f"{bad} was accepted")
+
+
+def test_travel_colours_follow_each_agents_whole_run():
+    run = synthetic_run()  # everyone walks +x
+    assert set(render.travel_sectors(run).tolist()) == {0}
+    run["agent_x"] = run["agent_x"][::-1].copy()  # now -x
+    assert set(render.travel_sectors(run).tolist()) == {2}
+    run["agent_y"] = run["agent_y"] + np.linspace(0, 50, len(run["tick"]))[:, None]
+    assert set(render.travel_sectors(run).tolist()) == {1}  # mostly +y
+    renderer = render.FrameRenderer(run, 200, colour="travel")
+    renderer.frame(0)
+    assert np.allclose(renderer.agents.get_facecolor()[0], render.TRAVEL_COLOURS[1])

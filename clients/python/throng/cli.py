@@ -258,7 +258,8 @@ def _view(text):
 def cmd_render(args):
     from throng.render import render
     written = render(args.run, args.out, gif_name=args.gif, max_frames=args.frames,
-                     size_px=args.size, pngs=not args.no_png, view=args.view)
+                     size_px=args.size, pngs=not args.no_png, view=args.view,
+                     colour=args.colour)
     frames = [p for p in written if _is_frame(p)]
     if frames:
         print(f"wrote      {len(frames)} frames under {os.path.dirname(frames[0])}")
@@ -308,6 +309,9 @@ def main(argv=None):
     ren.add_argument("--no-png", action="store_true", help="GIF and plots only")
     ren.add_argument("--view", type=_view, metavar="XMIN,XMAX,YMIN,YMAX",
                      help="the part of the world to show, m (a close view; default: all of it)")
+    ren.add_argument("--colour", choices=("status", "travel"), default="status",
+                     help="agents by the solve's outcome, or by where the run takes them "
+                          "(the streams of a counter-flow)")
     ren.set_defaults(func=cmd_render)
     args = parser.parse_args(argv)
     try:

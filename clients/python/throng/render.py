@@ -26,6 +26,15 @@ COLOURS = np.array([
     (0.60, 0.20, 0.75, 1.0),  # oscillating: purple
     (0.35, 0.35, 0.35, 1.0),  # stalled: grey
 ])
+# colour="travel": each agent by where the run takes it (its first position to its last),
+# so that the streams of a counter-flow and the lanes they form show.
+TRAVEL_LABELS = ("walking east", "walking north", "walking west", "walking south")
+TRAVEL_COLOURS = np.array([
+    (0.20, 0.55, 0.85, 1.0),  # east: blue
+    (0.30, 0.65, 0.30, 1.0),  # north: green
+    (0.90, 0.45, 0.10, 1.0),  # west: orange
+    (0.55, 0.35, 0.75, 1.0),  # south: purple
+])
 VEHICLE_COLOUR = (0.10, 0.45, 0.20, 0.9)
 FORWARD_COLOUR = (0.05, 0.60, 0.60, 1.0)  # a forward agent with a free probe: teal
 BLOCKED_COLOUR = (0.85, 0.10, 0.10, 1.0)  # every probe hit: red
@@ -99,6 +108,14 @@ def arrowheads(x, y, hx, hy, radius):
                     axis=1)
 
 
+def travel_sectors(run):
+    """Per agent, the quarter its whole-run displacement points into: 0 east, 1 north,
+    2 west, 3 south (an agent that does not move counts as east)."""
+    x, y = run["agent_x"], run["agent_y"]
+    angle = np.arctan2(y[-1] - y[0], x[-1] - x[0])
+    return (np.round(angle / (np.pi / 2)).astype(int) % 4)
+
+
 def has_forward(run):
     return "forward_x" in run and run["forward_x"].ndim == 2 and run["forward_x"].shape[1] > 0
 
@@ -147,8 +164,9 @@ def _bounds(run, aspect=1.0):
 class FrameRenderer:
     """One figure for a whole run; frame(t) returns tick t as an RGB array."""
 
-    def __init__(self, run, size_px=720, view=None):
+    def __init__(self, run, size_px=720, view=None, colour="status"):
         self.run = run
+        self.travel = travel_sectors(run) if colour == "travel" else None
         self.fig = Figure(figsize=(size_px / 100, size_px / 100), dpi=100)
         self.canvas = FigureCanvasAgg(self.fig)
         self.side = None
@@ -196,7 +214,11 @@ class FrameRenderer:
             ax.add_collection(self.forward)
         if cone:
             self._side_view(run, xlim)
-        handles = [Patch(color=COLOURS[i], label=c) for i, c in enumerate(CATEGORIES)]
+        if self.travel is None:
+            handles = [Patch(color=COLOURS[i], label=c) for i, c in enumerate(CATEGORIES)]
+        else:
+            handles = [Patch(color=TRAVEL_COLOURS[k], label=TRAVEL_LABELS[k])
+                       for k in sorted(set(self.travel.tolist()))]
         handles.append(Patch(color=VEHICLE_COLOUR, label="vehicle"))
         if has_forward(run):
             handles.append(Patch(color=FORWARD_COLOUR, label="forward agent"))
@@ -239,7 +261,8 @@ class FrameRenderer:
         run = self.run
         self.agents.set_offsets(np.column_stack((run["agent_x"][t], run["agent_y"][t])))
         cat = categories(run["agent_status"][t], run["agent_flags"][t])
-        self.agents.set_facecolor(COLOURS[cat])
+        self.agents.set_facecolor(COLOURS[cat] if self.travel is None else
+                                  TRAVEL_COLOURS[self.travel])
         if run["vehicle_x"].shape[1]:
             vx, vy = run["vehicle_x"][t], run["vehicle_y"][t]
             self.vehicles.set_verts(vehicle_corners(vx, vy, run["vehicle_yaw"][t],
@@ -309,10 +332,12 @@ def load_run(path):
         return {k: data[k] for k in data.files}
 
 
-def render(run_path, out_dir, gif_name=None, max_frames=60, size_px=720, pngs=True, view=None):
+def render(run_path, out_dir, gif_name=None, max_frames=60, size_px=720, pngs=True, view=None,
+           colour="status"):
     """Writes frames/frame_NNNN.png, <gif_name> (default: the run's name .gif) and the
     plots into `out_dir`; returns the paths written. `view`: (xmin, xmax, ymin, ymax) in
-    the run's frame, or None for a view of the whole run."""
+    the run's frame, or None for a view of the whole run. `colour`: "status" (the solve's
+    outcome and the detections) or "travel" (where the run takes each agent)."""
     run = load_run(run_path)
     os.makedirs(out_dir, exist_ok=True)
     ticks = run["agent_x"].shape[0]
@@ -322,7 +347,7 @@ def render(run_path, out_dir, gif_name=None, max_frames=60, size_px=720, pngs=Tr
     chosen = list(range(0, ticks, every))
     if chosen[-1] != ticks - 1:
         chosen.append(ticks - 1)  # always show the end
-    renderer = FrameRenderer(run, size_px, view)
+    renderer = FrameRenderer(run, size_px, view, colour)
     images = [Image.fromarray(renderer.frame(t)) for t in chosen]
     written = []
     if pngs:
