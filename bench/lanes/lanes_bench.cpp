@@ -99,6 +99,9 @@ int main(int argc, char** argv) {
   app.add_option("--search", search,
                  "random-search this many steering settings on the tuning courses first");
   CLI11_PARSE(app, argc, argv);
+  const Integration integration_kind = integration == "exact-arc"    ? Integration::kExactArc
+                                       : integration == "move-first" ? Integration::kMoveFirst
+                                                                     : Integration::kTurnFirst;
 
   SpeedControl control;
   if (speed_control == "follower") {
@@ -161,9 +164,7 @@ int main(int argc, char** argv) {
             DriveSetup setup{speed, lag, off == 1, tick, speed_loop, control};
             setup.off_line_offset = offset;
             setup.off_line_angle = angle_deg * kPi / 180.f;
-            setup.integration = integration == "exact-arc"    ? Integration::kExactArc
-                                : integration == "move-first" ? Integration::kMoveFirst
-                                                              : Integration::kTurnFirst;
+            setup.integration = integration_kind;
             setup.read_turn_before_move = !assume_turn_first;
             // Throng is told the vehicle's steering lag and the tick, as a world tells it its
             // bicycle's and its dt (docs/VEHICLES.md); the baselines have no use for them.

@@ -157,8 +157,8 @@ FollowerOutput FollowSpline(const ReferenceSpline& spline, double spline_speed_l
   // one tick may correct (MostTickCorrection): above that the feedback is scaled down.
   const double per_tick = speed * p.control_period * p.max_steer_angle /
                           (static_cast<double>(p.max_yaw_delta) * p.wheelbase);
-  const double tick_scale =
-      per_tick > MostTickCorrection(p) ? MostTickCorrection(p) / per_tick : 1.0;
+  const double most = MostTickCorrection(p);
+  const double tick_scale = per_tick > most ? most / per_tick : 1.0;
   if (p.approach_curvature_share > 0) {
     // Split the feedback into heading error and the rest; the rest, read as the heading
     // error it would hold, is capped at what can be straightened out within |cte|: the

@@ -64,7 +64,7 @@ CrowdScenario Blocks(size_t tiles_x, size_t tiles_y) {
   CrowdScenario s;
   s.name = "blocks";
   s.scene.params = Rvo2BlocksParams();
-  s.scene.agents.Reserve(100 * tiles_x * tiles_y);
+  s.scene.agents.Reserve(kBlocksTileAgents * tiles_x * tiles_y);
   for (size_t ty = 0; ty < tiles_y; ++ty) {
     for (size_t tx = 0; tx < tiles_x; ++tx) {
       AddTile(s, Vec2{kTilePitch * static_cast<float>(tx), kTilePitch * static_cast<float>(ty)});
@@ -88,7 +88,7 @@ std::vector<Vec2> BlocksMirroredGoals(const CrowdScenario& blocks) {
 
 CrowdScenario BlocksForAgents(size_t agents) {
   const auto side =
-      static_cast<size_t>(std::lround(std::sqrt(static_cast<double>(agents) / 100.0)));
+      static_cast<size_t>(std::lround(std::sqrt(static_cast<double>(agents) / kBlocksTileAgents)));
   return Blocks(side < 1 ? 1 : side, side < 1 ? 1 : side);
 }
 

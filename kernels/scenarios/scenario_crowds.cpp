@@ -17,7 +17,6 @@ constexpr float kBenchmarkRadius = 1.5f;  // RVO2 benchmark agent, m
 constexpr float kBenchmarkSpeed = 2.f;    // m/s
 constexpr float kRandomDensity = 0.05f;   // agents per m^2, as crowd.h's Random
 constexpr int kBlocksSuggestedTicks = 5000;
-constexpr size_t kBlocksTileAgents = 100, kBlocksTilePolygons = 4;  // blocks.h
 
 // RVO2's agents head for their goal at full speed and land on it in the last step. The
 // world's arrive behaviour gives the same preferred velocity when the slowing radius is one

@@ -156,21 +156,20 @@ uint64_t DriveVehicles(const WorldConfig& config, const Snapshot& s, const StopR
     vc.wheel_angle[i] = memory.wheel_angle;
     // Read from the move since last tick: a caller's own physics may not turn first as
     // the world's bicycle does (docs/VEHICLES.md, "Imposed speed").
-    if (memory.pose_known) {
+    if (memory.last_dt > 0.f) {
       memory.turn_before_move = UpdateTurnBeforeMove(
           memory.turn_before_move, memory.last_position, memory.last_yaw, {p.x, p.y}, yaw,
           std::max(memory.last_speed, vs.speed[i]) * memory.last_dt);
     }
     vc.turn_before_move[i] = memory.turn_before_move;
-    memory.pose_known = true;
     memory.last_position = {p.x, p.y};
     memory.last_yaw = yaw;
     memory.last_speed = vs.speed[i];
     memory.last_dt = s.dt;
     if (!vs.progress_hint.empty()) {
       vc.progress_hint[i] = vs.progress_hint[i];
-    } else if (w.vehicle_memory[i].progress >= 0.f) {
-      vc.progress_hint[i] = w.vehicle_memory[i].progress;
+    } else if (memory.progress >= 0.f) {
+      vc.progress_hint[i] = memory.progress;
     } else {
       vc.progress_hint[i] = ProjectOnWholeLane(w.lanes, w.lane[i], p);
     }
