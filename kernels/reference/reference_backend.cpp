@@ -22,7 +22,6 @@ void ReferenceBackend::SetSplines(const std::vector<SplineDesc>& splines) {
   built.reserve(splines.size());
   for (size_t i = 0; i < splines.size(); ++i) built.emplace_back(splines[i], i);
   splines_ = std::move(built);
-  path_lanes_ = BuildSplineSet(splines);
   spline_ids_.clear();
   spline_speed_limits_.clear();
   for (const SplineDesc& d : splines) {
@@ -51,7 +50,7 @@ void ReferenceBackend::QuerySplines(const SplineQueries& q, SplineQueryResults* 
 }
 
 void ReferenceBackend::SetObstacles(const std::vector<Polygon>& polygons) {
-  path_edges_ = EdgeSegments(BuildObstacleVertices(polygons));  // the engine's validation
+  BuildObstacleVertices(polygons);  // the engine's input checks; the vertices are not kept
   obstacles_ = polygons;
 }
 

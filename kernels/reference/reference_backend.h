@@ -38,10 +38,6 @@ class ReferenceBackend final : public Backend {
   std::vector<uint32_t> spline_ids_;
   std::vector<double> spline_speed_limits_;
   std::vector<Polygon> obstacles_;
-  // The path check walks the lanes as the engine's float splines do (its definition is
-  // kernels/vehicles/path_check.cuh), along the obstacles' edges.
-  SplineSet path_lanes_;
-  std::vector<Vec2> path_edges_;
   FanObstacleSet fan_shapes_;
 };
 

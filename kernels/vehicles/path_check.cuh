@@ -101,7 +101,10 @@ THRONG_HD inline float PathClearAhead(const PathCheckParams& params, float max_b
     const Vec2 right = RightOf(t);
     // How long until the bumper is here; pedestrians are followed that far ahead.
     const float horizon = fminf(kPredictionHorizon, fmaxf(ahead, 0.f) / fmaxf(speed, 0.5f));
-    const float reach = half_width + pts.r_max + pts.walk_max * horizon;
+    // A point the tests below can keep lies within one step along and within the band
+    // (now or after its drift) across: the reach covers both, or a point half-way between
+    // two samples near the corridor's edge would be missed by both.
+    const float reach = hypotf(kPathSampleStep, half_width + pts.r_max + pts.walk_max * horizon);
     for_each_near(p, reach, [&](uint32_t begin, uint32_t end) {
       for (uint32_t k = begin; k < end; ++k) {
         if (pts.owner[k] == self) continue;

@@ -2,7 +2,9 @@
 // grid search against the reference's brute force on busy random streets.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <vector>
 
@@ -80,6 +82,22 @@ TEST_P(PathCheckTest, SomeoneBesideTheRoadIsClearUnlessWalkingOntoIt) {
   EXPECT_NEAR(Check(s)[0], 30.f - 13.51f - 0.25f, 1e-3f);
 }
 
+// Samples lie at 11.26 + k m (half a body behind the bumper at 13.51, then every metre). A
+// car beside the lane whose nearest disc (radius 1.1715 m, the largest point) reaches
+// into the corridor half-way between two samples is 0.5 m along from both: the search
+// must reach beyond the band's width, or it misses that disc and finds only the next
+// (it once did: 17.58 m instead of 16.08 m).
+TEST_P(PathCheckTest, ADiscAtTheEdgeBetweenTwoSamplesCounts) {
+  Street s;
+  s.Car(0, 0.f, 10.f, 10.f);
+  // Its discs at 30.76, 32.26 and 33.76 m, 2.55 m beside the lane: within the band
+  // 0.9 + 0.5 + 1.1715 m. Its own check reads the same lane and is not looked at.
+  s.Car(0, 2.55f, 31.f, 0.f);
+  EXPECT_NEAR(Check(s)[0], 30.76f - 13.51f - 1.1715f, 1e-3f);
+  s.bodies[1].axle.y = 2.6f;  // beside the band: nothing in the way
+  EXPECT_TRUE(std::isinf(Check(s)[0]));
+}
+
 TEST_P(PathCheckTest, TheCarAheadAndAWallAcrossTheLaneCount) {
   Street s;
   s.Car(0, 0.f, 10.f, 10.f);
@@ -117,7 +135,10 @@ INSTANTIATE_TEST_SUITE_P(Backends, PathCheckTest,
 
 // Two curved lanes (closed loops) through a crowd with walkers crossing at all speeds,
 // cars at random places and speeds on both, trucks among them, and a few walls.
-class PathCheckEquivalenceTest : public BackendParamTest {};
+class PathCheckEquivalenceTest : public BackendParamTest {
+ protected:
+  static constexpr float kTolerance = 5e-5f;  // m; measured 2.6e-5 (seeds 1-3)
+};
 
 TEST_P(PathCheckEquivalenceTest, GridSearchFindsWhatBruteForceFinds) {
   for (uint32_t seed : {1u, 2u, 3u}) {
@@ -171,11 +192,20 @@ TEST_P(PathCheckEquivalenceTest, GridSearchFindsWhatBruteForceFinds) {
     backend->CheckPaths(PathCheckParams{}, 6.f, s.Scene(), {}, &got);
     ASSERT_EQ(got.size(), want.size());
     size_t blocked = 0;
+    float worst = 0.f;
     for (size_t v = 0; v < want.size(); ++v) {
       SCOPED_TRACE(::testing::Message() << "seed " << seed << ", vehicle " << v);
-      EXPECT_EQ(got[v], want[v]);  // bit for bit, inf included
-      if (std::isfinite(want[v])) ++blocked;
+      // The same things are in the way (nothing is nothing on both), at the same distance
+      // up to the lanes' own arithmetic: float cubics with an arc-length table against the
+      // reference's double pyramid.
+      ASSERT_EQ(std::isinf(got[v]), std::isinf(want[v])) << got[v] << " against " << want[v];
+      if (std::isinf(want[v])) continue;
+      ++blocked;
+      worst = std::max(worst, std::fabs(got[v] - want[v]));
     }
+    std::printf("seed %u: %zu of %zu vehicles blocked, worst difference %.2e m\n", seed, blocked,
+                want.size(), worst);
+    EXPECT_LT(worst, kTolerance);
     EXPECT_GT(blocked, 3u);           // the crowd is in the way of several
     EXPECT_LT(blocked, want.size());  // and not of every one
   }
