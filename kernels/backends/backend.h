@@ -75,7 +75,7 @@ class Backend {
   // Forward agents in a world (kernels/steering/forward_scene.h): installs the static shapes their
   // casts meet, indexed with cells of `cell` m (about one probe reach). Replaces any
   // earlier set. The world validates them.
-  virtual void SetFanObstacles(const FanObstacleSet& shapes, float cell) = 0;
+  virtual void SetFanObstacles(const FanShapes& shapes, float cell) = 0;
   // The cast fan of every agent against the installed shapes and this tick's bodies, in
   // the ground plane or in 3D, and the direction to move along after turning for dt.
   // Inputs are validated by the world (every column filled, probes within 1..64). `stop`

@@ -144,8 +144,8 @@ void CpuBackend::SteerForward(const FanParams& params, float dt, const ForwardAg
   thrust::for_each_n(thrust::omp::par, thrust::counting_iterator<size_t>(0), n, f);
 }
 
-void CpuBackend::SetFanObstacles(const FanObstacleSet& shapes, float cell) {
-  forward_->SetStatic(shapes, cell, kCopy);
+void CpuBackend::SetFanObstacles(const FanShapes& shapes, float cell) {
+  forward_->SetStatic(BuildFanObstacleSet(shapes), cell, kCopy);
 }
 
 void CpuBackend::SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,

@@ -34,7 +34,7 @@ class CpuBackend final : public Backend {
                      const VehicleColumns& vehicles, FollowerResults* out) override;
   void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& agents,
                     FanResults* out) override;
-  void SetFanObstacles(const FanObstacleSet& shapes, float cell) override;
+  void SetFanObstacles(const FanShapes& shapes, float cell) override;
   void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
                          const FanBodies& bodies, const StopRequested& stop,
                          ForwardSceneResults* out) override;

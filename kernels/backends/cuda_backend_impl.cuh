@@ -38,7 +38,7 @@ class CudaBackend final : public Backend {
                      FollowerResults* out) override;
   void QuerySplines(const SplineQueries& q, SplineQueryResults* out) override;
   // cuda_forward.cu
-  void SetFanObstacles(const FanObstacleSet& shapes, float cell) override;
+  void SetFanObstacles(const FanShapes& shapes, float cell) override;
   void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
                          const FanBodies& bodies, const StopRequested& stop,
                          ForwardSceneResults* out) override;

@@ -19,9 +19,9 @@ struct CudaBackend::ForwardPart {
 
 void CudaBackend::DropPart::operator()(ForwardPart* p) const { delete p; }
 
-void CudaBackend::SetFanObstacles(const FanObstacleSet& shapes, float cell) {
+void CudaBackend::SetFanObstacles(const FanShapes& shapes, float cell) {
   if (!forward_) forward_.reset(new ForwardPart);
-  forward_->scene.SetStatic(shapes, cell, Uploader());
+  forward_->scene.SetStatic(BuildFanObstacleSet(shapes), cell, Uploader());
   Synchronize();
 }
 

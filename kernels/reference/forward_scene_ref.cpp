@@ -8,6 +8,7 @@
 
 #include "kernels/reference/cast_ref.h"
 #include "kernels/reference/steering_ref.h"
+#include "kernels/steering/forward_batch.h"
 
 namespace throng::reference {
 namespace {
@@ -47,34 +48,43 @@ D3 Turn3D(D3 forward, D3 chosen, double dt, double turn_speed) {
   return Unit(blend);
 }
 
-double CastStatic(const FanObstacleSet& s, size_t item, bool cone, D3 eye, D3 dir, double r,
-                  double max_distance) {
-  if (item < s.walls()) {
-    const D2 a = Of(s.wall_a[item]), b = Of(s.wall_b[item]);
-    const double z0 = s.wall_z0[item], z1 = s.wall_z1[item];
-    const bool unbounded = std::isinf(z1);
-    if (!cone) {
-      if (!unbounded && (eye.z < z0 || eye.z > z1)) return kInf;
-      return SphereCastInfiniteWall(eye, D3{dir.x, dir.y, 0}, r, max_distance, a, b);
+// Every face of the world's shapes, each cast handed to `keep`: written from FanShapes'
+// rules, not from the engine's item list. A polygon's edges stand as walls (a two-vertex
+// polygon is one wall) at every height or between base and top; a bounded polygon of
+// three vertices or more is a prism closed by its caps; spheres. The ground fan slices
+// everything at the eye's height; a cone casts in 3D.
+template <class Keep>
+void CastShapes(const FanShapes& shapes, bool cone, D3 eye, D3 dir, double r, double max_distance,
+                Keep&& keep) {
+  for (const FanPolygon& polygon : shapes.polygons) {
+    const size_t n = polygon.ring.size();
+    const double z0 = polygon.base, z1 = polygon.top;
+    const bool at_eye = !polygon.bounded || (eye.z >= z0 && eye.z <= z1);
+    for (size_t k = 0; k < (n == 2 ? 1 : n); ++k) {
+      const D2 a = Of(polygon.ring[k]), b = Of(polygon.ring[(k + 1) % n]);
+      if (!cone) {
+        if (at_eye) keep(SphereCastInfiniteWall(eye, D3{dir.x, dir.y, 0}, r, max_distance, a, b));
+      } else if (!polygon.bounded) {
+        keep(SphereCastInfiniteWall(eye, dir, r, max_distance, a, b));
+      } else {
+        keep(SphereCastVerticalWall(eye, dir, r, max_distance, a, b, z0, z1));
+      }
     }
-    if (unbounded) return SphereCastInfiniteWall(eye, dir, r, max_distance, a, b);
-    return SphereCastVerticalWall(eye, dir, r, max_distance, a, b, z0, z1);
-  }
-  item -= s.walls();
-  if (item < s.caps()) {
-    if (!cone) return kInf;
+    if (!cone || !polygon.bounded || n < 3) continue;
     std::vector<D2> ring;
-    for (int32_t v = s.cap_start[item]; v < s.cap_start[item + 1]; ++v) {
-      ring.push_back(Of(s.cap_ring[v]));
-    }
-    return SphereCastPolygonCap(eye, dir, r, max_distance, ring, s.cap_z[item],
-                                s.cap_top[item] != 0);
+    for (const Vec2& v : polygon.ring) ring.push_back(Of(v));
+    keep(SphereCastPolygonCap(eye, dir, r, max_distance, ring, z0, false));
+    keep(SphereCastPolygonCap(eye, dir, r, max_distance, ring, z1, true));
   }
-  item -= s.caps();
-  const D3 c = Of(s.sphere_center[item]);
-  const double R = s.sphere_radius[item];
-  if (!cone) return DiscCastSphereSlice(GroundOf(eye), GroundOf(dir), r, max_distance, eye.z, c, R);
-  return SphereCastCapsule(eye, dir, r, max_distance, c, c, R);
+  for (const FanSphere& sphere : shapes.spheres) {
+    const D3 c = Of(sphere.center);
+    if (!cone) {
+      keep(DiscCastSphereSlice(GroundOf(eye), GroundOf(dir), r, max_distance, eye.z, c,
+                               sphere.radius));
+    } else {
+      keep(SphereCastCapsule(eye, dir, r, max_distance, c, c, sphere.radius));
+    }
+  }
 }
 
 double CastBody(const FanBodies& b, size_t item, bool cone, D3 eye, D3 dir, double r,
@@ -100,9 +110,9 @@ double CastBody(const FanBodies& b, size_t item, bool cone, D3 eye, D3 dir, doub
 
 }  // namespace
 
-void SteerForwardScene(const FanObstacleSet& shapes, FanMode mode, float dt,
-                       const ForwardSceneAgents& a, const FanBodies& bodies,
-                       const StopRequested& stop, ForwardSceneResults* out) {
+void SteerForwardScene(const FanShapes& shapes, FanMode mode, float dt, const ForwardSceneAgents& a,
+                       const FanBodies& bodies, const StopRequested& stop,
+                       ForwardSceneResults* out) {
   const bool cone = mode == FanMode::kCone;
   const size_t n = a.size();
   out->Resize(n);
@@ -131,9 +141,7 @@ void SteerForwardScene(const FanObstacleSet& shapes, FanMode mode, float dt,
     auto hit_from = [&](D3 from, D3 dir, double length, bool new_only, bool shapes_only) {
       double hit = kInf;
       const auto keep = [&](double h) { hit = new_only && h == 0 ? hit : std::min(hit, h); };
-      for (size_t s = 0; s < shapes.items(); ++s) {
-        keep(CastStatic(shapes, s, cone, from, dir, r, length));
-      }
+      CastShapes(shapes, cone, from, dir, r, length, keep);
       for (size_t b = 0; b < body_count && !shapes_only; ++b) {
         if (b < bodies.capsules() && bodies.capsule_owner[b] == static_cast<int32_t>(i)) continue;
         keep(CastBody(bodies, b, cone, from, dir, r, length));
@@ -173,9 +181,7 @@ void SteerForwardScene(const FanObstacleSet& shapes, FanMode mode, float dt,
       }
     }
     bool overlap = false;
-    for (size_t s = 0; s < shapes.items() && !overlap; ++s) {
-      overlap = CastStatic(shapes, s, cone, p, f, r, 0) == 0;
-    }
+    CastShapes(shapes, cone, p, f, r, 0, [&](double h) { overlap = overlap || h == 0; });
     D3 move;
     if (cone) {
       move = Turn3D(f, best_dir, dt, a.turn_speed[i]);

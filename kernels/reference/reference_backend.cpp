@@ -143,7 +143,7 @@ void ReferenceBackend::SteerForward(const FanParams& params, float dt, const For
   }
 }
 
-void ReferenceBackend::SetFanObstacles(const FanObstacleSet& shapes, float /*cell*/) {
+void ReferenceBackend::SetFanObstacles(const FanShapes& shapes, float /*cell*/) {
   fan_shapes_ = shapes;
 }
 

@@ -23,7 +23,7 @@ class ReferenceBackend final : public Backend {
   void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& agents,
                     FanResults* out) override;
   // Brute force in double (the grid's cell is not used).
-  void SetFanObstacles(const FanObstacleSet& shapes, float cell) override;
+  void SetFanObstacles(const FanShapes& shapes, float cell) override;
   void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
                          const FanBodies& bodies, const StopRequested& stop,
                          ForwardSceneResults* out) override;
@@ -38,7 +38,7 @@ class ReferenceBackend final : public Backend {
   std::vector<uint32_t> spline_ids_;
   std::vector<double> spline_speed_limits_;
   std::vector<Polygon> obstacles_;
-  FanObstacleSet fan_shapes_;
+  FanShapes fan_shapes_;
 };
 
 }  // namespace throng::reference

@@ -5,6 +5,33 @@
 
 namespace throng {
 
+FanObstacleSet BuildFanObstacleSet(const FanShapes& shapes) {
+  FanObstacleSet set;
+  for (const FanPolygon& polygon : shapes.polygons) {
+    const std::vector<Vec2>& v = polygon.ring;
+    // A two-vertex obstacle is one wall, not a segment and its way back.
+    const size_t edges = v.size() == 2 ? 1 : v.size();
+    for (size_t k = 0; k < edges; ++k) {
+      set.wall_a.push_back(v[k]);
+      set.wall_b.push_back(v[(k + 1) % v.size()]);
+      set.wall_z0.push_back(polygon.bounded ? polygon.base : -INFINITY);
+      set.wall_z1.push_back(polygon.bounded ? polygon.top : INFINITY);
+    }
+    if (!polygon.bounded || v.size() < 3) continue;
+    for (const bool top : {false, true}) {
+      set.cap_ring.insert(set.cap_ring.end(), v.begin(), v.end());
+      set.cap_start.push_back(static_cast<int32_t>(set.cap_ring.size()));
+      set.cap_z.push_back(top ? polygon.top : polygon.base);
+      set.cap_top.push_back(top ? 1 : 0);
+    }
+  }
+  for (const FanSphere& sphere : shapes.spheres) {
+    set.sphere_center.push_back(sphere.center);
+    set.sphere_radius.push_back(sphere.radius);
+  }
+  return set;
+}
+
 void FanObstacleSet::Bounds(std::vector<Vec2>* lo, std::vector<Vec2>* hi) const {
   lo->clear();
   hi->clear();

@@ -8,23 +8,16 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/math/vec.cuh"
 #include "kernels/spatial/aabb_grid.h"
 #include "kernels/steering/forward_batch.h"
-#include "kernels/math/vec.cuh"
+#include "kernels/steering/forward_scene_types.h"
 
 namespace throng {
 
-enum class FanMode : uint8_t {
-  kGround = 0,  // 2D fan in the ground plane at the agent's height; shapes are sliced there
-  kCone = 1,    // 3D golden-angle cone
-};
-
-// Upright pedestrians and vehicle bodies for the casts (the world has no heights for them).
-constexpr float kPedestrianHeight = 1.8f;   // m: a vertical capsule from the feet
-constexpr float kVehicleBodyHeight = 1.5f;  // m: a box from the wheels' contact
-
-// The world's static shapes, installed once. Items are numbered walls, then caps, then
-// spheres, in that order, which is also the order of the grid's item indices.
+// The static shapes as the parallel backends cast against them: every wall, cap and
+// sphere an item. Items are numbered walls, then caps, then spheres, in that order, which
+// is also the order of the grid's item indices.
 struct FanObstacleSet {
   // Obstacle edges standing vertically between z0 and z1; both infinite when the polygon
   // has no height range (a wall at every height).
@@ -48,46 +41,8 @@ struct FanObstacleSet {
   void Bounds(std::vector<Vec2>* lo, std::vector<Vec2>* hi) const;
 };
 
-// This tick's moving bodies: capsules (pedestrians upright, forward agents as spheres with
-// p == q) and boxes (vehicle bodies, turned by yaw about Z). Items are capsules then boxes.
-struct FanBodies {
-  std::vector<Vec3> capsule_p, capsule_q;
-  std::vector<float> capsule_radius;
-  std::vector<int32_t> capsule_owner;  // the forward agent it is (skipped by its casts), or -1
-  std::vector<Vec3> box_center, box_half;
-  std::vector<float> box_yaw;
-
-  size_t capsules() const { return capsule_p.size(); }
-  size_t boxes() const { return box_center.size(); }
-  void Bounds(std::vector<Vec2>* lo, std::vector<Vec2>* hi) const;
-};
-
-// One value per forward agent; every column filled (the world applies its defaults).
-struct ForwardSceneAgents {
-  std::vector<Vec3> position;  // centre, m
-  std::vector<Vec3> forward;   // unit (kGround: in the ground plane)
-  std::vector<Vec3> goal;      // where has_goal: the fan opens around the way there
-  std::vector<uint8_t> has_goal;
-  std::vector<float> radius;        // m, > 0
-  std::vector<int32_t> probes;      // 1 .. kMaxFanProbes
-  std::vector<float> fov;           // rad, half-angle, (0, pi]
-  std::vector<float> probe_length;  // m, > 0
-  std::vector<float> turn_speed;    // 1/s, >= 0
-  std::vector<float> step;          // m the agent moves this tick (speed * dt)
-
-  size_t size() const { return position.size(); }
-  void Resize(size_t n);
-};
-
-struct ForwardSceneResults {
-  std::vector<Vec3> move;            // unit direction to move along this tick
-  std::vector<int16_t> probe;        // the chosen probe
-  std::vector<float> hit_distance;   // its hit, +inf when free
-  std::vector<uint8_t> all_blocked;  // every probe hit: the farthest hit was taken
-  std::vector<uint8_t> overlapping;  // the body already overlaps a static shape
-
-  void Resize(size_t n);
-};
+// The walls, caps and spheres of the world's shapes (FanShapes' rules).
+FanObstacleSet BuildFanObstacleSet(const FanShapes& shapes);
 
 // The cell of the casts' grids: about one probe reach, so a query covers 3 x 3 cells.
 float FanGridCell(const ForwardSceneAgents& agents);

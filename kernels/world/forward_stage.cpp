@@ -7,33 +7,17 @@
 
 namespace throng {
 
-FanObstacleSet InternalFanShapes(const WorldConfig& config, const std::vector<Polygon>& polygons) {
-  FanObstacleSet set;
+FanShapes InternalFanShapes(const WorldConfig& config, const std::vector<Polygon>& polygons) {
+  FanShapes shapes;
   for (size_t p = 0; p < polygons.size(); ++p) {
-    const std::vector<Vec2>& v = polygons[p].vertices;
     const HeightRange h =
         config.obstacle_heights.empty() ? HeightRange{} : config.obstacle_heights[p];
-    // A two-vertex obstacle is one wall, not a segment and its way back.
-    const size_t edges = v.size() == 2 ? 1 : v.size();
-    for (size_t k = 0; k < edges; ++k) {
-      set.wall_a.push_back(v[k]);
-      set.wall_b.push_back(v[(k + 1) % v.size()]);
-      set.wall_z0.push_back(h.bounded ? h.base : -INFINITY);
-      set.wall_z1.push_back(h.bounded ? h.top : INFINITY);
-    }
-    if (!h.bounded || v.size() < 3) continue;
-    for (const bool top : {false, true}) {
-      set.cap_ring.insert(set.cap_ring.end(), v.begin(), v.end());
-      set.cap_start.push_back(static_cast<int32_t>(set.cap_ring.size()));
-      set.cap_z.push_back(top ? h.top : h.base);
-      set.cap_top.push_back(top ? 1 : 0);
-    }
+    shapes.polygons.push_back({polygons[p].vertices, h.bounded, h.base, h.top});
   }
   for (const SphereObstacle& s : config.spheres) {
-    set.sphere_center.push_back(config.frame.ToInternal(s.center));
-    set.sphere_radius.push_back(s.radius);
+    shapes.spheres.push_back({config.frame.ToInternal(s.center), s.radius});
   }
-  return set;
+  return shapes;
 }
 
 float FanShapesCell(const WorldConfig& config) {

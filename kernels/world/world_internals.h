@@ -56,7 +56,7 @@ uint64_t DriveVehicles(const WorldConfig& config, const Snapshot& s, const StopR
 void AddVehicleDiscs(World::Internals& w);
 // The static shapes forward agents meet (internal frame), from the configuration and the
 // world's internal polygons, and the cell of their grid (about one probe reach).
-FanObstacleSet InternalFanShapes(const WorldConfig& config, const std::vector<Polygon>& polygons);
+FanShapes InternalFanShapes(const WorldConfig& config, const std::vector<Polygon>& polygons);
 float FanShapesCell(const WorldConfig& config);
 // Forward agents' casts against the shapes and every body (pedestrians and vehicles as this
 // tick's stages left them): results in the caller's frame, counts in `stats`.

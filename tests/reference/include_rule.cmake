@@ -8,14 +8,14 @@
 cmake_minimum_required(VERSION 3.16)  # IN_LIST in script mode
 set(allowed_types
     "kernels/backends/backend.h"
-    "kernels/orca/orca_types.h")
+    "kernels/orca/orca_types.h"
+    "kernels/steering/forward_batch.h"
+    "kernels/steering/forward_scene_types.h")
 set(pending
     # Obstacle vertices and their validation: the engine's BuildObstacleVertices, and
     # ValidateOrcaParams / ValidateAgents.
     "reference_backend.cpp:kernels/orca/obstacles.h"
     "reference_backend.cpp:kernels/orca/orca_validate.h"
-    # Forward agents cast against shapes the engine built.
-    "forward_scene_ref.h:kernels/steering/forward_scene.h"
     # SplineDesc, and FollowerParams / VehicleState: types, in headers that hold engine code.
     "spline_ref.h:kernels/vehicles/spline.h"
     "vehicle_ref.h:kernels/vehicles/vehicle.cuh")
