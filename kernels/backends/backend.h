@@ -11,9 +11,9 @@
 #include "kernels/input/stop_request.h"
 #include "kernels/orca/orca_types.h"
 #include "kernels/steering/forward_batch.h"
-#include "kernels/steering/forward_scene.h"
-#include "kernels/vehicles/path_check.cuh"
-#include "kernels/vehicles/spline.h"
+#include "kernels/steering/forward_scene_types.h"
+#include "kernels/vehicles/path_check_types.h"
+#include "kernels/vehicles/spline_desc.h"
 #include "kernels/vehicles/spline_queries.h"
 #include "kernels/vehicles/vehicle_batch.h"
 

@@ -7,6 +7,9 @@
 #include "kernels/backends/backend.h"
 #include "kernels/orca/obstacle_grid.h"
 #include "kernels/orca/obstacles.h"
+#include "kernels/steering/forward_scene.h"
+#include "kernels/vehicles/path_check.cuh"
+#include "kernels/vehicles/spline.h"
 
 namespace throng {
 

@@ -17,6 +17,9 @@
 #include "kernels/backends/cuda_check.cuh"
 #include "kernels/backends/raw_pointer.cuh"
 #include "kernels/orca/obstacle_select.cuh"
+#include "kernels/steering/forward_scene.h"
+#include "kernels/vehicles/path_check.cuh"
+#include "kernels/vehicles/spline.h"
 
 namespace throng {
 

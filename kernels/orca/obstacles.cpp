@@ -3,41 +3,11 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
-#include <string>
+
+#include "kernels/orca/orca_validate.h"
 
 namespace throng {
 namespace {
-
-std::string VertexName(size_t polygon, size_t vertex) {
-  return "obstacles[" + std::to_string(polygon) + "].vertices[" + std::to_string(vertex) + "]";
-}
-
-// Checks everything the solve divides by, before any vertex is built, so a bad world is
-// rejected whole.
-void Validate(const std::vector<Polygon>& polygons) {
-  for (size_t o = 0; o < polygons.size(); ++o) {
-    const std::vector<Vec2>& vs = polygons[o].vertices;
-    if (vs.size() < 2) {
-      throw std::invalid_argument("obstacles[" + std::to_string(o) +
-                                  "]: needs at least 2 vertices, has " + std::to_string(vs.size()));
-    }
-    for (size_t i = 0; i < vs.size(); ++i) {
-      if (!std::isfinite(vs[i].x) || !std::isfinite(vs[i].y)) {
-        throw std::invalid_argument(VertexName(o, i) + ": non-finite coordinate");
-      }
-    }
-    for (size_t i = 0; i < vs.size(); ++i) {
-      // Float, as the solve computes it: also catches edges whose squared length underflows.
-      const float len_sq = LengthSq(vs[(i + 1) % vs.size()] - vs[i]);
-      if (!(len_sq > 0.f)) {
-        throw std::invalid_argument(VertexName(o, i) + ": zero-length edge to the next vertex");
-      }
-      if (!std::isfinite(len_sq)) {
-        throw std::invalid_argument(VertexName(o, i) + ": edge to the next vertex too long");
-      }
-    }
-  }
-}
 
 // RVO2's leftOf(a, b, c) = det(a - c, b - a): > 0 when c is left of the line a -> b.
 float LeftOf(Vec2 a, Vec2 b, Vec2 c) { return Det(a - c, b - a); }
@@ -45,7 +15,7 @@ float LeftOf(Vec2 a, Vec2 b, Vec2 c) { return Det(a - c, b - a); }
 }  // namespace
 
 ObstacleVertices BuildObstacleVertices(const std::vector<Polygon>& polygons) {
-  Validate(polygons);
+  ValidateObstacles(polygons);
 
   size_t total = 0;
   for (const Polygon& polygon : polygons) total += polygon.vertices.size();

@@ -26,7 +26,36 @@ void RequirePositive(const char* name, float v, float max) {
   }
 }
 
+std::string VertexName(size_t polygon, size_t vertex) {
+  return "obstacles[" + std::to_string(polygon) + "].vertices[" + std::to_string(vertex) + "]";
+}
+
 }  // namespace
+
+void ValidateObstacles(const std::vector<Polygon>& polygons) {
+  for (size_t o = 0; o < polygons.size(); ++o) {
+    const std::vector<Vec2>& vs = polygons[o].vertices;
+    if (vs.size() < 2) {
+      throw std::invalid_argument("obstacles[" + std::to_string(o) +
+                                  "]: needs at least 2 vertices, has " + std::to_string(vs.size()));
+    }
+    for (size_t i = 0; i < vs.size(); ++i) {
+      if (!std::isfinite(vs[i].x) || !std::isfinite(vs[i].y)) {
+        throw std::invalid_argument(VertexName(o, i) + ": non-finite coordinate");
+      }
+    }
+    for (size_t i = 0; i < vs.size(); ++i) {
+      // Float, as the solve computes it: also catches edges whose squared length underflows.
+      const float len_sq = LengthSq(vs[(i + 1) % vs.size()] - vs[i]);
+      if (!(len_sq > 0.f)) {
+        throw std::invalid_argument(VertexName(o, i) + ": zero-length edge to the next vertex");
+      }
+      if (!std::isfinite(len_sq)) {
+        throw std::invalid_argument(VertexName(o, i) + ": edge to the next vertex too long");
+      }
+    }
+  }
+}
 
 void ValidateOrcaParams(const OrcaParams& params) {
   RequirePositive("time_step", params.time_step, kMaxTimeStep);

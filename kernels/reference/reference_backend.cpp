@@ -5,7 +5,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "kernels/orca/obstacles.h"
 #include "kernels/orca/orca_validate.h"
 #include "kernels/reference/forward_scene_ref.h"
 #include "kernels/reference/orca_ref.h"
@@ -13,6 +12,15 @@
 #include "kernels/reference/vehicle_ref.h"
 
 namespace throng::reference {
+namespace {
+
+// docs/VEHICLES.md: profile 0 is the world's parameters, k > 0 the vehicles' profiles[k - 1].
+const FollowerParams& ProfileOf(const FollowerParams& world, const VehicleColumns& v, size_t i) {
+  const uint16_t profile = v.profile.empty() ? 0 : v.profile[i];
+  return profile == 0 ? world : v.profiles[profile - 1];
+}
+
+}  // namespace
 
 void ReferenceBackend::SetSplines(const std::vector<SplineDesc>& splines) {
   // The engine's input checks (unique ids here, clean points in ReferenceSpline), then the
@@ -50,7 +58,7 @@ void ReferenceBackend::QuerySplines(const SplineQueries& q, SplineQueryResults* 
 }
 
 void ReferenceBackend::SetObstacles(const std::vector<Polygon>& polygons) {
-  BuildObstacleVertices(polygons);  // the engine's input checks; the vertices are not kept
+  ValidateObstacles(polygons);  // the input contract; the reference builds its own vertices
   obstacles_ = polygons;
 }
 
@@ -77,7 +85,6 @@ void ReferenceBackend::FollowSplines(const FollowerParams& params, float world_s
                                      const VehicleColumns& v, FollowerResults* out) {
   ValidateFollowerParams(params, world_speed_limit);
   const std::vector<uint32_t> spline = ValidateVehicles(v, spline_ids_);
-  const std::vector<FollowerParams> table = ParameterTable(params, v);
   out->Resize(v.size());
   for (size_t i = 0; i < v.size(); ++i) {
     VehicleState state{};
@@ -91,7 +98,7 @@ void ReferenceBackend::FollowSplines(const FollowerParams& params, float world_s
     if (!v.turn_before_move.empty()) state.turn_before_move = v.turn_before_move[i];
     const FollowerOutput f =
         reference::FollowSpline(splines_[spline[i]], spline_speed_limits_[spline[i]], state,
-                                table[v.profile.empty() ? 0 : v.profile[i]], world_speed_limit);
+                                ProfileOf(params, v, i), world_speed_limit);
     out->steering[i] = f.steering;
     out->throttle[i] = f.throttle;
     out->brake[i] = f.brake;

@@ -25,6 +25,12 @@ P3 Blend(P3 a, P3 b, double ta, double tb, double t) {
 
 constexpr double kDerivStep = 1e-5;  // in segment parameter t
 
+// The peak curvature's definition (docs/SPLINES.md): the turn over a 0.5 m chord, sampled
+// every 0.125 m of a segment, over at most 256 segments ahead.
+constexpr double kPeakCurvatureChord = 0.5;   // m
+constexpr double kPeakCurvatureStep = 0.125;  // m
+constexpr size_t kMaxPeakSegments = 256;
+
 }  // namespace
 
 ReferenceSpline::ReferenceSpline(const SplineDesc& desc, size_t index) : closed_(desc.closed) {

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "kernels/vehicles/spline.h"
+#include "kernels/vehicles/spline_desc.h"
 
 namespace throng::reference {
 

@@ -7,6 +7,16 @@ namespace throng::reference {
 namespace {
 
 constexpr double kPiD = 3.14159265358979323846;
+// docs/VEHICLES.md: one tick's wheel lead closes at most a quarter of the asked gap, and
+// the peak-curvature speed bound leaves 1% of max_lateral_accel to the steering.
+constexpr double kMaxLeadPerTick = 0.25;
+constexpr double kLineCorrectionAllowance = 0.01;
+
+// docs/VEHICLES.md, "Speed": the speed window's curvature is sampled at most 4 m apart,
+// 8 to 32 samples (progress itself the first).
+int SpeedSampleCount(double window) {
+  return static_cast<int>(std::clamp(std::ceil(window / 4.0) + 1.0, 8.0, 32.0));
+}
 
 P3 Sub(P3 a, P3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
 P3 Mul(P3 a, double s) { return {a.x * s, a.y * s, a.z * s}; }
@@ -193,9 +203,7 @@ FollowerOutput FollowSpline(const ReferenceSpline& spline, double spline_speed_l
   if (p.wheel_response_time > 0 && p.steering_lag > p.wheel_response_time) {
     double gain = static_cast<double>(p.steering_lag) / p.wheel_response_time;
     if (p.control_period > 0) {
-      gain = std::min(
-          gain,
-          std::max(static_cast<double>(kMaxLeadPerTick) * p.steering_lag / p.control_period, 1.0));
+      gain = std::min(gain, std::max(kMaxLeadPerTick * p.steering_lag / p.control_period, 1.0));
     }
     const double wheel = static_cast<double>(v.wheel_angle) / p.max_steer_angle;
     steering = std::clamp(wheel + (steering - wheel) * gain, -1.0, 1.0);
@@ -206,14 +214,14 @@ FollowerOutput FollowSpline(const ReferenceSpline& spline, double spline_speed_l
   const double braking = speed * speed / (2.0 * p.max_brake_decel);
   const double window = std::min(std::max(look_ahead, braking), spline.length());
   double k_ahead = k;  // sample 0 is `progress` itself
-  const int samples = SpeedSampleCount(static_cast<float>(window));
+  const int samples = SpeedSampleCount(window);
   for (int i = 1; i < samples; ++i) {
     k_ahead = std::max(
         k_ahead, spline.CurvatureAt(Normalize(spline, progress + window * i / (samples - 1))));
   }
   if (p.peak_curvature_speed) {
     k_ahead = std::max(k_ahead, spline.PeakCurvatureAhead(progress, window)) *
-              (1.0 + static_cast<double>(kLineCorrectionAllowance));
+              (1.0 + kLineCorrectionAllowance);
   }
   double target_speed = std::sqrt(p.max_lateral_accel / std::max(k_ahead, 1e-4));
   target_speed = std::min(target_speed, static_cast<double>(v.max_speed));

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "kernels/reference/spline_ref.h"
-#include "kernels/vehicles/vehicle.cuh"
+#include "kernels/vehicles/follower_types.h"
 
 namespace throng::reference {
 

@@ -4,18 +4,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "kernels/vehicles/spline.cuh"
 #include "kernels/math/vec.cuh"
+#include "kernels/vehicles/spline.cuh"
+#include "kernels/vehicles/spline_desc.h"
 
 namespace throng {
-
-// A lane or road centre line, in the internal frame.
-struct SplineDesc {
-  uint32_t id = 0;
-  std::vector<Vec3> points;  // control points the curve passes through
-  bool closed = false;
-  float speed_limit = 0.f;  // m/s; 0 = none of its own
-};
 
 // Splines packed for the kernels: every backend uploads these arrays as they are.
 struct SplineSet {
@@ -33,16 +26,6 @@ struct SplineSet {
 };
 
 constexpr float kDefaultSplineTableSpacing = 0.25f;  // m
-
-// Control points after validation: throws std::invalid_argument naming the point
-// ("splines[2].points[5]: coordinate is not finite") for NaN/inf, fewer than 2
-// distinct points (3 when closed), a bad speed limit. Consecutive duplicates collapse,
-// and so does a closing point equal to the first on a closed spline.
-std::vector<Vec3> CleanControlPoints(const SplineDesc& desc, size_t index);
-
-// Throws std::invalid_argument when two splines share an id
-// ("splines[3].id: 7 is already used by splines[1]").
-void ValidateSplineIds(const std::vector<SplineDesc>& descs);
 
 // Builds every spline; `index` in error messages is the position in `descs`.
 SplineSet BuildSplineSet(const std::vector<SplineDesc>& descs,

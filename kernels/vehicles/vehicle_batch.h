@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/vehicles/vehicle.cuh"
+#include "kernels/vehicles/follower_types.h"
 
 namespace throng {
 

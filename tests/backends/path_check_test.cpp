@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernels/backends/backend.h"
+#include "kernels/vehicles/spline.h"
 #include "tests/backends/backend_param.h"
 
 namespace throng {

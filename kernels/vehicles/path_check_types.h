@@ -1,0 +1,36 @@
+// The vehicles' path check as every backend takes it (Backend::CheckPaths): its
+// parameters and one tick's scene, types only. The check itself is
+// kernels/vehicles/path_check.cuh (cpu, cuda) and kernels/reference/path_check_ref.cpp.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/vehicles/vehicle_body.h"
+
+namespace throng {
+
+struct PathCheckParams {
+  float gap = 3.f;              // m kept to whatever is ahead when stopped
+  float reaction_time = 1.f;    // s of travel added to the braking distance
+  float min_length = 6.f;       // m checked even when standing
+  float lateral_margin = 0.5f;  // m added to the half width of the checked corridor
+};
+
+// One tick's pedestrians and vehicles as the caller holds them (internal frame; host
+// memory). Pointers and counts: nvcc compiles this header as C++17.
+struct PathCheckScene {
+  const float* agent_x = nullptr;
+  const float* agent_y = nullptr;
+  const float* agent_radius = nullptr;
+  const float* agent_vx = nullptr;  // current velocity: where a pedestrian is heading
+  const float* agent_vy = nullptr;
+  size_t agents = 0;
+  const VehicleBody* bodies = nullptr;
+  const uint32_t* spline = nullptr;  // each vehicle's lane (index in the installed set)
+  const float* progress = nullptr;   // m, the rear axle's place on the lane
+  const float* speed = nullptr;      // m/s
+  size_t vehicles = 0;
+};
+
+}  // namespace throng
