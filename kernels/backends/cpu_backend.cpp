@@ -78,9 +78,16 @@ void CpuBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents,
                           agents.vy.data(),      agents.radius.data(),    agents.max_speed.data(),
                           agents.pref_vx.data(), agents.pref_vy.data(),   agents.id.data(),
                           agents.flags.data(),   static_cast<uint32_t>(n)};
-  const OrcaOutputView view{out->vx.data(),          out->vy.data(),        out->status.data(),
-                            out->candidates.data(),  out->neighbors.data(), out->constraints.data(),
-                            out->solve_flags.data(), audit_missed_.data()};
+  if (options.record_kept) out->kept_ids.resize(n * static_cast<size_t>(params.max_neighbors));
+  const OrcaOutputView view{out->vx.data(),
+                            out->vy.data(),
+                            out->status.data(),
+                            out->candidates.data(),
+                            out->neighbors.data(),
+                            out->constraints.data(),
+                            out->solve_flags.data(),
+                            audit_missed_.data(),
+                            options.record_kept ? out->kept_ids.data() : nullptr};
   // 64k agents per launch: a stopped tick ends within ~50 ms of work on 2 cores,
   // and the extra fork/joins cost well under 1% of the step. An audit scans all n agents
   // for every audited one, so with audits a chunk holds about 2e7 audited pairs.

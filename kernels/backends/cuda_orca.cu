@@ -19,6 +19,7 @@ struct CudaBackend::OrcaPart {
   DeviceVector<float> vx_out, vy_out;
   DeviceVector<uint8_t> status_out, flags_out;
   DeviceVector<uint16_t> candidates_out, neighbors_out, constraints_out, missed_out;
+  DeviceVector<uint32_t> kept_out;
   std::vector<uint16_t> missed_host;
 };
 
@@ -56,6 +57,7 @@ void CudaBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents
   for (auto* v : {&d.candidates_out, &d.neighbors_out, &d.constraints_out, &d.missed_out}) {
     v->resize(n);
   }
+  if (options.record_kept) d.kept_out.resize(n * static_cast<size_t>(params.max_neighbors));
   Synchronize();
   times.upload_ms = ms_since(t0);
 
@@ -65,7 +67,8 @@ void CudaBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents
                           Raw(d.flags),   static_cast<uint32_t>(n)};
   const OrcaOutputView view{Raw(d.vx_out),         Raw(d.vy_out),         Raw(d.status_out),
                             Raw(d.candidates_out), Raw(d.neighbors_out),  Raw(d.constraints_out),
-                            Raw(d.flags_out),      Raw(d.missed_out)};
+                            Raw(d.flags_out),      Raw(d.missed_out),
+                            options.record_kept ? Raw(d.kept_out) : nullptr};
   cudaStream_t stream = stream_;
   d.pipeline.Run(
       thrust::cuda::par_nosync.on(stream),
@@ -83,6 +86,7 @@ void CudaBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents
   Download(d.constraints_out, out->constraints);
   Download(d.flags_out, out->solve_flags);
   Download(d.missed_out, d.missed_host);
+  if (options.record_kept) Download(d.kept_out, out->kept_ids);
   Synchronize();
   times.download_ms = ms_since(t0);
   out->CountStatuses();

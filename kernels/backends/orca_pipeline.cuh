@@ -192,9 +192,10 @@ class OrcaPipeline {
                                                    params, next});
       last = 1 - last;
     }
-    thrust::for_each_n(policy, first, n,
-                       OrcaWriteResultsFunctor{sorted, Raw(kept_), Raw(candidates_), Raw(missed_),
-                                               View(last), out});
+    thrust::for_each_n(
+        policy, first, n,
+        OrcaWriteResultsFunctor{sorted, Raw(lists_), params.max_neighbors, Raw(kept_),
+                                Raw(candidates_), Raw(missed_), View(last), out});
     sync();
     times->revalidate_ms += ms_since(t0);
   }

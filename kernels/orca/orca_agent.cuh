@@ -41,6 +41,7 @@ struct OrcaOutputView {
   uint16_t* __restrict__ constraints;
   uint8_t* __restrict__ solve_flags;
   uint16_t* __restrict__ audit_missed;  // kNotAudited, or false negatives found by the audit
+  uint32_t* __restrict__ kept_ids;      // nullptr, or OrcaResult::kept_ids
 };
 
 constexpr uint16_t kNotAudited = 0xffff;
@@ -336,6 +337,8 @@ struct OrcaRepairPassFunctor {
 // each, no atomics).
 struct OrcaWriteResultsFunctor {
   SortedAgentsView agents;
+  const uint32_t* __restrict__ lists;
+  int max_neighbors;
   const uint16_t* __restrict__ kept_count;
   const uint16_t* __restrict__ candidate_count;
   const uint16_t* __restrict__ audit_missed;
@@ -356,6 +359,13 @@ struct OrcaWriteResultsFunctor {
     out.candidates[dst] = candidate_count[i];
     out.neighbors[dst] = kept_count[i];
     out.audit_missed[dst] = audit_missed[i];
+    if (out.kept_ids != nullptr) {
+      const size_t k = static_cast<size_t>(max_neighbors);
+      for (size_t m = 0; m < k; ++m) {
+        out.kept_ids[dst * k + m] =
+            m < kept_count[i] ? agents.id[lists[static_cast<size_t>(i) * k + m]] : kNoKeptId;
+      }
+    }
   }
 };
 

@@ -22,6 +22,7 @@ void OrcaResult::Resize(size_t n) {
   neighbors.resize(n);
   constraints.resize(n);
   solve_flags.resize(n);
+  kept_ids.clear();  // filled only when asked for (OrcaRunOptions::record_kept)
 }
 
 void OrcaResult::CountStatuses() {

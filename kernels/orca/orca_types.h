@@ -142,6 +142,8 @@ struct OrcaRunOptions {
   uint32_t audit_every = 0;
   // Asked between stages and chunks of agents; true ends the solve with TickCancelled.
   StopRequested stop = nullptr;
+  // Fill OrcaResult::kept_ids (the equivalence tests compare them); off in a tick.
+  bool record_kept = false;
 };
 
 // Wall-clock milliseconds per stage; parallel backends synchronise between stages.
@@ -151,6 +153,8 @@ struct OrcaStageTimes {
 };
 
 // Per-agent results plus the tick's observability counters.
+constexpr uint32_t kNoKeptId = 0xffffffffu;
+
 struct OrcaResult {
   std::vector<float> vx, vy;          // chosen velocity, m/s
   std::vector<uint8_t> status;        // SolveStatus
@@ -158,6 +162,10 @@ struct OrcaResult {
   std::vector<uint16_t> neighbors;    // of those, kept (closest max_neighbors)
   std::vector<uint16_t> constraints;  // half-planes in the solve (obstacle + agent)
   std::vector<uint8_t> solve_flags;   // SolveFlag bits
+  // With OrcaRunOptions::record_kept, max_neighbors entries per agent: the ids of the
+  // neighbours it kept, in the backend's order (compare them as sets), then kNoKeptId.
+  // Empty otherwise.
+  std::vector<uint32_t> kept_ids;
 
   uint64_t status_count[kSolveStatusCount] = {0, 0, 0};
   uint64_t shortened_horizon = 0;     // agents solved only at a horizon shorter than tau

@@ -400,6 +400,15 @@ OrcaResult SolveOrca(const OrcaScene& scene, const OrcaOptions& options,
     result.neighbors[i] = SaturateU16(setup.neighbors.size());
     result.constraints[i] = SaturateU16(setup.obstacle_lines.size() + setup.neighbors.size());
   }
+  if (options.record_kept) {
+    const auto k = static_cast<size_t>(scene.params.max_neighbors);
+    result.kept_ids.assign(n * k, kNoKeptId);
+    for (size_t i = 0; i < n; ++i) {
+      for (size_t m = 0; m < setups[i].neighbors.size(); ++m) {
+        result.kept_ids[i * k + m] = agents.id[setups[i].neighbors[m]];
+      }
+    }
+  }
 
   // Repair passes (docs/ORCA.md): each reads only the previous pass's results; counts do
   // not change (same lines, same number). turned[i]: i is not ok in the previous pass's

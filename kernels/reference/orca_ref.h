@@ -36,6 +36,7 @@ enum class Fallback {
 struct OrcaOptions {
   Fallback fallback = Fallback::kOrdered;
   StopRequested stop = nullptr;  // asked every 256 agents: true ends the solve with TickCancelled
+  bool record_kept = false;      // fill OrcaResult::kept_ids, closest first
 };
 
 // Reference-only diagnostics (the engine reports the per-agent solve_flags and their

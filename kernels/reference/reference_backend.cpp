@@ -74,6 +74,7 @@ void ReferenceBackend::SolveOrca(const OrcaParams& params, const AgentColumns& a
   // (PlainRvo2Params turns them off), as on the parallel backends.
   options.fallback = params.rvo2_fallback ? Fallback::kSilentLp3 : Fallback::kOrdered;
   options.stop = run.stop;
+  options.record_kept = run.record_kept;
   *out = reference::SolveOrca(scene, options);
   out->times = {};
   out->times.validate_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();

@@ -117,9 +117,10 @@ struct PassTwoHarness {
     }
     const OrcaOutputView out{o_vx.data(),         o_vy.data(),        o_status.data(),
                              o_candidates.data(), o_neighbors.data(), o_constraints.data(),
-                             o_flags.data(),      o_audit.data()};
-    const OrcaWriteResultsFunctor write{agents,       kept.data(), candidates.data(),
-                                        audit.data(), view(last),  out};
+                             o_flags.data(),      o_audit.data(),     nullptr};
+    const OrcaWriteResultsFunctor write{
+        agents,     lists.data(), p.max_neighbors, kept.data(), candidates.data(), audit.data(),
+        view(last), out};
     for (uint32_t i = 0; i < n; ++i) write(i);
   }
   int passes_run = 0;
