@@ -2,9 +2,13 @@
 // flight.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/wait.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -286,6 +290,61 @@ TEST(ShutdownTest, sigterm_lets_an_advance_in_flight_finish) {
     }
   }
   FAIL() << "no Advance was still running 200 ms after it was sent";
+}
+
+// While a call in flight finishes after SIGTERM, the server drains (docs/SERVICE.md,
+// "Shutdown"): a new call, even on the open channel, is refused, and the health probe
+// (`throngd --health-check`) says unreachable (exit 2). The checks prove something only if
+// the long call is still running when they are done; otherwise a new server and a call
+// twice as long try again.
+TEST(ShutdownTest, draining_refuses_new_calls_while_a_call_in_flight_finishes) {
+  uint32_t ticks = 0;
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    ThrongdProcess server({"--shutdown-grace", "120"});
+    ASSERT_NE(server.port(), 0);
+    auto stub = server.Stub();
+    const auto scene = MakeTestScene(400, 4);
+    const std::string id = SteppedWorld(*stub, scene);
+    ASSERT_FALSE(id.empty());
+    if (ticks == 0) {
+      ticks = static_cast<uint32_t>(std::clamp(2.0 / SecondsPerTick(*stub, id), 50.0, 50000.0));
+    }
+    v1::AdvanceRequest request;
+    request.set_world_id(id);
+    request.set_ticks(ticks);
+    request.set_dt(0.05f);
+    v1::AdvanceResponse out;
+    grpc::Status status;
+    std::atomic<bool> done{false};
+    std::thread call([&] {
+      status = stub->Advance(Context(300).get(), request, &out);
+      done = true;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    server.Signal(SIGTERM);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    v1::ListWorldsResponse listed;
+    const grpc::Status refused =
+        stub->ListWorlds(Context(5).get(), v1::ListWorldsRequest(), &listed);
+    const std::string probe =
+        std::string(THRONGD_PATH) + " --health-check " + server.address() + " > /dev/null";
+    const int probe_status = std::system(probe.c_str());
+    const bool still_running = !done.load();
+    call.join();
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    if (!still_running) {
+      ticks *= 2;
+      continue;
+    }
+    EXPECT_FALSE(refused.ok()) << "a new call was served while draining";
+    std::printf("[ figures  ] refused while draining: %s\n",
+                refused.ok() ? "OK" : refused.error_message().c_str());
+    ASSERT_TRUE(WIFEXITED(probe_status));
+    EXPECT_EQ(WEXITSTATUS(probe_status), 2);
+    EXPECT_EQ(server.Wait(60), 0);
+    return;
+  }
+  FAIL() << "the long call never outlasted the checks";
 }
 
 // A call longer than --shutdown-grace is cancelled between ticks; the process exits 0.
