@@ -313,6 +313,9 @@ void ExpectMatchesReference(const char* name, size_t n, int ticks, BackendKind k
       turned += p != 0 && p != sc.config.forward.probes;
       ++compared;
     }
+    // Overlaps and blocked agents, counted by each backend's own casts.
+    mismatches += got.stats.forward_in_obstacles != want.stats.forward_in_obstacles;
+    mismatches += got.stats.forward_blocked != want.stats.forward_blocked;
     // Both continue from the reference's state, so a mismatch does not compound.
     Snapshot next = reference.state();
     next.tick += 1;

@@ -64,6 +64,7 @@ TEST_P(ScenarioWorldTest, CpuMatchesTheReferenceTickByTick) {
   World cpu(s.config, BackendKind::kCpu), ref(s.config, BackendKind::kReference);
   Snapshot snapshot = s.initial;
   uint64_t compared = 0, velocity_mismatches = 0, status_mismatches = 0;
+  uint64_t counter_mismatches = 0, counters_seen = 0;
   float worst_steering = 0.f;
   std::map<std::string, float> worst_vehicle;  // per result column, over every tick
   for (int t = 0; t < 30; ++t) {
@@ -98,6 +99,15 @@ TEST_P(ScenarioWorldTest, CpuMatchesTheReferenceTickByTick) {
     THRONG_VEHICLE_RESULT_COLUMNS(THRONG_WORST)
 #undef THRONG_WORST
     worst_steering = worst_vehicle["steering"];
+    // The tick's safety counters: contacts, bodies in obstacles, braking and blocking.
+    const TickStats &sa = a.stats, &sb = b.stats;
+    counter_mismatches +=
+        (sa.agent_overlaps != sb.agent_overlaps) + (sa.vehicle_overlaps != sb.vehicle_overlaps) +
+        (sa.agents_in_obstacles != sb.agents_in_obstacles) +
+        (sa.vehicles_braking != sb.vehicles_braking) + (sa.forward_blocked != sb.forward_blocked) +
+        (sa.forward_in_obstacles != sb.forward_in_obstacles);
+    counters_seen += sb.agent_overlaps + sb.vehicle_overlaps + sb.agents_in_obstacles +
+                     sb.vehicles_braking + sb.forward_blocked + sb.forward_in_obstacles;
     snapshot = cpu.state();  // both continue from the same input
     snapshot.tick += 1;
   }
@@ -112,6 +122,10 @@ TEST_P(ScenarioWorldTest, CpuMatchesTheReferenceTickByTick) {
   // more than 1 mm/s, or one status apart, is a finding.
   EXPECT_EQ(velocity_mismatches, 0u);
   EXPECT_EQ(status_mismatches, 0u);
+  std::printf("[ %-8s ] safety counters: %llu counted by the reference, %llu tick-counters apart\n",
+              GetParam().c_str(), static_cast<unsigned long long>(counters_seen),
+              static_cast<unsigned long long>(counter_mismatches));
+  EXPECT_EQ(counter_mismatches, 0u);
   EXPECT_LT(worst_steering, 1e-3f);
   // Measured in the town: progress 4.0e-4 m, target speed 1.3e-4 m/s, the rest below 1e-4.
   for (const auto& [column, worst] : worst_vehicle) {
