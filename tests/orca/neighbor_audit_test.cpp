@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "kernels/backends/orca_result_stats.h"
 #include "kernels/orca/orca_agent.cuh"
 #include "kernels/spatial/grid.cuh"
 
@@ -120,6 +121,17 @@ TEST(NeighborAuditTest, FindsNothingOnACorrectGridAndTheCandidatesABrokenOneHide
   std::printf("[ figures  ] %u agents hidden in one bucket: the audit finds %llu missed candidates\n",
               hidden, static_cast<unsigned long long>(missed));
   EXPECT_GT(missed, 0u);
+}
+
+// What the query found reaches the result's counters (and from there the tick's stats and
+// throng_audited_false_negatives_total): agents not audited are left out, misses add up.
+TEST(NeighborAuditTest, MissesAddUpInTheResultsCounters) {
+  const std::vector<uint16_t> missed{kNotAudited, 0, 3, kNotAudited, 2, 0};
+  OrcaResult r;
+  r.audited_agents = r.audited_false_negatives = 99;  // stale from an earlier call
+  TallyAudit(missed, missed.size(), &r);
+  EXPECT_EQ(r.audited_agents, 4u);
+  EXPECT_EQ(r.audited_false_negatives, 5u);
 }
 
 }  // namespace
