@@ -13,6 +13,7 @@
 #include <mutex>
 #include <thread>
 
+#include "grpc/health/v1/health.grpc.pb.h"
 #include "proto/convert.h"
 #include "tests/service/service_test_util.h"
 #include "tests/service/throngd_process.h"
@@ -293,7 +294,8 @@ TEST(ShutdownTest, sigterm_lets_an_advance_in_flight_finish) {
 }
 
 // While a call in flight finishes after SIGTERM, the server drains (docs/SERVICE.md,
-// "Shutdown"): a new call, even on the open channel, is refused, and the health probe
+// "Shutdown"): health turns NOT_SERVING (a watch opened before hears it), a new call, even
+// on the open channel, is refused, and the health probe
 // (`throngd --health-check`) says unreachable (exit 2). The checks prove something only if
 // the long call is still running when they are done; otherwise a new server and a call
 // twice as long try again.
@@ -320,8 +322,18 @@ TEST(ShutdownTest, draining_refuses_new_calls_while_a_call_in_flight_finishes) {
       status = stub->Advance(Context(300).get(), request, &out);
       done = true;
     });
+    // A health watch opened before the signal hears the turn to NOT_SERVING.
+    auto health = grpc::health::v1::Health::NewStub(server.Channel());
+    auto watch_context = Context(60);
+    auto watch = health->Watch(watch_context.get(), grpc::health::v1::HealthCheckRequest());
+    grpc::health::v1::HealthCheckResponse before, after;
+    ASSERT_TRUE(watch->Read(&before));
+    EXPECT_EQ(before.status(), grpc::health::v1::HealthCheckResponse::SERVING);
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     server.Signal(SIGTERM);
+    const bool heard = watch->Read(&after);
+    watch_context->TryCancel();  // an open watch would hold the drain to its deadline
+    watch->Finish().IgnoreError();
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     v1::ListWorldsResponse listed;
     const grpc::Status refused =
@@ -336,6 +348,8 @@ TEST(ShutdownTest, draining_refuses_new_calls_while_a_call_in_flight_finishes) {
       ticks *= 2;
       continue;
     }
+    ASSERT_TRUE(heard) << "the health watch ended without an update";
+    EXPECT_EQ(after.status(), grpc::health::v1::HealthCheckResponse::NOT_SERVING);
     EXPECT_FALSE(refused.ok()) << "a new call was served while draining";
     std::printf("[ figures  ] refused while draining: %s\n",
                 refused.ok() ? "OK" : refused.error_message().c_str());
