@@ -1,16 +1,16 @@
-// The per-agent and per-body contact tests (kernels/backends/contacts.h), read on either
+// The per-agent and per-body contact tests (kernels/backend_api/contacts.h), read on either
 // parallel backend from the agents in grid order (kernels/backends/grid_build.cuh).
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 
-#include "kernels/backends/contacts.h"
+#include "kernels/backend_api/contacts.h"
 #include "kernels/math/hd.cuh"
+#include "kernels/math/segment.cuh"
 #include "kernels/math/vec.cuh"
 #include "kernels/spatial/aabb_grid.cuh"
 #include "kernels/spatial/grid.cuh"
-#include "kernels/steering/cast_fan.cuh"
 #include "kernels/vehicles/vehicle_body.h"
 
 namespace throng {

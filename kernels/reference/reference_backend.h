@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "kernels/backends/backend.h"
+#include "kernels/backend_api/backend.h"
 #include "kernels/reference/spline_ref.h"
 
 namespace throng::reference {

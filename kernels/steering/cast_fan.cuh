@@ -17,6 +17,7 @@
 #include "kernels/math/frame.cuh"
 #include "kernels/math/hd.cuh"
 #include "kernels/math/scalar.cuh"
+#include "kernels/math/segment.cuh"
 #include "kernels/math/vec.cuh"
 
 namespace throng {
@@ -112,13 +113,6 @@ THRONG_HD inline float RayCapsuleEntry(Vec3 o, Vec3 d, Vec3 p, Vec3 q, float r) 
     }
   }
   return best;
-}
-
-THRONG_HD inline float PointSegmentDistanceSq(Vec2 p, Vec2 a, Vec2 b) {
-  const Vec2 ab = b - a;
-  const float len_sq = LengthSq(ab);
-  const float t = len_sq > 0.f ? Clamp(Dot(p - a, ab) / len_sq, 0.f, 1.f) : 0.f;
-  return LengthSq(p - (a + ab * t));
 }
 
 // ---- Sphere casts: exact, distance along dir (normalised here) --------------------------

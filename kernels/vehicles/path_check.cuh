@@ -12,8 +12,8 @@
 
 #include "kernels/math/frame.cuh"
 #include "kernels/math/hd.cuh"
+#include "kernels/math/segment.cuh"
 #include "kernels/math/vec.cuh"
-#include "kernels/steering/cast_fan.cuh"
 #include "kernels/vehicles/path_check_types.h"
 #include "kernels/vehicles/spline.cuh"
 #include "kernels/vehicles/vehicle_body.h"

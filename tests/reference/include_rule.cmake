@@ -7,8 +7,8 @@
 #   cmake -DSOURCE_DIR=<repository root> -P include_rule.cmake
 cmake_minimum_required(VERSION 3.16)  # IN_LIST in script mode
 set(allowed
-    "kernels/backends/backend.h"
-    "kernels/backends/contacts.h"
+    "kernels/backend_api/backend.h"
+    "kernels/backend_api/contacts.h"
     "kernels/orca/orca_types.h"
     "kernels/orca/orca_validate.h"
     "kernels/steering/forward_batch.h"

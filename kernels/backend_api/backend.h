@@ -1,0 +1,86 @@
+// The interface every backend implements, the reference included: one plain C++ class (no
+// Thrust or CUDA types) over the types of the concepts it computes. Which backends a build
+// has, and how one is made, is kernels/backends/backend.h.
+#pragma once
+
+#include <vector>
+
+#include "kernels/backend_api/contacts.h"
+#include "kernels/input/stop_request.h"
+#include "kernels/orca/orca_types.h"
+#include "kernels/steering/forward_batch.h"
+#include "kernels/steering/forward_scene_types.h"
+#include "kernels/vehicles/path_check_types.h"
+#include "kernels/vehicles/spline_desc.h"
+#include "kernels/vehicles/spline_queries.h"
+#include "kernels/vehicles/vehicle_batch.h"
+
+namespace throng {
+
+enum class BackendKind { kAuto, kCuda, kCpu, kReference };
+
+// A backend owns its memory (host or device) and stream. Not thread-safe: one caller at a
+// time per instance; separate instances run in parallel.
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual BackendKind kind() const = 0;
+
+  // Installs a world's splines (validated; throws std::invalid_argument naming the
+  // offending point). Replaces any earlier set.
+  virtual void SetSplines(const std::vector<SplineDesc>& splines) = 0;
+  // Location, direction and curvature at q.s, and the local projection of q.p, for every
+  // query. Bad queries throw std::invalid_argument (ValidateSplineQueries).
+  virtual void QuerySplines(const SplineQueries& q, SplineQueryResults* out) = 0;
+
+  // Installs a world's static obstacles (validated; throws std::invalid_argument naming
+  // the polygon and vertex). Replaces any earlier set.
+  virtual void SetObstacles(const std::vector<Polygon>& polygons) = 0;
+  // One ORCA solve over every agent (docs/ORCA.md), against the installed obstacles.
+  // Validates first (std::invalid_argument naming column and index); on error `out` is
+  // left untouched. Velocities are not applied: the caller decides (two-phase step).
+  virtual void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
+                         const OrcaRunOptions& options, OrcaResult* out) = 0;
+
+  // Three-factor spline following (docs/VEHICLES.md) for every vehicle, on the installed
+  // splines. Validates first (std::invalid_argument naming column and index; unknown
+  // spline ids are errors); on error `out` is left untouched.
+  virtual void FollowSplines(const FollowerParams& params, float world_speed_limit,
+                             const VehicleColumns& vehicles, FollowerResults* out) = 0;
+
+  // Cast-fan avoidance (ALGORITHMS.md §4) for forward-only agents against the installed
+  // obstacles' edges: the chosen probe and the direction to move along after turning
+  // toward it for dt. Validates first (std::invalid_argument naming the field).
+  virtual void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& agents,
+                            FanResults* out) = 0;
+
+  // Forward agents in a world (kernels/steering/forward_scene.h): installs the static shapes their
+  // casts meet, indexed with cells of `cell` m (about one probe reach). Replaces any
+  // earlier set. The world validates them.
+  virtual void SetFanObstacles(const FanShapes& shapes, float cell) = 0;
+  // The cast fan of every agent against the installed shapes and this tick's bodies, in
+  // the ground plane or in 3D, and the direction to move along after turning for dt.
+  // Inputs are validated by the world (every column filled, probes within 1..64). `stop`
+  // is asked between chunks of agents (TickCancelled): a crowd packed onto one point
+  // costs every agent a cast against every other, and must not hold a tick past its
+  // deadline.
+  virtual void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
+                                 const FanBodies& bodies, const StopRequested& stop,
+                                 ForwardSceneResults* out) = 0;
+
+  // Contacts at the end of a tick (kernels/backend_api/contacts.h): pedestrian pairs, pedestrians
+  // touching vehicle bodies, pedestrians touching or inside the installed obstacles. The
+  // counts are equal on every backend. `stop` is asked between chunks of agents
+  // (TickCancelled).
+  virtual CollisionCounts CountContacts(const ContactScene& scene, const StopRequested& stop) = 0;
+
+  // The vehicles' path check (kernels/vehicles/path_check.cuh) on the installed splines
+  // and obstacle edges: clear[v], metres free ahead of vehicle v. Equal on every backend.
+  // The world validates the scene (lane indices in range, finite values). `stop` is asked
+  // between chunks of vehicles (TickCancelled).
+  virtual void CheckPaths(const PathCheckParams& params, float max_brake_decel,
+                          const PathCheckScene& scene, const StopRequested& stop,
+                          std::vector<float>* clear) = 0;
+};
+
+}  // namespace throng
