@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
   app.add_option("--json", json_path, "write results as JSON to this file");
   app.add_flag(
       "--plain", plain,
-      "the plain formula of ALGORITHMS.md 1 (PlainFollowerParams) instead of the defaults");
+      "the plain formula of docs/ALGORITHMS.md 1 (PlainFollowerParams) instead of the defaults");
   CLI11_PARSE(app, argc, argv);
 
   const auto roads = throng::scenarios::RingRoads(64, 7);

@@ -27,7 +27,7 @@ struct DriveSetup {
   bool off_line = false;     // start 3 m right of the line, 15 degrees turned away from it
   float dt = 1.f / 60.f;     // s per tick (the follower runs once a tick)
   // The shared speed loop: the follower's throttle and brake with these settings (the
-  // defaults; PlainFollowerParams() for ALGORITHMS.md §1's speed rule).
+  // defaults; PlainFollowerParams() for docs/ALGORITHMS.md §1's speed rule).
   FollowerParams speed_loop{};
   SpeedControl speed_control = SpeedControl::kFollower;
   float off_line_offset = 3.f;                // m right of the line

@@ -79,8 +79,9 @@ int main(int argc, char** argv) {
   app.add_option("--set", sets, "follower parameter for Throng, name=value (repeatable)");
   app.add_option("--speed-set", speed_sets,
                  "speed-loop parameter for all three controllers, name=value (repeatable)");
-  app.add_flag("--plain-speed", plain_speed,
-               "the shared speed loop starts from ALGORITHMS.md §1's rule (PlainFollowerParams)");
+  app.add_flag(
+      "--plain-speed", plain_speed,
+      "the shared speed loop starts from docs/ALGORITHMS.md §1's rule (PlainFollowerParams)");
   app.add_flag("--untold", untold,
                "Throng keeps its default steering_lag and control_period instead of being told "
                "the vehicle's and the tick (a caller who calls the follower directly)");

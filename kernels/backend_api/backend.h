@@ -48,7 +48,7 @@ class Backend {
   virtual void FollowSplines(const FollowerParams& params, float world_speed_limit,
                              const VehicleColumns& vehicles, FollowerResults* out) = 0;
 
-  // Cast-fan avoidance (ALGORITHMS.md §4) for forward-only agents against the installed
+  // Cast-fan avoidance (docs/ALGORITHMS.md §4) for forward-only agents against the installed
   // obstacles' edges: the chosen probe and the direction to move along after turning
   // toward it for dt. Validates first (std::invalid_argument naming the field).
   virtual void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& agents,

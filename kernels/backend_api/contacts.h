@@ -1,4 +1,4 @@
-// Contacts measured at the end of a tick (ALGORITHMS.md §5, observability): pedestrian
+// Contacts measured at the end of a tick (docs/ALGORITHMS.md §5, observability): pedestrian
 // pairs overlapping, pedestrians touching a vehicle's body, pedestrians inside obstacles.
 // Every backend counts them (Backend::CountContacts); the parallel ones on their own
 // neighbour grid (kernels/backends/contact_pipeline.cuh).

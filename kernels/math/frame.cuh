@@ -1,4 +1,4 @@
-// Coordinate frames (ALGORITHMS.md §6). The engine works internally in one frame:
+// Coordinate frames (docs/ALGORITHMS.md §6). The engine works internally in one frame:
 // right-handed, Z up, ground plane XY, yaw counter-clockwise from +X seen from above.
 // Callers speak their engine's frame; conversion happens once, at the boundary.
 #pragma once

@@ -11,7 +11,7 @@
 
 namespace throng {
 
-// Outcome of one agent's velocity solve (ALGORITHMS.md §5, "Empty feasible set").
+// Outcome of one agent's velocity solve (docs/ALGORITHMS.md §5, "Empty feasible set").
 enum class SolveStatus : uint8_t {
   kOk = 0,         // the linear program found a velocity inside every constraint
   kSafeStop = 1,   // infeasible, standing still satisfies the hard constraints: v = 0
@@ -52,7 +52,7 @@ struct OrcaParams {
 
   // Throng's handling of conflicts and infeasibility (docs/ORCA.md, "Solve"). With
   // side_bias = 0, contact_margin_ratio = 0 and the four flags false, the solve is exactly
-  // ALGORITHMS.md §5's plain order (LP2; safe stop if v = 0 meets the hard lines; LP3).
+  // docs/ALGORITHMS.md §5's plain order (LP2; safe stop if v = 0 meets the hard lines; LP3).
   float side_bias = 0.3f;  // rad: when v_pref breaks an agent line, aim this far right
   // Combined radii (0 .. 100): the bias fades as the conflicting neighbour lies further to
   // the agent's right of their closing path, over this many combined radii (a quarter of

@@ -1,4 +1,4 @@
-// Contacts by brute force, in double, written from the definition (ALGORITHMS.md §5,
+// Contacts by brute force, in double, written from the definition (docs/ALGORITHMS.md §5,
 // docs/WORLD.md "Tick stats"), not from the engine's contact tests
 // (kernels/backends/contact_kernel.cuh): every pair of agents, every agent against every
 // polygon (inside by winding number, where the engine counts crossings) and every body

@@ -1,5 +1,5 @@
 // Independent reference for kernels/steering/steering.cuh and kernels/steering/cast_fan.cuh: double
-// precision, written from ALGORITHMS.md §3-4 and docs/VEHICLES.md without the kernels'
+// precision, written from docs/ALGORITHMS.md §3-4 and docs/VEHICLES.md without the kernels'
 // code. Where the kernels solve geometry in closed form, this side uses other methods:
 // - sphere casts: the first root of the (convex) distance-to-obstacle function along the
 //   ray, by golden-section minimisation then bisection, no quadratic formula;
@@ -36,7 +36,7 @@ D2 ArriveDesiredForStep(D2 position, D2 target, const ArriveParamsD& p, double d
 D2 SteerToward(D2 velocity, D2 desired, const ArriveParamsD& p, double dt);
 D2 ArriveStep(D2 position, D2 velocity, D2 target, const ArriveParamsD& p, double dt);
 
-// Local-frame directions (z forward, +x right), as in ALGORITHMS.md §4.
+// Local-frame directions (z forward, +x right), as in docs/ALGORITHMS.md §4.
 D3 FanDirection2D(int i, int n, double fov);
 D3 ConeDirection3D(int i, int n, double fov);
 // Probe i of a 2D fan in the internal ground plane: the heading rotated counter-clockwise

@@ -8,7 +8,7 @@
 
 namespace throng::reference {
 
-// Signed cross-track error, > 0 right of the line (ALGORITHMS.md §2), internal frame.
+// Signed cross-track error, > 0 right of the line (docs/ALGORITHMS.md §2), internal frame.
 double CrossTrackError(const P3& p, const P3& road_pos, const P3& tangent);
 
 // One follower tick. `spline_speed_limit` and `world_speed_limit` <= 0 mean none.

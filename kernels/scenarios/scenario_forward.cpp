@@ -1,4 +1,4 @@
-// "flock" and "drones": forward-moving agents (ALGORITHMS.md §4) as world scenarios. A
+// "flock" and "drones": forward-moving agents (docs/ALGORITHMS.md §4) as world scenarios. A
 // flock crosses scattered walls and blocks in the ground plane; drones fly a 3D cone
 // through a field of pillars (prisms) and floating spheres toward goals on the far side.
 #include <algorithm>

@@ -9,7 +9,7 @@ WorldConfig PedestrianConfig() {
   WorldConfig c;
   c.orca.time_step = kPedestrianDt;
   // Two seconds of look-ahead: long enough to start a detour at walking pace, short
-  // enough not to freeze a dense crowd (a long horizon over-constrains, ALGORITHMS.md §5).
+  // enough not to freeze a dense crowd (a long horizon over-constrains, docs/ALGORITHMS.md §5).
   c.orca.time_horizon = 2.f;
   // Walls only matter when close: a second of travel (1.4 m) plus the radius.
   c.orca.time_horizon_obst = 1.f;

@@ -1,4 +1,4 @@
-// 3D shapes for sphere casts (ALGORITHMS.md §4): vertical walls, prism caps, yawed boxes,
+// 3D shapes for sphere casts (docs/ALGORITHMS.md §4): vertical walls, prism caps, yawed boxes,
 // capsule bodies, and the horizontal slices of a capsule or sphere for fans flying at a
 // fixed height. Same contract as the casts in cast_fan.cuh: dir is normalised here (zero
 // gives kNoHit), the result is the distance along the unit direction at first contact, 0

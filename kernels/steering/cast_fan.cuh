@@ -1,8 +1,8 @@
-// Cast-fan obstacle avoidance for forward-moving agents (ALGORITHMS.md §4): probe
+// Cast-fan obstacle avoidance for forward-moving agents (docs/ALGORITHMS.md §4): probe
 // directions, exact sphere casts, the probe chooser and the smoothed turn.
 // Float, __host__ __device__, fixed-size, no allocation.
 //
-// Local probe frame (decided here; ALGORITHMS.md leaves it open): z forward, +x the
+// Local probe frame (decided here; docs/ALGORITHMS.md leaves it open): z forward, +x the
 // agent's RIGHT, +y its up. With dir_i = (sin(theta_i) * (-1)^i, 0, cos(theta_i)) that
 // makes probe 0 straight ahead, ODD probes (1, 3, ..) go to the LEFT and even probes
 // (2, 4, ..) to the RIGHT, so the first probe off the axis looks left (§4's prose says
@@ -231,7 +231,7 @@ struct FanChoice {
   bool all_blocked;    // every probe hit within max_distance: the farthest hit was taken
 };
 
-// ALGORITHMS.md §4's rule, fed one probe at a time in index order: the first free probe
+// docs/ALGORITHMS.md §4's rule, fed one probe at a time in index order: the first free probe
 // ends the search; otherwise the farthest hit wins (ties: the lowest index).
 struct FanPicker {
   FanChoice best{-1, {0.f, 0.f, 1.f}, -1.f, true};

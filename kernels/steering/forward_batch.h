@@ -1,5 +1,5 @@
 // Forward-only agents (drones, fish, vehicles off-lane) steered by the cast-fan of
-// ALGORITHMS.md §4, as columns for every backend, and their validation.
+// docs/ALGORITHMS.md §4, as columns for every backend, and their validation.
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,6 @@
 // The cast fan of a forward agent against the world's shapes and bodies, written once for
 // every parallel backend (one thread per agent): candidates from the two grids, every
-// probe against every candidate, ALGORITHMS.md §4's choice, and the smoothed turn.
+// probe against every candidate, docs/ALGORITHMS.md §4's choice, and the smoothed turn.
 #pragma once
 
 #include <cstdint>

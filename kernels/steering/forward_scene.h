@@ -1,5 +1,5 @@
 // Forward-moving agents in a world (drones, birds, fish, vehicles off their lanes): the
-// cast fan of ALGORITHMS.md §4 against the world's static shapes and every other body,
+// cast fan of docs/ALGORITHMS.md §4 against the world's static shapes and every other body,
 // in the ground plane or in 3D. Columns in the internal frame (right-handed, Z up), as
 // every backend takes them (Backend::SetFanObstacles, Backend::SteerForwardScene).
 #pragma once

@@ -1,4 +1,4 @@
-// Reynolds steering behaviours (ALGORITHMS.md §3): desired velocities, and the
+// Reynolds steering behaviours (docs/ALGORITHMS.md §3): desired velocities, and the
 // force-limited step that turns a desired velocity into the agent's preferred velocity
 // for ORCA. Float, __host__ __device__, no allocation.
 //
@@ -31,7 +31,7 @@ THRONG_HD inline Vec2 Flee(Vec2 position, Vec2 threat, float max_speed) {
   return Normalize(position - threat) * max_speed;
 }
 
-// ALGORITHMS.md §3 as written: full speed outside the slowing radius, speed proportional
+// docs/ALGORITHMS.md §3 as written: full speed outside the slowing radius, speed proportional
 // to the distance inside it.
 THRONG_HD inline Vec2 ArriveDesired(Vec2 position, Vec2 target, float max_speed,
                                     float slowing_radius) {
@@ -55,7 +55,7 @@ THRONG_HD inline float StoppingSpeed(float distance, float accel, float dt) {
   return 2.f * accel * distance / (adt + sqrtf(adt * adt + 2.f * accel * distance));
 }
 
-// ArriveDesired plus one addition (not in ALGORITHMS.md): the desired speed is also capped
+// ArriveDesired plus one addition (not in docs/ALGORITHMS.md): the desired speed is also capped
 // by StoppingSpeed(distance, max_force / mass, dt). Why: the linear ramp alone overshoots
 // when the force limit cannot brake from max_speed within slowing_radius, and jitters
 // around the goal when max_speed * dt > slowing_radius (one step jumps past it). With the
@@ -74,7 +74,7 @@ THRONG_HD inline Vec2 ArriveDesiredForStep(Vec2 position, Vec2 target, const Arr
   return to_target * (speed / distance);
 }
 
-// The velocity after one step toward `desired` (ALGORITHMS.md §3):
+// The velocity after one step toward `desired` (docs/ALGORITHMS.md §3):
 //   steer = clamp_length(desired - velocity, max_force)
 //   velocity = clamp_length(velocity + steer / mass * dt, max_speed)
 // So the velocity changes by at most max_force / mass * dt and never exceeds max_speed.
@@ -85,7 +85,7 @@ THRONG_HD inline Vec2 SteerToward(Vec2 velocity, Vec2 desired, const ArriveParam
 
 // Arrive for one step: the preferred velocity handed to ORCA. §3's step toward
 // ArriveDesiredForStep, with two additions that make arrival stop without overshoot or
-// jitter (not in ALGORITHMS.md; the steering force is proportional to desired - velocity,
+// jitter (not in docs/ALGORITHMS.md; the steering force is proportional to desired - velocity,
 // so §3 alone lags its desired velocity by up to max_force and cannot brake in time):
 // (a) the step never passes the desired velocity (it would when dt > mass: the
 //     proportional gain dt / mass above 1 rings);
@@ -100,7 +100,7 @@ THRONG_HD inline Vec2 ArriveStep(Vec2 position, Vec2 velocity, Vec2 target, cons
                                  float dt) {
   const Vec2 desired = ArriveDesiredForStep(position, target, p, dt);
   const Vec2 gap = desired - velocity;
-  Vec2 change = ClampLength(gap, p.max_force) / p.mass * dt;  // ALGORITHMS.md §3
+  Vec2 change = ClampLength(gap, p.max_force) / p.mass * dt;  // docs/ALGORITHMS.md §3
   if (LengthSq(change) > LengthSq(gap)) change = gap;         // (a)
   const Vec2 to_target = target - position;
   const float distance = Length(to_target);

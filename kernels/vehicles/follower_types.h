@@ -24,7 +24,7 @@ struct FollowerParams {
   float max_brake_decel = 6.f;          // m/s^2
   float speed_gain = 0.5f;              // s/m, throttle/brake per m/s of speed error
   bool adaptive_look_ahead = true;      // false: look_ahead = look_ahead_base (tests)
-  // Lane keeping beyond ALGORITHMS.md §1 (docs/VEHICLES.md, "Feed-forward, lag
+  // Lane keeping beyond docs/ALGORITHMS.md §1 (docs/VEHICLES.md, "Feed-forward, lag
   // compensation, approach"); with these four at 0 the formula is §1's exactly.
   float curvature_feedforward = 1.f;  // 0..2: share of the lane's curvature steered open-loop
   float lag_compensation = 0.2f;      // 0..2: share of steering_lag steered ahead (0 = now)
@@ -47,7 +47,7 @@ struct FollowerParams {
   bool peak_curvature_speed = true;
 };
 
-// ALGORITHMS.md §1 as written, with the seed's gains: no feed-forward, no lag
+// docs/ALGORITHMS.md §1 as written, with the seed's gains: no feed-forward, no lag
 // compensation, no approach limit, no tick scaling. What the §1 tests check, and the
 // formula to compare against (docs/VEHICLES.md).
 inline FollowerParams PlainFollowerParams() {
@@ -84,7 +84,7 @@ struct VehicleState {
   float turn_before_move = 1.f;
 };
 
-// Controls plus the debug values ALGORITHMS.md §1 lists (what a developer draws).
+// Controls plus the debug values docs/ALGORITHMS.md §1 lists (what a developer draws).
 struct FollowerOutput {
   float steering = 0.f;  // [-1, 1], +1 full right
   float throttle = 0.f;  // [0, 1]

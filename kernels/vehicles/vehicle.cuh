@@ -1,7 +1,7 @@
 // Vehicle spline follower: three-factor steering (position, heading, cross-track error)
 // and curvature-based target speed, per vehicle, on host and device.
 //
-// The contract (signs, formulas, defaults) is docs/VEHICLES.md; ALGORITHMS.md §1-2 is the
+// The contract (signs, formulas, defaults) is docs/VEHICLES.md; docs/ALGORITHMS.md §1-2 is the
 // specification. Everything is in the internal frame (kernels/math/frame.cuh): right-handed,
 // Z up, yaw counter-clockwise. Angles here are measured clockwise (toward the vehicle's
 // right), so steering +1 is full right and a positive delta means "turn right".
@@ -38,7 +38,7 @@ constexpr float kMinLookAheadTicks = 1.f;
 // stopped on the end of an open spline); the lane's direction stands in for it.
 constexpr float kMinTargetDistanceSq = 1e-6f;
 
-// Signed cross-track error (ALGORITHMS.md §2), > 0 right of the line. The road normal is
+// Signed cross-track error (docs/ALGORITHMS.md §2), > 0 right of the line. The road normal is
 // world up made perpendicular to the tangent, so on ramps right = T x normal is still a
 // unit vector and |cte| is the true lateral distance. A vertical tangent has no "right":
 // the normal vanishes and so does the error (never NaN).

@@ -105,7 +105,7 @@
   X(progress, float, float)       /* m along the lane */                    \
   X(clear_distance, float, float) /* m free ahead (+inf: nothing seen) */
 
-// Vehicles' debug results (TickOptions::debug; empty otherwise), ALGORITHMS.md §1: the
+// Vehicles' debug results (TickOptions::debug; empty otherwise), docs/ALGORITHMS.md §1: the
 // look-ahead point, the lane point at `progress`, the lane's unit tangent at the target
 // (caller's frame), the two angles (rad, > 0: to the vehicle's right) and the look-ahead
 // distance (m).

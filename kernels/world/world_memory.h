@@ -1,5 +1,5 @@
-// State a world keeps per id across ticks (DESIGN.md, Engine): the oscillation window and
-// stall counter of every agent, the lane progress and wheel angle of every vehicle.
+// State a world keeps per id across ticks (docs/WORLD.md, "Per-id state"): the oscillation window
+// and stall counter of every agent, the lane progress and wheel angle of every vehicle.
 #pragma once
 
 #include <cstdint>

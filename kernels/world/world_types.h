@@ -39,7 +39,7 @@ enum AgentCondition : uint8_t {
   kAgentStopped = 1u << 2,      // wants to move but was given (almost) no speed this tick
 };
 
-// How a pedestrian's preferred velocity is made (ALGORITHMS.md §3; AgentSnapshot::behavior).
+// How a pedestrian's preferred velocity is made (docs/ALGORITHMS.md §3; AgentSnapshot::behavior).
 enum class AgentBehavior : uint8_t {
   // Implied by the columns: arrive when the snapshot has goals (unless the agent is
   // flagged kSnapshotUsesPreferredVelocity), else its preferred velocity.
@@ -69,7 +69,7 @@ struct VehicleDefaults {
   BicycleParams bicycle;    // integration only
 };
 
-// Oscillation and stall detection (ALGORITHMS.md §5, "Deadlock and oscillation").
+// Oscillation and stall detection (docs/ALGORITHMS.md §5, "Deadlock and oscillation").
 struct DetectionParams {
   int oscillation_window = 20;           // ticks, 1 .. 32
   int oscillation_flips = 4;             // side flips within the window that flag an agent
@@ -80,7 +80,7 @@ struct DetectionParams {
   float goal_tolerance = 0.1f;           // m: an agent this close to its goal is home
 };
 
-// Forward agents' fan (ALGORITHMS.md §4), for agents whose snapshot leaves a setting out.
+// Forward agents' fan (docs/ALGORITHMS.md §4), for agents whose snapshot leaves a setting out.
 struct ForwardDefaults {
   FanMode mode = FanMode::kGround;
   int probes = 9;             // 1 .. kMaxFanProbes
@@ -218,7 +218,7 @@ constexpr int kStageCount = 11;
 // "integrate", "stats", "download", "forward".
 std::string_view StageName(Stage stage);
 
-// The observability list of ALGORITHMS.md §5, for one tick.
+// The observability list of docs/ALGORITHMS.md §5, for one tick.
 struct TickStats {
   uint64_t tick = 0;
   uint64_t agents = 0, vehicles = 0;

@@ -41,9 +41,9 @@ inline OrcaParams Params(float tau, float tau_obst, float time_step) {
   return p;
 }
 
-// ALGORITHMS.md §5's plain order (docs/ORCA.md, "Solve and infeasibility"): no side
-// preference, no contact margin, no shorter horizons, no overlap hardness, no second pass, no jam step,
-// and infeasibility reported as safe_stop / emergency (not RVO2's silent fallback).
+// docs/ALGORITHMS.md §5's plain order (docs/ORCA.md, "Solve and infeasibility"): no side
+// preference, no contact margin, no shorter horizons, no overlap hardness, no second pass, no jam
+// step, and infeasibility reported as safe_stop / emergency (not RVO2's silent fallback).
 inline OrcaParams PlainParams(OrcaParams p = OrcaParams{}) {
   p.side_bias = 0.f;
   p.contact_margin_ratio = 0.f;

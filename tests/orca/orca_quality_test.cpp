@@ -1,4 +1,4 @@
-// Behaviour that ALGORITHMS.md §5 says ORCA must show, on the cpu backend and on the
+// Behaviour that docs/ALGORITHMS.md §5 says ORCA must show, on the cpu backend and on the
 // reference: crowds reach their goals without overlapping, obstacles are never entered,
 // and infeasible cases get the right status. Figures are printed for docs/PERFORMANCE.md.
 #include <gtest/gtest.h>

@@ -18,7 +18,7 @@ namespace throng::orca_kernel_test {
 namespace {
 
 // ---------------------------------------------------------------------------------------
-// Agent lines and the solve (ALGORITHMS.md §5 worked example: centres 4 m apart, radii
+// Agent lines and the solve (docs/ALGORITHMS.md §5 worked example: centres 4 m apart, radii
 // 0.5, closing at 2 m/s, contact after 1.5 s).
 
 // With tau = 2 the relative velocity (2,0) points at the cut-off centre (w = 0), so the

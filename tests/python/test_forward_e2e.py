@@ -1,4 +1,4 @@
-"""Forward-moving agents over gRPC from the Python client (ALGORITHMS.md §4, the cast
+"""Forward-moving agents over gRPC from the Python client (docs/ALGORITHMS.md §4, the cast
 fan): a ground agent turns away from a wall ahead instead of entering it, a drone in a 3D
 cone world flies around a sphere toward its goal, and bad columns are INVALID_ARGUMENT
 naming field and index."""

@@ -49,7 +49,7 @@ inline uint64_t StatusSum(const OrcaResult& r) {
   return r.status_count[0] + r.status_count[1] + r.status_count[2];
 }
 
-// ALGORITHMS.md §5's plain order: LP2, safe stop, LP3, and nothing else (docs/ORCA.md).
+// docs/ALGORITHMS.md §5's plain order: LP2, safe stop, LP3, and nothing else (docs/ORCA.md).
 inline void MakePlain(OrcaScene* scene) {
   OrcaParams& p = scene->params;
   p.side_bias = 0.f;
@@ -78,7 +78,7 @@ inline void ExpectCountsConsistent(const OrcaResult& r) {
 }
 
 // Centres 4 m apart, radii 0.5, closing at 2 m/s (1 m/s each): contact after 1.5 s.
-// Plain order (the worked examples are ALGORITHMS.md §5's); tests switch rules on.
+// Plain order (the worked examples are docs/ALGORITHMS.md §5's); tests switch rules on.
 inline OrcaScene HeadOnPair(float tau, uint8_t flags_b = 0) {
   OrcaScene scene;
   MakePlain(&scene);

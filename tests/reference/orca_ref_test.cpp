@@ -1,4 +1,4 @@
-// The independent ORCA reference in the plain order: the worked examples of ALGORITHMS.md
+// The independent ORCA reference in the plain order: the worked examples of docs/ALGORITHMS.md
 // §5, responsibility, statuses and coincident agents.
 #include "kernels/reference/orca_ref.h"
 
@@ -17,7 +17,7 @@ namespace throng::reference::orca_ref_test {
 namespace {
 
 // ---------------------------------------------------------------------------------------
-// ALGORITHMS.md §5 worked examples.
+// docs/ALGORITHMS.md §5 worked examples.
 
 TEST(OrcaReferenceTest, HorizonTwoSecondsCutsCurrentVelocity) {
   const OrcaScene scene = HeadOnPair(2.f);

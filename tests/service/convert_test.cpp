@@ -56,7 +56,7 @@ TEST(ConvertTest, zero_fields_take_engine_defaults) {
   EXPECT_EQ(c.detection.oscillation_window, d.detection.oscillation_window);
 }
 
-// The follower's switches beyond ALGORITHMS.md §1 are proto3 optional: unset takes the
+// The follower's switches beyond docs/ALGORITHMS.md §1 are proto3 optional: unset takes the
 // default (on), an explicit 0 or false switches one off, and GetWorld reports that.
 TEST(ConvertTest, follower_switches_unset_take_the_default_and_zero_switches_off) {
   const FollowerParams d;

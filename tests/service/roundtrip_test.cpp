@@ -62,7 +62,7 @@ TEST_F(RoundTripTest, step_equals_the_engine) {
     EXPECT_EQ(got.vehicles().look_ahead_size(), options.debug ? 4 : 0);
     EXPECT_EQ(got.vehicles().tangent_z_size(), options.debug ? 4 : 0);
     if (options.debug) {
-      // ALGORITHMS.md §1's debug values (issue 17): the lane point at `progress` lies
+      // docs/ALGORITHMS.md §1's debug values (issue 17): the lane point at `progress` lies
       // |cte| from the vehicle (flat lanes), the tangent is a unit vector, the look-ahead
       // is a distance, the angles are angles.
       const auto& v = got.vehicles();

@@ -1,5 +1,5 @@
 // Cast-fan probes, sphere casts and the chooser (kernels/steering/cast_fan.cuh) against
-// ALGORITHMS.md §4 and the double reference.
+// docs/ALGORITHMS.md §4 and the double reference.
 #include "kernels/steering/cast_fan.cuh"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
-// Seek, flee and arrive (kernels/steering/steering.cuh) against ALGORITHMS.md §3, the no-overshoot
-// contract, and the double reference.
+// Seek, flee and arrive (kernels/steering/steering.cuh) against docs/ALGORITHMS.md §3, the
+// no-overshoot contract, and the double reference.
 #include "kernels/steering/steering.cuh"
 
 #include <gtest/gtest.h>
@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <random>
 
-#include "kernels/reference/steering_ref.h"
 #include "kernels/math/scalar.cuh"
+#include "kernels/reference/steering_ref.h"
 
 namespace throng {
 namespace {
@@ -164,7 +164,7 @@ ArriveRun Simulate(Vec2 start, Vec2 v0, Vec2 goal, const ArriveParams& p, float 
 Vec2 EngineStep(Vec2 x, Vec2 v, Vec2 goal, const ArriveParams& p, float dt) {
   return ArriveStep(x, v, goal, p, dt);
 }
-// ALGORITHMS.md §3 verbatim (no stopping cap): shows what the cap is for.
+// docs/ALGORITHMS.md §3 verbatim (no stopping cap): shows what the cap is for.
 Vec2 PlainStep(Vec2 x, Vec2 v, Vec2 goal, const ArriveParams& p, float dt) {
   return SteerToward(v, ArriveDesired(x, goal, p.max_speed, p.slowing_radius), p, dt);
 }

@@ -96,7 +96,7 @@ TEST_P(FollowerBatchTest, matches_the_reference_on_5000_random_vehicles) {
       "largest steering difference %.2e\n",
       std::string(BackendName(GetParam())).c_str(), mismatches, mismatches / 50.0, worst_steering);
   EXPECT_LE(mismatches, 5u);  // 0.1%
-  // The other twelve columns (the debug values of ALGORITHMS.md §1), each bounded at
+  // The other twelve columns (the debug values of docs/ALGORITHMS.md §1), each bounded at
   // about 2x its largest difference over the fleet on cpu (2026-12-03): the two angles
   // 7.3e-3 and 1.7e-3 rad, the look-ahead 2.2e-4 m, the target point 7.4e-3 m and the lane
   // point 4.0e-3 m (both follow the projection, which agrees within 5 mm), the tangent

@@ -1,6 +1,6 @@
 // Lane keeping with the follower's defaults against pure pursuit and Stanley (issue 18),
 // on the harness of throng-bench-lanes (bench/lanes/): the target table's worst cells at
-// the bound reached, each of which the plain formula of ALGORITHMS.md §1 fails; the same at
+// the bound reached, each of which the plain formula of docs/ALGORITHMS.md §1 fails; the same at
 // a speed the caller imposes (issue 34); and the plain formula's switches still doing what
 // §1 says.
 #include <gtest/gtest.h>
@@ -282,7 +282,7 @@ TEST(LaneKeepingTest, hill_lagged_lateral_acceleration_within_the_limit) {
   ExpectWithinLateralLimit({"hill", 0.3f, 15.f}, 0.1f);
 }
 
-// ALGORITHMS.md §1's switches on the plain formula: crosstrack_gain = 0 leaves the two
+// docs/ALGORITHMS.md §1's switches on the plain formula: crosstrack_gain = 0 leaves the two
 // angles alone, adaptive_look_ahead = false a fixed look-ahead of look_ahead_base.
 TEST(LaneKeepingTest, plain_formula_switches_still_do_what_section_1_says) {
   const Course& course = CourseNamed("hairpin");

@@ -1,6 +1,6 @@
 // Vehicle follower (kernels/vehicles/vehicle.cuh), cross-track error, bicycle model
 // (kernels/vehicles/bicycle.cuh), and the follower against its double reference
-// (kernels/reference/vehicle_ref.cpp). What ALGORITHMS.md §1-2 says the controller must show.
+// (kernels/reference/vehicle_ref.cpp). What docs/ALGORITHMS.md §1-2 says the controller must show.
 #include "kernels/vehicles/vehicle.cuh"
 
 #include <gtest/gtest.h>
@@ -120,7 +120,7 @@ class VehicleFollowerTest : public ::testing::Test {
   SplineSet closed_, open_;
 };
 
-// (a)-(c) check ALGORITHMS.md §1's formula as written (PlainFollowerParams: the seed's
+// (a)-(c) check docs/ALGORITHMS.md §1's formula as written (PlainFollowerParams: the seed's
 // gains, no feed-forward, lag compensation or approach limit); the defaults' lane keeping
 // is tests/vehicles/lane_keeping_test.cpp's.
 // (a) Started 2 m off a long straight. With the 2 m / 0.2 s look-ahead position+heading
@@ -203,7 +203,7 @@ TEST_F(VehicleFollowerTest, adaptive_look_ahead_beats_fixed_short) {
 }
 
 // (c) Once settled on a straight the steering does not alternate left/right.
-// "Steering never oscillates sign tick to tick on straights" (ALGORITHMS.md §1): no
+// "Steering never oscillates sign tick to tick on straights" (docs/ALGORITHMS.md §1): no
 // chatter, i.e. no sign change followed by another within the next two ticks. A slow
 // weave is a different thing: with the 0.3 s steering lag and the default CTE gain the
 // 15 m/s run settles through a decaying weave of about 1.4 s period (reported, and its

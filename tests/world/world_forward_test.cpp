@@ -1,4 +1,4 @@
-// Forward-moving agents in the world tick (ALGORITHMS.md §4): the 2D fan and the 3D cone
+// Forward-moving agents in the world tick (docs/ALGORITHMS.md §4): the 2D fan and the 3D cone
 // against walls, prisms, spheres, pedestrians and vehicles; the parallel backends
 // against the reference; the scenarios' runs never entering an obstacle; bad input.
 #include <gtest/gtest.h>

@@ -214,7 +214,7 @@ TEST(CorridorTest, GroupsGetThroughOrAreFlaggedNeverSilentlyStuck) {
   }
   std::printf("[ corridor ] %zu of %zu home after %d ticks, %llu stalled, %zu silent\n", home,
               a.size(), ticks, static_cast<unsigned long long>(r.stats.stalled), silent);
-  // Counter-flow through a bottleneck can jam (ALGORITHMS.md §5, "Deadlock"): then every
+  // Counter-flow through a bottleneck can jam (docs/ALGORITHMS.md §5, "Deadlock"): then every
   // agent that is not home must carry the stall flag, the caller's signal to re-plan.
   EXPECT_EQ(silent, 0u);
   EXPECT_EQ(home + r.stats.stalled, a.size()) << "agents neither home nor flagged";
