@@ -1,14 +1,16 @@
 # The reference must be an oracle of its own (issue 40): no file in kernels/reference/
-# includes the engine's code in kernels/backends, kernels/orca, kernels/steering or
-# kernels/vehicles. Allowed are headers of types and of the input contract: the backend
-# interface it implements, the columns, parameters and results it reads and writes, and
-# the input checks every backend applies (what a valid input is has one definition; what
-# is computed from it is the reference's own). Any other engine include fails the test.
+# includes the engine's code in kernels/backends, kernels/navigation, kernels/orca,
+# kernels/steering or kernels/vehicles. Allowed are headers of types and of the input
+# contract: the backend interface it implements, the columns, parameters and results it
+# reads and writes, and the input checks every backend applies (what a valid input is has
+# one definition; what is computed from it is the reference's own). Any other engine
+# include fails the test.
 #   cmake -DSOURCE_DIR=<repository root> -P include_rule.cmake
 cmake_minimum_required(VERSION 3.16)  # IN_LIST in script mode
 set(allowed
     "kernels/backend_api/backend.h"
     "kernels/backend_api/contacts.h"
+    "kernels/navigation/nav_types.h"
     "kernels/orca/orca_types.h"
     "kernels/orca/orca_validate.h"
     "kernels/steering/forward_batch.h"
@@ -25,7 +27,7 @@ set(footprint_helpers "\\.(Disc|DiscCount|DiscRadius|DistanceTo|front|rear|centr
 # Each allowed header may itself include only allowed headers (or none of the engine's).
 foreach(header IN LISTS allowed)
   file(STRINGS "${SOURCE_DIR}/${header}" lines
-       REGEX "^#include \"kernels/(backends|orca|steering|vehicles)/")
+       REGEX "^#include \"kernels/(backends|navigation|orca|steering|vehicles)/")
   foreach(line IN LISTS lines)
     string(REGEX REPLACE "^#include \"([^\"]+)\".*" "\\1" included "${line}")
     if(NOT included IN_LIST allowed)
@@ -38,7 +40,7 @@ file(GLOB files RELATIVE "${SOURCE_DIR}/kernels/reference"
      "${SOURCE_DIR}/kernels/reference/*.cuh")
 foreach(file IN LISTS files)
   file(STRINGS "${SOURCE_DIR}/kernels/reference/${file}" lines
-       REGEX "^#include \"kernels/(backends|orca|steering|vehicles)/")
+       REGEX "^#include \"kernels/(backends|navigation|orca|steering|vehicles)/")
   foreach(line IN LISTS lines)
     string(REGEX REPLACE "^#include \"([^\"]+)\".*" "\\1" header "${line}")
     if(NOT header IN_LIST allowed)

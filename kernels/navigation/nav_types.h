@@ -1,0 +1,66 @@
+// Navigation fields' types (docs/NAVIGATION.md), shared by the engine and the reference:
+// the grid, a target, the parameters, the per-cell costs and a field.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "kernels/math/vec.cuh"
+
+namespace throng {
+
+// A square-celled grid over the world's ground plane (internal frame). Cell (ix, iy) covers
+// [origin + (ix, iy) * cell, origin + (ix + 1, iy + 1) * cell); values sit at its centre.
+struct NavGridSpec {
+  Vec2 origin{0.f, 0.f};
+  float cell = 0.25f;  // m
+  int32_t nx = 0, ny = 0;
+
+  size_t cells() const { return static_cast<size_t>(nx) * static_cast<size_t>(ny); }
+  size_t Index(int32_t ix, int32_t iy) const {
+    return static_cast<size_t>(iy) * static_cast<size_t>(nx) + static_cast<size_t>(ix);
+  }
+  Vec2 Centre(int32_t ix, int32_t iy) const {
+    return {origin.x + (static_cast<float>(ix) + 0.5f) * cell,
+            origin.y + (static_cast<float>(iy) + 0.5f) * cell};
+  }
+};
+
+// Where agents go: one vertex is a point, three or more a polygon (any cell whose centre is
+// inside is the target). Internal frame.
+struct NavTarget {
+  uint32_t id = 0;
+  std::vector<Vec2> shape;
+};
+
+struct NavFieldParams {
+  float cell = 0.25f;      // m, the grid's cell
+  float clearance = 0.3f;  // m kept from every obstacle edge: the agents' radius
+  // Paths keep off walls: a cell within `wall_comfort` of an edge (beyond the clearance)
+  // costs up to 1 + wall_cost per metre instead of 1, falling linearly to 1 at
+  // `wall_comfort`, so the shortest path rounds a corner at some distance instead of
+  // grazing it.
+  float wall_comfort = 1.f;  // m
+  float wall_cost = 1.f;
+  float margin = 4.f;  // m of open ground around the obstacles and targets
+};
+
+// The grid, which cells agents cannot stand in, and the cost of crossing each other cell
+// (per metre, >= 1). Built once per set of obstacles.
+struct NavCosts {
+  NavGridSpec spec;
+  std::vector<uint8_t> blocked;  // 1: within the clearance of an edge, or inside a polygon
+  std::vector<float> cost;       // per metre; meaningless where blocked
+};
+
+// One target's field: the cost-weighted distance from each cell's centre to the target
+// (+inf where blocked or unreachable), and the unit direction that descends it fastest
+// (0, 0 where the distance is infinite or at the target itself).
+struct NavField {
+  NavGridSpec spec;
+  std::vector<float> distance;
+  std::vector<Vec2> direction;
+};
+
+}  // namespace throng
