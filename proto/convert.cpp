@@ -197,6 +197,19 @@ WorldConfig ConfigFromProto(const v1::WorldConfig& p) {
     c.spheres[i].radius = p.spheres(i).radius();
   }
   c.forward = ForwardFromProto(p.forward());
+  c.navigation_targets.resize(p.navigation_targets_size());
+  for (int i = 0; i < p.navigation_targets_size(); ++i) {
+    c.navigation_targets[i].id = p.navigation_targets(i).id();
+    for (const auto& q : p.navigation_targets(i).shape()) {
+      c.navigation_targets[i].shape.push_back(FromPoint(q));
+    }
+  }
+  const v1::NavigationConfig& nav = p.navigation();
+  if (nav.has_cell()) c.navigation.cell = nav.cell();
+  if (nav.has_clearance()) c.navigation.clearance = nav.clearance();
+  if (nav.has_wall_comfort()) c.navigation.wall_comfort = nav.wall_comfort();
+  if (nav.has_wall_cost()) c.navigation.wall_cost = nav.wall_cost();
+  if (nav.has_margin()) c.navigation.margin = nav.margin();
 
   const OrcaParams orca;
   c.orca.time_horizon = Or(p.orca().time_horizon(), orca.time_horizon);
@@ -247,7 +260,7 @@ WorldConfig ConfigFromProto(const v1::WorldConfig& p) {
   if (d.agent_behavior() < 0 || d.agent_behavior() >= static_cast<int>(kAgentBehaviorCount)) {
     throw std::invalid_argument("defaults.agent_behavior: " + std::to_string(d.agent_behavior()) +
                                 " is not a Behavior (0 by columns, 1 arrive, 2 seek, 3 flee, 4 "
-                                "preferred velocity)");
+                                "preferred velocity, 5 navigate)");
   }
   c.agent_defaults.behavior = static_cast<AgentBehavior>(d.agent_behavior());
 
@@ -285,6 +298,18 @@ void ConfigToProto(const WorldConfig& c, v1::WorldConfig* p) {
     s->set_radius(sphere.radius);
   }
   ForwardConfigToProto(c.forward, p->mutable_forward());
+  p->clear_navigation_targets();
+  for (const NavigationTarget& g : c.navigation_targets) {
+    auto* t = p->add_navigation_targets();
+    t->set_id(g.id);
+    for (Vec3 q : g.shape) ToPoint(q, t->add_shape());
+  }
+  auto* nav = p->mutable_navigation();
+  nav->set_cell(c.navigation.cell);
+  nav->set_clearance(c.navigation.clearance);
+  nav->set_wall_comfort(c.navigation.wall_comfort);
+  nav->set_wall_cost(c.navigation.wall_cost);
+  nav->set_margin(c.navigation.margin);
   auto* orca = p->mutable_orca();
   orca->set_time_horizon(c.orca.time_horizon);
   orca->set_time_horizon_obst(c.orca.time_horizon_obst);
@@ -414,7 +439,7 @@ void SnapshotFromProto(uint64_t tick, float dt, const v1::AgentBatch& a, const v
       throw std::invalid_argument("agents.behavior[" + std::to_string(i) +
                                   "]: " + std::to_string(a.behavior(i)) +
                                   " is not a Behavior (0 by columns, 1 arrive, 2 seek, 3 flee, 4 "
-                                  "preferred velocity)");
+                                  "preferred velocity, 5 navigate)");
     }
   }
 

@@ -35,6 +35,13 @@ constexpr size_t kMaxSplinePoints = 1'000'000;    // control points, all splines
 constexpr size_t kMaxObstacleVertices = 100'000;  // all obstacles of a world
 // Follower profiles of one world (VehicleColumns::profile is a uint16 index into them).
 constexpr size_t kMaxVehicleProfiles = 1'024;
+// Navigation targets per world, and vertices per target polygon: each target is a field
+// over the whole grid (docs/NAVIGATION.md), so their number bounds the world's memory.
+constexpr size_t kMaxNavigationTargets = 16;
+constexpr size_t kMaxTargetVertices = 1'024;
+// Cells over all of a world's fields (12 bytes each: 384 MB), until fields are stored
+// compactly: 2 targets over 1 km x 1 km at 0.25 m, or 8 over 500 m x 500 m.
+constexpr size_t kMaxNavigationFieldCells = size_t{32} << 20;
 // Exact in a double, so every client language sees the tick it sent; at 1,000 ticks a
 // second it lasts 285,000 years, and a world at the limit still has room to Advance.
 constexpr uint64_t kMaxTick = uint64_t{1} << 53;

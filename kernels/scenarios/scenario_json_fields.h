@@ -157,6 +157,21 @@ void VisitFields(V& v, SphereObstacle& s) {
 }
 
 template <class V>
+void VisitFields(V& v, NavigationTarget& t) {
+  v("id", t.id, kRequired);
+  v.Points("shape", t.shape, kRequired);
+}
+
+template <class V>
+void VisitFields(V& v, NavFieldParams& p) {
+  v("cell", p.cell, kOptional);
+  v("clearance", p.clearance, kOptional);
+  v("wall_comfort", p.wall_comfort, kOptional);
+  v("wall_cost", p.wall_cost, kOptional);
+  v("margin", p.margin, kOptional);
+}
+
+template <class V>
 void VisitFields(V& v, WorldConfig& c) {
   v.Object("frame", c.frame, kOptional);
   v.Array("splines", c.splines, kOptional);
@@ -173,6 +188,8 @@ void VisitFields(V& v, WorldConfig& c) {
   v.Object("detection", c.detection, kOptional);
   v.Object("path_check", c.path_check, kOptional);
   v("audit_every", c.audit_every, kOptional);
+  v.Array("navigation_targets", c.navigation_targets, kOptional);
+  v.Object("navigation", c.navigation, kOptional);
 }
 
 // Columns, by the column tables (kernels/world/column_tables.h) under their table names:

@@ -40,7 +40,8 @@
   X(pref_vy, float, float, kOptional, Bounded(kMaxSpeed, "m/s"))                   \
   X(pref_vz, float, float, kOptional, Bounded(kMaxSpeed, "m/s"))                   \
   X(flags, uint8_t, uint32_t, kOptional, ByHand())    /* SnapshotAgentFlag bits */ \
-  X(behavior, uint8_t, uint32_t, kOptional, ByHand()) /* AgentBehavior values */
+  X(behavior, uint8_t, uint32_t, kOptional, ByHand()) /* AgentBehavior values */  \
+  X(target, uint32_t, uint32_t, kOptional, ByHand()) /* navigation target id */
 
 // Vehicles: VehicleSnapshot, v1::VehicleBatch.
 #define THRONG_VEHICLE_COLUMNS(X)                                                         \

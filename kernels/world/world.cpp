@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <utility>
 
 #include "kernels/input/input_limits.h"
+#include "kernels/navigation/distance_field.h"
+#include "kernels/navigation/nav_costs.h"
 #include "kernels/orca/obstacles.h"
 #include "kernels/world/tick_stages.h"
 #include "kernels/world/world_internals.h"
@@ -41,6 +44,35 @@ std::vector<SplineDesc> InternalSplines(const WorldConfig& config) {
   return splines;
 }
 
+// Each target's field over the world's obstacles (docs/NAVIGATION.md), once per world.
+void BuildNavigation(const WorldConfig& config, World::Internals& w) {
+  if (config.navigation_targets.empty()) return;
+  std::vector<NavTarget> targets;
+  for (const NavigationTarget& g : config.navigation_targets) {
+    NavTarget t{g.id, {}};
+    Vec2 sum{0.f, 0.f};
+    for (Vec3 q : g.shape) {
+      const Vec3 i = config.frame.ToInternal(q);
+      t.shape.push_back({i.x, i.y});
+      sum = sum + Vec2{i.x, i.y};
+    }
+    w.nav_ids.push_back(g.id);
+    w.nav_points.push_back(sum * (1.f / static_cast<float>(t.shape.size())));
+    w.nav_shapes.push_back(t.shape);
+    targets.push_back(std::move(t));
+  }
+  const NavCosts costs = BuildNavCosts(w.obstacles, targets, config.navigation);
+  if (costs.spec.cells() * targets.size() > kMaxNavigationFieldCells) {
+    throw LimitExceeded("navigation_targets: " + std::to_string(targets.size()) + " fields of " +
+                        std::to_string(costs.spec.cells()) +
+                        " cells each, more than the limit of " +
+                        std::to_string(kMaxNavigationFieldCells) +
+                        " cells in all (fewer targets, a coarser navigation.cell, or a smaller "
+                        "world)");
+  }
+  for (const NavTarget& t : targets) w.nav_fields.push_back(BuildNavField(costs, t));
+}
+
 }  // namespace
 
 World::World(WorldConfig config, BackendKind backend)
@@ -53,6 +85,7 @@ World::World(WorldConfig config, BackendKind backend)
   in_->obstacles = InternalObstacles(config_);
   in_->backend->SetObstacles(in_->obstacles);
   in_->backend->SetFanObstacles(InternalFanShapes(config_, in_->obstacles), FanShapesCell(config_));
+  BuildNavigation(config_, *in_);
 }
 
 World::~World() = default;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernels/backends/backend.h"
+#include "kernels/navigation/nav_types.h"
 #include "kernels/vehicles/vehicle_body.h"
 #include "kernels/world/world.h"
 #include "kernels/world/world_memory.h"
@@ -18,6 +19,12 @@ struct World::Internals {
   WorldMemory memory;
   SplineSet lanes;  // internal frame, for projections (the backend holds its own for path checks)
   std::vector<Polygon> obstacles;
+  // Navigation: each target's field and the point an arriving agent heads for (internal
+  // frame), in the order of WorldConfig::navigation_targets.
+  std::vector<uint32_t> nav_ids;
+  std::vector<NavField> nav_fields;
+  std::vector<Vec2> nav_points;
+  std::vector<std::vector<Vec2>> nav_shapes;
 
   // Buffers reused from tick to tick.
   std::vector<AgentMemory> agent_memory;

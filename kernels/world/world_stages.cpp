@@ -2,6 +2,7 @@
 #include <cmath>
 #include <limits>
 
+#include "kernels/navigation/distance_field.h"
 #include "kernels/steering/steering.cuh"
 #include "kernels/vehicles/spline.cuh"
 #include "kernels/vehicles/turn_before_move.h"
@@ -31,6 +32,37 @@ float ProjectOnWholeLane(const SplineSet& lanes, uint32_t spline, Vec3 p) {
     }
   }
   return best_s;
+}
+
+// Crossing number: p inside a closed ring.
+bool InsideRing(const std::vector<Vec2>& ring, Vec2 p) {
+  bool inside = false;
+  for (size_t i = 0, j = ring.size() - 1; i < ring.size(); j = i++) {
+    const Vec2 a = ring[i], b = ring[j];
+    if ((a.y > p.y) != (b.y > p.y) && p.x < a.x + (b.x - a.x) * (p.y - a.y) / (b.y - a.y)) {
+      inside = !inside;
+    }
+  }
+  return inside;
+}
+
+// BEHAVIOR_NAVIGATE (docs/NAVIGATION.md): along the target's field at the agent's own
+// speed, under the arrive behaviour's acceleration limit; within the slowing radius of a
+// point target it arrives on the point, inside a polygon target it comes to rest. Where
+// the field leads nowhere (outside its grid, or cut off) it heads straight for the target.
+Vec2 Navigate(const World::Internals& w, uint32_t target, Vec2 p, Vec2 v,
+              const ArriveParams& arrive, float dt) {
+  const size_t k = static_cast<size_t>(std::find(w.nav_ids.begin(), w.nav_ids.end(), target) -
+                                       w.nav_ids.begin());  // validated: present
+  const std::vector<Vec2>& shape = w.nav_shapes[k];
+  if (shape.size() >= 3 && InsideRing(shape, p)) return ArriveStep(p, v, p, arrive, dt);
+  const Vec2 point = w.nav_points[k];
+  if (shape.size() == 1 && Length(point - p) <= arrive.slowing_radius) {
+    return ArriveStep(p, v, point, arrive, dt);
+  }
+  const Vec2 way = NavDirectionAt(w.nav_fields[k], p);
+  if (Length(way) == 0.f) return ArriveStep(p, v, point, arrive, dt);
+  return SteerToward(v, way * arrive.max_speed, arrive, dt);
 }
 
 size_t IndexOfLane(const std::vector<uint32_t>& lane_ids, uint32_t id) {
@@ -79,7 +111,7 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, World::Int
       const AgentBehavior behavior = EffectiveBehavior(a, i, ad.behavior);
       const ArriveParams arrive{oa.max_speed[i], ad.max_accel, 1.f, ad.slowing_radius};
       Vec2 goal{};
-      if (behavior != AgentBehavior::kPreferredVelocity) {
+      if (behavior != AgentBehavior::kPreferredVelocity && behavior != AgentBehavior::kNavigate) {
         const Vec3 g = frame.ToInternal({a.goal_x[i], a.goal_y[i], Or(a.goal_z, i, 0.f)});
         goal = {g.x, g.y};
       }
@@ -97,6 +129,9 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, World::Int
           break;
         case AgentBehavior::kFlee:
           pref = SteerToward({v.x, v.y}, Flee({p.x, p.y}, goal, arrive.max_speed), arrive, dt);
+          break;
+        case AgentBehavior::kNavigate:
+          pref = Navigate(w, a.target[i], {p.x, p.y}, {v.x, v.y}, arrive, dt);
           break;
         default:
           if (!a.pref_vx.empty()) {

@@ -13,8 +13,8 @@ std::string_view StageName(Stage stage) {
 }
 
 std::string_view AgentBehaviorName(AgentBehavior behavior) {
-  static constexpr std::string_view kNames[kAgentBehaviorCount] = {"by columns", "arrive", "seek",
-                                                                   "flee", "preferred velocity"};
+  static constexpr std::string_view kNames[kAgentBehaviorCount] = {
+      "by columns", "arrive", "seek", "flee", "preferred velocity", "navigate"};
   const auto i = static_cast<size_t>(behavior);
   return i < kAgentBehaviorCount ? kNames[i] : std::string_view("unknown");
 }

@@ -13,6 +13,7 @@
 #include "kernels/input/input_limits.h"
 #include "kernels/input/stop_request.h"
 #include "kernels/math/frame.cuh"
+#include "kernels/navigation/nav_types.h"
 #include "kernels/orca/orca_types.h"
 #include "kernels/steering/forward_scene.h"
 #include "kernels/vehicles/bicycle.cuh"
@@ -48,8 +49,9 @@ enum class AgentBehavior : uint8_t {
   kSeek = 2,               // at the goal at full speed (no slowing radius)
   kFlee = 3,               // away from the goal point at full speed
   kPreferredVelocity = 4,  // the pref_v* columns as given (absent: stand still)
+  kNavigate = 5,           // to its navigation target along the world's field (docs/NAVIGATION.md)
 };
-constexpr uint8_t kAgentBehaviorCount = 5;
+constexpr uint8_t kAgentBehaviorCount = 6;
 std::string_view AgentBehaviorName(AgentBehavior behavior);
 
 // Used where a snapshot leaves an optional agent column out.
@@ -103,6 +105,13 @@ struct SphereObstacle {
   float radius = 1.f;
 };
 
+// Where navigating agents go (docs/NAVIGATION.md), in the caller's frame: one vertex is a
+// point, three or more a polygon (heights ignored). Ids are the agents' `target` values.
+struct NavigationTarget {
+  uint32_t id = 0;
+  std::vector<Vec3> shape;
+};
+
 struct WorldConfig {
   Frame frame;                      // the caller's frame, for everything in and out
   std::vector<SplineDesc> splines;  // lanes, control points in the caller's frame
@@ -126,6 +135,9 @@ struct WorldConfig {
   DetectionParams detection;
   PathCheckParams path_check;
   uint32_t audit_every = 0;  // see OrcaRunOptions::audit_every
+  // Navigation fields, one per target, built with the world (docs/NAVIGATION.md).
+  std::vector<NavigationTarget> navigation_targets;
+  NavFieldParams navigation;
 };
 
 // The snapshot and result structs are the column tables expanded

@@ -51,8 +51,32 @@ bool NeedsGoal(AgentBehavior b) {
   return b == AgentBehavior::kArrive || b == AgentBehavior::kSeek || b == AgentBehavior::kFlee;
 }
 
-// Known values; arrive, seek and flee only with goals; an agent's own arrive, seek or
-// flee together with its "uses preferred velocity" flag is a contradiction, not a choice.
+// Navigating agents name a target of the world.
+void ValidateTargets(const WorldConfig& config, const AgentSnapshot& a) {
+  const char* t = "agents";
+  const size_t n = a.size();
+  if (!a.target.empty()) RequireLength(t, "target", a.target.size(), n);
+  for (size_t i = 0; i < n; ++i) {
+    if (EffectiveBehavior(a, i, config.agent_defaults.behavior) != AgentBehavior::kNavigate) {
+      continue;
+    }
+    if (a.target.empty()) {
+      Reject(std::string(t) + ".target: missing while agent " + std::to_string(i) +
+             " navigates, which needs it");
+    }
+    const bool known =
+        std::any_of(config.navigation_targets.begin(), config.navigation_targets.end(),
+                    [&](const NavigationTarget& g) { return g.id == a.target[i]; });
+    if (!known) {
+      Reject(ColumnAt(t, "target", i) + ": " + std::to_string(a.target[i]) +
+             " is not a navigation target of this world");
+    }
+  }
+}
+
+// Known values; arrive, seek and flee only with goals; an agent's own arrive, seek, flee or
+// navigate together with its "uses preferred velocity" flag is a contradiction, not a
+// choice.
 void ValidateBehaviors(const AgentSnapshot& a, AgentBehavior world_default) {
   const char* t = "agents";
   const size_t n = a.size();
@@ -62,10 +86,11 @@ void ValidateBehaviors(const AgentSnapshot& a, AgentBehavior world_default) {
       if (a.behavior[i] >= kAgentBehaviorCount) {
         Reject(ColumnAt(t, "behavior", i) + ": " + std::to_string(a.behavior[i]) +
                " is not a behaviour (0 by columns, 1 arrive, 2 seek, 3 flee, 4 preferred "
-               "velocity)");
+               "velocity, 5 navigate)");
       }
       const auto own = static_cast<AgentBehavior>(a.behavior[i]);
-      if (NeedsGoal(own) && !a.flags.empty() && (a.flags[i] & kSnapshotUsesPreferredVelocity)) {
+      if ((NeedsGoal(own) || own == AgentBehavior::kNavigate) && !a.flags.empty() &&
+          (a.flags[i] & kSnapshotUsesPreferredVelocity)) {
         Reject(ColumnAt(t, "flags", i) + ": \"uses preferred velocity\" contradicts behavior " +
                std::string(AgentBehaviorName(own)));
       }
@@ -89,7 +114,8 @@ void ValidateBehaviors(const AgentSnapshot& a, AgentBehavior world_default) {
 void ValidateAgentSnapshot(const AgentSnapshot& a) {
   const char* t = "agents";
   const size_t n = a.size();
-  VisitAgentColumns(a, [&](const ColumnInfo& c, const auto& values) { CheckColumn(t, c, values, n); });
+  VisitAgentColumns(a,
+                    [&](const ColumnInfo& c, const auto& values) { CheckColumn(t, c, values, n); });
   RequireTogether(t, "goal_x", a.goal_x, "goal_y", a.goal_y);
   RequireTogether(t, "pref_vx", a.pref_vx, "pref_vy", a.pref_vy);
   if (!a.flags.empty()) {
@@ -106,7 +132,8 @@ void ValidateAgentSnapshot(const AgentSnapshot& a) {
 void ValidateVehicleSnapshot(const WorldConfig& config, const VehicleSnapshot& v) {
   const char* t = "vehicles";
   const size_t n = v.size();
-  VisitVehicleColumns(v, [&](const ColumnInfo& c, const auto& values) { CheckColumn(t, c, values, n); });
+  VisitVehicleColumns(
+      v, [&](const ColumnInfo& c, const auto& values) { CheckColumn(t, c, values, n); });
   std::vector<uint32_t> lane_ids;
   lane_ids.reserve(config.splines.size());
   for (const SplineDesc& s : config.splines) lane_ids.push_back(s.id);
@@ -240,6 +267,34 @@ void ValidateWorldConfig(const WorldConfig& c) {
   RequireNonNegative("detection.stall_min_progress", d.stall_min_progress, kMaxDistance);
   RequireNonNegative("detection.stop_speed", d.stop_speed, kMaxSpeed);
   RequireNonNegative("detection.goal_tolerance", d.goal_tolerance, kMaxDistance);
+  if (c.navigation_targets.size() > kMaxNavigationTargets) {
+    throw LimitExceeded("navigation_targets: " + std::to_string(c.navigation_targets.size()) +
+                        " targets, more than the limit of " +
+                        std::to_string(kMaxNavigationTargets));
+  }
+  for (size_t k = 0; k < c.navigation_targets.size(); ++k) {
+    const NavigationTarget& g = c.navigation_targets[k];
+    const std::string at = "navigation_targets[" + std::to_string(k) + "]";
+    if (g.shape.size() != 1 && (g.shape.size() < 3 || g.shape.size() > kMaxTargetVertices)) {
+      Reject(at + ".shape: " + std::to_string(g.shape.size()) +
+             " vertices; a point needs 1, a polygon 3 to " + std::to_string(kMaxTargetVertices));
+    }
+    for (size_t v = 0; v < g.shape.size(); ++v) {
+      const Vec3 q = g.shape[v];
+      for (const float x : {q.x, q.y, q.z}) {
+        if (!(std::isfinite(x) && std::fabs(x) <= kMaxCoordinate)) {
+          Reject(at + ".shape[" + std::to_string(v) + "]: coordinates must be finite and within " +
+                 std::to_string(static_cast<int64_t>(kMaxCoordinate)) + " m");
+        }
+      }
+    }
+    for (size_t j = 0; j < k; ++j) {
+      if (c.navigation_targets[j].id == g.id) {
+        Reject(at + ".id: " + std::to_string(g.id) + " is already used by navigation_targets[" +
+               std::to_string(j) + "]");
+      }
+    }
+  }
   const PathCheckParams& p = c.path_check;
   RequireNonNegative("path_check.gap", p.gap, kMaxDistance);
   RequireNonNegative("path_check.reaction_time", p.reaction_time, kMaxSeconds);
@@ -264,6 +319,7 @@ void ValidateSnapshot(const WorldConfig& config, const Snapshot& s, bool has_las
   ValidateTimeStep(s.dt);
   ValidateAgentSnapshot(s.agents);
   ValidateBehaviors(s.agents, config.agent_defaults.behavior);
+  ValidateTargets(config, s.agents);
   ValidateVehicleSnapshot(config, s.vehicles);
   ValidateForwardSnapshot(config, s.forward);
 }

@@ -56,6 +56,7 @@ inline Snapshot FullSnapshot(const WorldConfig& config) {
   s.agents.behavior = {static_cast<uint8_t>(AgentBehavior::kArrive),
                        static_cast<uint8_t>(AgentBehavior::kSeek),
                        static_cast<uint8_t>(AgentBehavior::kPreferredVelocity)};
+  s.agents.target = {11, 12, 13};  // read only for navigating agents (none here)
   s.vehicles.spline_id.assign(kRows, config.splines.at(0).id);
   s.vehicles.profile = {0, 0, 0};
   s.forward.radius = {0.25f, 0.375f, 0.5f};

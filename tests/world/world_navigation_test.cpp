@@ -1,0 +1,138 @@
+// BEHAVIOR_NAVIGATE through the world tick (docs/NAVIGATION.md): agents in a U-shaped trap
+// whose mouth faces away from their target get out and home along the field, where the
+// same agents arriving straight at it stay in the cup; polygon targets; the input checks.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kernels/world/world.h"
+#include "tests/backends/backend_param.h"
+
+namespace throng {
+namespace {
+
+using testing::BackendParamName;
+using testing::BackendParamTest;
+
+std::vector<Vec3> Box(float x0, float y0, float x1, float y1) {
+  return {{x0, y0, 0.f}, {x1, y0, 0.f}, {x1, y1, 0.f}, {x0, y1, 0.f}};
+}
+
+// A cup: back wall at x = -4, sides at y = +-4, open toward +x. The target lies behind
+// the back wall, 10 m from the cup's centre.
+WorldConfig Cup() {
+  WorldConfig c;
+  c.obstacles = {Box(-4.f, -4.f, -3.5f, 4.f), Box(-4.f, 3.5f, 4.f, 4.f),
+                 Box(-4.f, -4.f, 4.f, -3.5f)};
+  c.navigation_targets = {{7, {{-10.f, 0.f, 0.f}}}};
+  return c;
+}
+
+// Nine agents on a 3 x 3 lattice in the cup, each to the target at (-10, 0).
+Snapshot InTheCup(AgentBehavior behavior) {
+  Snapshot s;
+  s.tick = 1;
+  s.dt = 0.1f;
+  for (int k = 0; k < 9; ++k) {
+    s.agents.id.push_back(static_cast<uint32_t>(k));
+    s.agents.x.push_back(-1.5f + 1.5f * static_cast<float>(k % 3));
+    s.agents.y.push_back(-1.5f + 1.5f * static_cast<float>(k / 3));
+    s.agents.goal_x.push_back(-10.f);
+    s.agents.goal_y.push_back(0.f);
+    s.agents.target.push_back(7);
+    s.agents.behavior.push_back(static_cast<uint8_t>(behavior));
+  }
+  return s;
+}
+
+// How many of the agents end within 2 m of (-10, 0) after `ticks`: nine bodies of 0.3 m
+// arriving at one point stand around it, not on it.
+int HomeAfter(World& world, const Snapshot& s, int ticks) {
+  TickOptions integrate;
+  integrate.integrate = true;
+  TickResult r;
+  world.Step(s, integrate, &r);
+  world.Advance(static_cast<uint32_t>(ticks), s.dt, &r);
+  const AgentSnapshot& a = world.state().agents;
+  int home = 0;
+  for (size_t i = 0; i < a.size(); ++i) home += std::hypot(a.x[i] + 10.f, a.y[i]) < 2.f;
+  return home;
+}
+
+class WorldNavigationTest : public BackendParamTest {};
+
+TEST_P(WorldNavigationTest, NavigatingAgentsLeaveAUShapedTrapWhereArrivingOnesStay) {
+  World navigating(Cup(), GetParam()), arriving(Cup(), GetParam());
+  // 60 s: the way round the rim is about 25 m, 18 s at 1.4 m/s, and the nine queue at the
+  // cup's mouth and at the target.
+  const int home = HomeAfter(navigating, InTheCup(AgentBehavior::kNavigate), 600);
+  const int straight = HomeAfter(arriving, InTheCup(AgentBehavior::kArrive), 600);
+  EXPECT_EQ(home, 9);
+  EXPECT_EQ(straight, 0);
+}
+
+TEST_P(WorldNavigationTest, APolygonTargetIsReachedAndStoodIn) {
+  WorldConfig c = Cup();
+  c.navigation_targets = {{3, Box(-12.f, -2.f, -8.f, 2.f)}};
+  World world(c, GetParam());
+  Snapshot s = InTheCup(AgentBehavior::kNavigate);
+  s.agents.target.assign(9, 3);
+  TickOptions integrate;
+  integrate.integrate = true;
+  TickResult r;
+  world.Step(s, integrate, &r);
+  world.Advance(600, s.dt, &r);
+  const AgentSnapshot& a = world.state().agents;
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_LT(a.x[i], -7.f) << "agent " << i;  // in or at the 4 m x 4 m box, 9 of them
+    EXPECT_LT(std::fabs(a.y[i]), 3.f) << "agent " << i;
+    EXPECT_LT(std::hypot(a.vx[i], a.vy[i]), 0.2f) << "agent " << i << " still walking";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, WorldNavigationTest,
+                         ::testing::Values(BackendKind::kCpu, BackendKind::kCuda,
+                                           BackendKind::kReference),
+                         BackendParamName);
+
+void ExpectRejected(const WorldConfig& c, const Snapshot& s, const std::string& message) {
+  try {
+    World world(c, BackendKind::kCpu);
+    TickResult r;
+    world.Step(s, {}, &r);
+    FAIL() << "accepted; expected: " << message;
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+  }
+}
+
+TEST(WorldNavigationInputTest, BadTargetsAndMissingOnesAreNamed) {
+  const Snapshot s = InTheCup(AgentBehavior::kNavigate);
+  Snapshot no_column = s;
+  no_column.agents.target.clear();
+  ExpectRejected(Cup(), no_column, "agents.target: missing while agent 0 navigates");
+  Snapshot unknown = s;
+  unknown.agents.target[4] = 9;
+  ExpectRejected(Cup(), unknown, "agents.target[4]: 9 is not a navigation target of this world");
+  WorldConfig twice = Cup();
+  twice.navigation_targets.push_back({7, {{0.f, 10.f, 0.f}}});
+  ExpectRejected(twice, s, "navigation_targets[1].id: 7 is already used by navigation_targets[0]");
+  WorldConfig segment = Cup();
+  segment.navigation_targets[0].shape.push_back({1.f, 1.f, 0.f});
+  ExpectRejected(segment, s, "navigation_targets[0].shape: 2 vertices");
+  WorldConfig far = Cup();
+  far.navigation_targets[0].shape[0].x = NAN;
+  ExpectRejected(far, s, "navigation_targets[0].shape[0]: coordinates must be finite");
+  WorldConfig fine = Cup();
+  fine.navigation.cell = 0.001f;
+  ExpectRejected(fine, s, "navigation.cell: must be >= 0.05");
+  WorldConfig huge = Cup();
+  huge.navigation_targets = {{1, {{0.f, 0.f, 0.f}}}, {2, {{2000.f, 2000.f, 0.f}}}};
+  ExpectRejected(huge, s, "navigation");
+}
+
+}  // namespace
+}  // namespace throng
