@@ -2,6 +2,7 @@
 // scenes of the scenario library: ORCA step (grid build, candidate search, solve as
 // counters from the step's own stage times), spline following, cast fans, a whole world
 // tick. cpu at 1k/10k/100k, reference at 1k, cuda at 100k/1M when a device is present.
+// And building a navigation field (host code) over 100 m and 250 m worlds.
 //
 //   throng-bench-micro --benchmark_min_time=0.05 [--benchmark_filter=Orca]
 #include <benchmark/benchmark.h>
@@ -11,10 +12,13 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "kernels/backends/backend.h"
+#include "kernels/navigation/distance_field.h"
+#include "kernels/navigation/nav_costs.h"
 #include "kernels/scenarios/crowd.h"
 #include "kernels/scenarios/flock.h"
 #include "kernels/scenarios/roads.h"
@@ -132,6 +136,37 @@ void BM_World_Tick(benchmark::State& state, BackendKind kind) {
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
+
+// Navigation fields (docs/NAVIGATION.md; issue 35's figure): a square world `range(0)` m
+// wide at 0.25 m cells (1,000 x 1,000 cells at 250 m, with the grid's 4 m margin a little
+// more) holding 1,000 boxes of 0.5-3 m, and a point target in its middle. Costs (the
+// rasterisation) and the field (fast marching and directions) are timed apart.
+void BM_Nav_Field(benchmark::State& state) {
+  const float side = static_cast<float>(state.range(0));
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<float> at(0.f, side), size(0.5f, 3.f);
+  std::vector<Polygon> boxes;
+  for (int k = 0; k < 1000; ++k) {
+    const float x = at(rng), y = at(rng), w = size(rng), h = size(rng);
+    boxes.push_back({{{x, y}, {x + w, y}, {x + w, y + h}, {x, y + h}}});
+  }
+  const NavTarget target{1, {{0.5f * side + 0.1f, 0.5f * side + 0.1f}}};
+  double costs_ms = 0, field_ms = 0;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const NavCosts costs = BuildNavCosts(boxes, {target}, NavFieldParams{});
+    const auto t1 = std::chrono::steady_clock::now();
+    const NavField field = BuildNavField(costs, target);
+    const auto t2 = std::chrono::steady_clock::now();
+    benchmark::DoNotOptimize(field.distance.data());
+    costs_ms += std::chrono::duration<double, std::milli>(t1 - t0).count();
+    field_ms += std::chrono::duration<double, std::milli>(t2 - t1).count();
+    state.counters["cells"] = static_cast<double>(costs.spec.cells());
+  }
+  state.counters["costs_ms"] = costs_ms / static_cast<double>(state.iterations());
+  state.counters["field_ms"] = field_ms / static_cast<double>(state.iterations());
+}
+BENCHMARK(BM_Nav_Field)->Arg(100)->Arg(250)->Unit(benchmark::kMillisecond);
 
 void RegisterFor(BackendKind kind, const std::vector<int64_t>& sizes) {
   const std::string name(BackendName(kind));
