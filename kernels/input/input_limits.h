@@ -39,9 +39,11 @@ constexpr size_t kMaxVehicleProfiles = 1'024;
 // over the whole grid (docs/NAVIGATION.md), so their number bounds the world's memory.
 constexpr size_t kMaxNavigationTargets = 16;
 constexpr size_t kMaxTargetVertices = 1'024;
-// Cells over all of a world's fields (12 bytes each: 384 MB), until fields are stored
-// compactly: 2 targets over 1 km x 1 km at 0.25 m, or 8 over 500 m x 500 m.
-constexpr size_t kMaxNavigationFieldCells = size_t{32} << 20;
+// Cells over all of a world's fields, while a field is built by serial fast marching (about
+// 0.5 us a cell here, docs/PERFORMANCE.md) and holds 12 bytes a cell: 4 million cells in
+// all, 2 s and 48 MB, so that a world's creation stays short whatever it asks for: one
+// target over 500 m x 500 m at 0.25 m, or 4 over 250 m x 250 m.
+constexpr size_t kMaxNavigationFieldCells = size_t{4} << 20;
 // Exact in a double, so every client language sees the tick it sent; at 1,000 ticks a
 // second it lasts 285,000 years, and a world at the limit still has room to Advance.
 constexpr uint64_t kMaxTick = uint64_t{1} << 53;

@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "kernels/math/segment.cuh"
 
@@ -31,21 +32,51 @@ CellRange CellsOver(const NavGridSpec& g, Vec2 lo, Vec2 hi) {
           std::min(index(hi.y, g.origin.y, g.ny, true), g.ny - 1)};
 }
 
-// Crossing number: inside a closed ring (its orientation does not matter).
-bool Inside(const std::vector<Vec2>& ring, Vec2 p) {
-  bool inside = false;
-  for (size_t i = 0, j = ring.size() - 1; i < ring.size(); j = i++) {
-    const Vec2 a = ring[i], b = ring[j];
-    if ((a.y > p.y) != (b.y > p.y) && p.x < a.x + (b.x - a.x) * (p.y - a.y) / (b.y - a.y)) {
-      inside = !inside;
+// The x-interval of the row y = const within `r` of segment ab (the capsule is convex, so
+// it is one interval: the union of the band's and the two end discs'); false when empty.
+bool CapsuleRow(Vec2 a, Vec2 b, float r, float y, float* lo, float* hi) {
+  float l = INFINITY, h = -INFINITY;
+  for (const Vec2 c : {a, b}) {
+    const float dy = y - c.y;
+    if (dy * dy <= r * r) {
+      const float w = std::sqrt(r * r - dy * dy);
+      l = std::min(l, c.x - w);
+      h = std::max(h, c.x + w);
     }
   }
-  return inside;
+  const Vec2 d = b - a;
+  const float length = Length(d);
+  if (length > 0.f) {
+    const Vec2 u = d * (1.f / length);
+    // Along the segment: 0 <= (x - a.x) u.x + (y - a.y) u.y <= length; across it:
+    // |(x - a.x) u.y - (y - a.y) u.x| <= r. Each is linear in x.
+    float bl = -INFINITY, bh = INFINITY;
+    auto clip = [&](float slope, float offset, float min, float max) {
+      // min <= slope * (x - a.x) + offset <= max
+      if (std::fabs(slope) < 1e-12f) {
+        if (offset < min || offset > max) bl = INFINITY;
+        return;
+      }
+      float x0 = a.x + (min - offset) / slope, x1 = a.x + (max - offset) / slope;
+      if (x0 > x1) std::swap(x0, x1);
+      bl = std::max(bl, x0);
+      bh = std::min(bh, x1);
+    };
+    clip(u.x, (y - a.y) * u.y, 0.f, length);
+    clip(u.y, -(y - a.y) * u.x, -r, r);
+    if (bl <= bh) {
+      l = std::min(l, bl);
+      h = std::max(h, bh);
+    }
+  }
+  *lo = l;
+  *hi = h;
+  return l <= h;
 }
 
 }  // namespace
 
-NavCosts BuildNavCosts(const std::vector<Polygon>& obstacles, const std::vector<NavTarget>& targets,
+NavGridSpec NavGridFor(const std::vector<Polygon>& obstacles, const std::vector<NavTarget>& targets,
                        const NavFieldParams& params) {
   Require(params.cell >= 0.05f && params.cell <= 10.f, "cell: must be >= 0.05 and <= 10 m");
   Require(params.clearance >= 0.f && params.clearance <= 10.f,
@@ -63,9 +94,8 @@ NavCosts BuildNavCosts(const std::vector<Polygon>& obstacles, const std::vector<
   };
   for (const Polygon& p : obstacles) std::for_each(p.vertices.begin(), p.vertices.end(), cover);
   for (const NavTarget& t : targets) std::for_each(t.shape.begin(), t.shape.end(), cover);
-  NavCosts out;
-  if (!(lo.x <= hi.x)) return out;  // nothing to navigate around or to
-  NavGridSpec& g = out.spec;
+  NavGridSpec g;
+  if (!(lo.x <= hi.x)) return g;  // nothing to navigate around or to
   g.cell = params.cell;
   g.origin = {lo.x - params.margin, lo.y - params.margin};
   const double nx = std::ceil((static_cast<double>(hi.x) - lo.x + 2.0 * params.margin) / g.cell);
@@ -76,19 +106,50 @@ NavCosts BuildNavCosts(const std::vector<Polygon>& obstacles, const std::vector<
               " (a coarser cell, or a smaller world)");
   g.nx = std::max(1, static_cast<int32_t>(nx));
   g.ny = std::max(1, static_cast<int32_t>(ny));
+  return g;
+}
 
-  // Distance from each cell centre to the nearest edge, within the reach that matters.
+NavCosts BuildNavCosts(const std::vector<Polygon>& obstacles, const std::vector<NavTarget>& targets,
+                       const NavFieldParams& params) {
+  NavCosts out;
+  out.spec = NavGridFor(obstacles, targets, params);
+  const NavGridSpec& g = out.spec;
+  if (g.cells() == 0) return out;
   const float reach = params.clearance + params.wall_comfort;
+  // The work below is the ground the edges' reach covers plus the rows they cross, in
+  // cells: bounded before anything is done, so a few long hostile edges cannot hold a
+  // world's creation (docs/NAVIGATION.md, "Limits").
+  double work = 0;
+  for (const Polygon& polygon : obstacles) {
+    const std::vector<Vec2>& v = polygon.vertices;
+    for (size_t e = 0; e < (v.size() == 2 ? 1 : v.size()); ++e) {
+      const Vec2 a = v[e], b = v[(e + 1) % v.size()];
+      const double length = Length(b - a);
+      work += (length + 2.0 * reach + g.cell) * (2.0 * reach + 2.0 * g.cell) /
+                  (static_cast<double>(g.cell) * g.cell) +
+              std::fabs(b.y - a.y) / g.cell + 1.0;
+    }
+  }
+  Require(work <= static_cast<double>(kMaxNavRasterWork),
+          "cell: the obstacles' edges cover " + std::to_string(static_cast<uint64_t>(work)) +
+              " cells within their reach, at most " + std::to_string(kMaxNavRasterWork) +
+              " (a coarser cell, a smaller clearance or wall_comfort, or shorter edges)");
+
+  // Distance from each cell centre to the nearest edge, within the reach that matters:
+  // per edge, per row, only the cells of the row within reach of the segment.
   std::vector<float> wall(g.cells(), INFINITY);
   out.blocked.assign(g.cells(), 0);
   for (const Polygon& polygon : obstacles) {
     const std::vector<Vec2>& v = polygon.vertices;
-    const size_t edges = v.size() == 2 ? 1 : v.size();
-    for (size_t e = 0; e < edges; ++e) {
+    for (size_t e = 0; e < (v.size() == 2 ? 1 : v.size()); ++e) {
       const Vec2 a = v[e], b = v[(e + 1) % v.size()];
-      const CellRange r = CellsOver(g, {std::min(a.x, b.x) - reach, std::min(a.y, b.y) - reach},
-                                    {std::max(a.x, b.x) + reach, std::max(a.y, b.y) + reach});
-      for (int32_t iy = r.y0; iy <= r.y1; ++iy) {
+      const CellRange rows = CellsOver(g, {std::min(a.x, b.x) - reach, std::min(a.y, b.y) - reach},
+                                       {std::max(a.x, b.x) + reach, std::max(a.y, b.y) + reach});
+      for (int32_t iy = rows.y0; iy <= rows.y1; ++iy) {
+        const float y = g.Centre(0, iy).y;
+        float x_lo, x_hi;
+        if (!CapsuleRow(a, b, reach, y, &x_lo, &x_hi)) continue;
+        const CellRange r = CellsOver(g, {x_lo, y}, {x_hi, y});
         for (int32_t ix = r.x0; ix <= r.x1; ++ix) {
           const float d = std::sqrt(PointSegmentDistanceSq(g.Centre(ix, iy), a, b));
           float& w = wall[g.Index(ix, iy)];
@@ -96,16 +157,32 @@ NavCosts BuildNavCosts(const std::vector<Polygon>& obstacles, const std::vector<
         }
       }
     }
+  }
+  // Inside a closed polygon: per row, where its edges cross the row's centre line, filled
+  // between crossings in pairs (even-odd).
+  std::vector<std::vector<float>> crossings(static_cast<size_t>(g.ny));
+  for (const Polygon& polygon : obstacles) {
+    const std::vector<Vec2>& v = polygon.vertices;
     if (v.size() < 3) continue;
-    Vec2 plo = v[0], phi = v[0];
-    for (const Vec2& p : v) {
-      plo = {std::min(plo.x, p.x), std::min(plo.y, p.y)};
-      phi = {std::max(phi.x, p.x), std::max(phi.y, p.y)};
+    for (auto& row : crossings) row.clear();
+    int32_t first = g.ny, last = -1;
+    for (size_t e = 0; e < v.size(); ++e) {
+      const Vec2 a = v[e], b = v[(e + 1) % v.size()];
+      const CellRange rows = CellsOver(g, {a.x, std::min(a.y, b.y)}, {a.x, std::max(a.y, b.y)});
+      for (int32_t iy = rows.y0; iy <= rows.y1; ++iy) {
+        const float y = g.Centre(0, iy).y;
+        if ((a.y > y) == (b.y > y)) continue;  // the half-open rule: each crossing once
+        crossings[iy].push_back(a.x + (b.x - a.x) * (y - a.y) / (b.y - a.y));
+        first = std::min(first, iy);
+        last = std::max(last, iy);
+      }
     }
-    const CellRange r = CellsOver(g, plo, phi);
-    for (int32_t iy = r.y0; iy <= r.y1; ++iy) {
-      for (int32_t ix = r.x0; ix <= r.x1; ++ix) {
-        if (Inside(v, g.Centre(ix, iy))) out.blocked[g.Index(ix, iy)] = 1;
+    for (int32_t iy = first; iy <= last; ++iy) {
+      std::vector<float>& xs = crossings[iy];
+      std::sort(xs.begin(), xs.end());
+      for (size_t k = 0; k + 1 < xs.size(); k += 2) {
+        const CellRange r = CellsOver(g, {xs[k], 0.f}, {xs[k + 1], 0.f});
+        for (int32_t ix = r.x0; ix <= r.x1; ++ix) out.blocked[g.Index(ix, iy)] = 1;
       }
     }
   }

@@ -61,15 +61,16 @@ void BuildNavigation(const WorldConfig& config, World::Internals& w) {
     w.nav_shapes.push_back(t.shape);
     targets.push_back(std::move(t));
   }
-  const NavCosts costs = BuildNavCosts(w.obstacles, targets, config.navigation);
-  if (costs.spec.cells() * targets.size() > kMaxNavigationFieldCells) {
+  // The grid's size first: a refused world costs no rasterisation.
+  const size_t cells = NavGridFor(w.obstacles, targets, config.navigation).cells();
+  if (cells * targets.size() > kMaxNavigationFieldCells) {
     throw LimitExceeded("navigation_targets: " + std::to_string(targets.size()) + " fields of " +
-                        std::to_string(costs.spec.cells()) +
-                        " cells each, more than the limit of " +
+                        std::to_string(cells) + " cells each, more than the limit of " +
                         std::to_string(kMaxNavigationFieldCells) +
                         " cells in all (fewer targets, a coarser navigation.cell, or a smaller "
                         "world)");
   }
+  const NavCosts costs = BuildNavCosts(w.obstacles, targets, config.navigation);
   for (const NavTarget& t : targets) w.nav_fields.push_back(BuildNavField(costs, t));
 }
 

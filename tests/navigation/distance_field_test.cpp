@@ -127,6 +127,23 @@ TEST(DistanceFieldTest, BoundsAreChecked) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("navigation.cell"), std::string::npos) << e.what();
   }
+  // 1,200 walls corner to corner of a 900 m square: each reaches 1.3 m to either side of
+  // 1.27 km, about 63,000 cells; together above the 64 million visits allowed, refused
+  // before any is made.
+  std::vector<Polygon> walls;
+  for (int k = 0; k < 1200; ++k) {
+    walls.push_back({{{0.f, static_cast<float>(k) * 0.1f}, {900.f, 900.f}}});
+  }
+  try {
+    BuildNavCosts(walls, {}, params);
+    FAIL() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("the obstacles' edges cover"), std::string::npos)
+        << e.what();
+  }
+  walls.resize(300);  // 19 million visits: built
+  const NavCosts costs = BuildNavCosts(walls, {}, params);
+  EXPECT_EQ(costs.blocked[costs.spec.Index(costs.spec.nx / 2, costs.spec.ny / 2)], 1);
   params.clearance = -1.f;
   EXPECT_THROW(BuildNavCosts({}, {}, params), std::invalid_argument);
 }

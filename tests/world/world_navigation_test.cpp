@@ -129,9 +129,12 @@ TEST(WorldNavigationInputTest, BadTargetsAndMissingOnesAreNamed) {
   WorldConfig fine = Cup();
   fine.navigation.cell = 0.001f;
   ExpectRejected(fine, s, "navigation.cell: must be >= 0.05");
-  WorldConfig huge = Cup();
-  huge.navigation_targets = {{1, {{0.f, 0.f, 0.f}}}, {2, {{2000.f, 2000.f, 0.f}}}};
-  ExpectRejected(huge, s, "navigation");
+  WorldConfig wide = Cup();  // a grid of 2,000 x 2,000 m: more cells than a grid may have
+  wide.navigation_targets = {{7, {{0.f, 0.f, 0.f}}}, {2, {{2000.f, 2000.f, 0.f}}}};
+  ExpectRejected(wide, s, "navigation.cell: the grid would hold");
+  WorldConfig two = Cup();  // two fields of 2.7 million cells: more than 4 million in all
+  two.navigation_targets = {{7, {{0.f, 0.f, 0.f}}}, {2, {{400.f, 400.f, 0.f}}}};
+  ExpectRejected(two, s, "navigation_targets: 2 fields of");
 }
 
 }  // namespace
