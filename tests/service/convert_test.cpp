@@ -34,14 +34,26 @@ TEST(ConvertTest, config_round_trips) {
   config.agent_defaults.radius = 0.4f;
   config.detection.stall_ticks = 80;
   config.world_speed_limit = 9.f;
+  config.navigation_targets = {{4, {{1.f, 2.f, 3.f}}},
+                               {9, {{0.f, 0.f, 0.f}, {2.f, 0.f, 0.f}, {2.f, 0.f, 2.f}}}};
+  config.navigation.cell = 0.5f;
+  config.navigation.wall_cost = 0.f;
   v1::WorldConfig proto;
   ConfigToProto(config, &proto);
   v1::WorldConfig again;
-  ConfigToProto(ConfigFromProto(proto), &again);
+  const WorldConfig back = ConfigFromProto(proto);
+  ConfigToProto(back, &again);
   EXPECT_TRUE(SameMessage(again, proto));
   EXPECT_EQ(proto.up_axis(), v1::UP_AXIS_Y);
   EXPECT_EQ(proto.handedness(), v1::HANDEDNESS_LEFT);
   EXPECT_EQ(proto.defaults().stall_ticks(), 80u);
+  ASSERT_EQ(back.navigation_targets.size(), 2u);
+  EXPECT_EQ(back.navigation_targets[1].id, 9u);
+  EXPECT_EQ(back.navigation_targets[1].shape.size(), 3u);
+  EXPECT_EQ(back.navigation_targets[0].shape[0].z, 3.f);
+  EXPECT_EQ(back.navigation.cell, 0.5f);
+  EXPECT_EQ(back.navigation.wall_cost, 0.f);  // an explicit 0, not the default
+  EXPECT_EQ(back.navigation.clearance, NavFieldParams{}.clearance);
 }
 
 TEST(ConvertTest, zero_fields_take_engine_defaults) {
