@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/math/ring.h"
+
 namespace throng {
 namespace {
 
@@ -23,17 +25,6 @@ double Upwind(double a, double b, double f) {
   return std::min(a, b) + f;
 }
 
-bool Inside(const std::vector<Vec2>& ring, Vec2 p) {
-  bool inside = false;
-  for (size_t i = 0, j = ring.size() - 1; i < ring.size(); j = i++) {
-    const Vec2 a = ring[i], b = ring[j];
-    if ((a.y > p.y) != (b.y > p.y) && p.x < a.x + (b.x - a.x) * (p.y - a.y) / (b.y - a.y)) {
-      inside = !inside;
-    }
-  }
-  return inside;
-}
-
 // Seeds: cell index and its distance to the target.
 std::vector<std::pair<double, uint32_t>> Seeds(const NavCosts& c, const NavTarget& target) {
   const NavGridSpec& g = c.spec;
@@ -43,7 +34,7 @@ std::vector<std::pair<double, uint32_t>> Seeds(const NavCosts& c, const NavTarge
     for (int32_t iy = 0; iy < g.ny; ++iy) {
       for (int32_t ix = 0; ix < g.nx; ++ix) {
         const size_t k = g.Index(ix, iy);
-        if (!c.blocked[k] && Inside(target.shape, g.Centre(ix, iy))) {
+        if (!c.blocked[k] && InsideRing(target.shape, g.Centre(ix, iy))) {
           seeds.push_back({0.0, static_cast<uint32_t>(k)});
         }
       }

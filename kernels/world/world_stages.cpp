@@ -2,6 +2,7 @@
 #include <cmath>
 #include <limits>
 
+#include "kernels/math/ring.h"
 #include "kernels/navigation/distance_field.h"
 #include "kernels/steering/steering.cuh"
 #include "kernels/vehicles/spline.cuh"
@@ -32,18 +33,6 @@ float ProjectOnWholeLane(const SplineSet& lanes, uint32_t spline, Vec3 p) {
     }
   }
   return best_s;
-}
-
-// Crossing number: p inside a closed ring.
-bool InsideRing(const std::vector<Vec2>& ring, Vec2 p) {
-  bool inside = false;
-  for (size_t i = 0, j = ring.size() - 1; i < ring.size(); j = i++) {
-    const Vec2 a = ring[i], b = ring[j];
-    if ((a.y > p.y) != (b.y > p.y) && p.x < a.x + (b.x - a.x) * (p.y - a.y) / (b.y - a.y)) {
-      inside = !inside;
-    }
-  }
-  return inside;
 }
 
 // BEHAVIOR_NAVIGATE (docs/NAVIGATION.md): along the target's field at the agent's own

@@ -252,6 +252,25 @@ TEST(ConcurrencyTest, list_worlds_never_waits_for_a_running_tick_get_world_does)
   FAIL() << "no Advance was still running when ListWorlds answered";
 }
 
+// An Advance of `ticks` at 0.05 s, running on a thread of its own; `done` turns true when
+// it has returned.
+struct LongAdvance {
+  LongAdvance(v1::Simulation::Stub& stub, const std::string& id, uint32_t ticks) {
+    v1::AdvanceRequest request;
+    request.set_world_id(id);
+    request.set_ticks(ticks);
+    request.set_dt(0.05f);
+    call = std::thread([this, &stub, request] {
+      status = stub.Advance(Context(300).get(), request, &out);
+      done = true;
+    });
+  }
+  v1::AdvanceResponse out;
+  grpc::Status status;
+  std::atomic<bool> done{false};
+  std::thread call;
+};
+
 // SIGTERM during a long Advance: the call completes OK, then the process exits 0. Tick
 // times vary on a busy machine, so a call that finished before the signal is followed by
 // one twice as long, until one is still running when the signal goes.
@@ -267,23 +286,13 @@ TEST(ShutdownTest, sigterm_lets_an_advance_in_flight_finish) {
   uint64_t start_tick = 1 + kCalibrationTicks;
 
   for (int attempt = 0; attempt < 8; ++attempt, ticks *= 2) {
-    v1::AdvanceRequest request;
-    request.set_world_id(id);
-    request.set_ticks(ticks);
-    request.set_dt(0.05f);
-    v1::AdvanceResponse out;
-    grpc::Status status;
-    std::atomic<bool> done{false};
-    std::thread call([&] {
-      status = stub->Advance(Context(300).get(), request, &out);
-      done = true;
-    });
+    LongAdvance advance(*stub, id, ticks);
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    const bool in_flight = !done.load();
+    const bool in_flight = !advance.done.load();
     if (in_flight) server.Signal(SIGTERM);
-    call.join();
-    EXPECT_TRUE(status.ok()) << status.error_message();
-    EXPECT_EQ(out.last().tick(), start_tick + ticks);
+    advance.call.join();
+    EXPECT_TRUE(advance.status.ok()) << advance.status.error_message();
+    EXPECT_EQ(advance.out.last().tick(), start_tick + ticks);
     start_tick += ticks;
     if (in_flight) {
       EXPECT_EQ(server.Wait(60), 0);
@@ -311,17 +320,7 @@ TEST(ShutdownTest, draining_refuses_new_calls_while_a_call_in_flight_finishes) {
     if (ticks == 0) {
       ticks = static_cast<uint32_t>(std::clamp(2.0 / SecondsPerTick(*stub, id), 50.0, 50000.0));
     }
-    v1::AdvanceRequest request;
-    request.set_world_id(id);
-    request.set_ticks(ticks);
-    request.set_dt(0.05f);
-    v1::AdvanceResponse out;
-    grpc::Status status;
-    std::atomic<bool> done{false};
-    std::thread call([&] {
-      status = stub->Advance(Context(300).get(), request, &out);
-      done = true;
-    });
+    LongAdvance advance(*stub, id, ticks);
     // A health watch opened before the signal hears the turn to NOT_SERVING.
     auto health = grpc::health::v1::Health::NewStub(server.Channel());
     auto watch_context = Context(60);
@@ -341,9 +340,9 @@ TEST(ShutdownTest, draining_refuses_new_calls_while_a_call_in_flight_finishes) {
     const std::string probe =
         std::string(THRONGD_PATH) + " --health-check " + server.address() + " > /dev/null";
     const int probe_status = std::system(probe.c_str());
-    const bool still_running = !done.load();
-    call.join();
-    EXPECT_TRUE(status.ok()) << status.error_message();
+    const bool still_running = !advance.done.load();
+    advance.call.join();
+    EXPECT_TRUE(advance.status.ok()) << advance.status.error_message();
     if (!still_running) {
       ticks *= 2;
       continue;
