@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/math/ring.h"
+#include "kernels/navigation/nav_costs.h"
 
 namespace throng {
 namespace {
@@ -31,14 +31,9 @@ std::vector<std::pair<double, uint32_t>> Seeds(const NavCosts& c, const NavTarge
   std::vector<std::pair<double, uint32_t>> seeds;
   Vec2 point = target.shape.empty() ? Vec2{0.f, 0.f} : target.shape[0];
   if (target.shape.size() >= 3) {
-    for (int32_t iy = 0; iy < g.ny; ++iy) {
-      for (int32_t ix = 0; ix < g.nx; ++ix) {
-        const size_t k = g.Index(ix, iy);
-        if (!c.blocked[k] && InsideRing(target.shape, g.Centre(ix, iy))) {
-          seeds.push_back({0.0, static_cast<uint32_t>(k)});
-        }
-      }
-    }
+    RingFill(g).ForEachCellInside(target.shape, [&](size_t k) {
+      if (!c.blocked[k]) seeds.push_back({0.0, static_cast<uint32_t>(k)});
+    });
     if (!seeds.empty()) return seeds;
     Vec2 sum{0.f, 0.f};
     for (const Vec2& v : target.shape) sum = sum + v;

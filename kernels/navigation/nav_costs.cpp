@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -75,6 +76,32 @@ bool CapsuleRow(Vec2 a, Vec2 b, float r, float y, float* lo, float* hi) {
 }
 
 }  // namespace
+
+void RingFill::ForEachCellIndexInside(const std::vector<Vec2>& ring,
+                                      const std::function<void(size_t)>& f) {
+  const NavGridSpec& g = spec_;
+  int32_t first = g.ny, last = -1;
+  for (size_t e = 0; e < ring.size(); ++e) {
+    const Vec2 a = ring[e], b = ring[(e + 1) % ring.size()];
+    const CellRange rows = CellsOver(g, {a.x, std::min(a.y, b.y)}, {a.x, std::max(a.y, b.y)});
+    for (int32_t iy = rows.y0; iy <= rows.y1; ++iy) {
+      const float y = g.Centre(0, iy).y;
+      if ((a.y > y) == (b.y > y)) continue;  // the half-open rule: each crossing once
+      crossings_[iy].push_back(a.x + (b.x - a.x) * (y - a.y) / (b.y - a.y));
+      first = std::min(first, iy);
+      last = std::max(last, iy);
+    }
+  }
+  for (int32_t iy = first; iy <= last; ++iy) {
+    std::vector<float>& xs = crossings_[iy];
+    std::sort(xs.begin(), xs.end());
+    for (size_t k = 0; k + 1 < xs.size(); k += 2) {
+      const CellRange r = CellsOver(g, {xs[k], 0.f}, {xs[k + 1], 0.f});
+      for (int32_t ix = r.x0; ix <= r.x1; ++ix) f(g.Index(ix, iy));
+    }
+    xs.clear();
+  }
+}
 
 NavGridSpec NavGridFor(const std::vector<Polygon>& obstacles, const std::vector<NavTarget>& targets,
                        const NavFieldParams& params) {
@@ -158,33 +185,10 @@ NavCosts BuildNavCosts(const std::vector<Polygon>& obstacles, const std::vector<
       }
     }
   }
-  // Inside a closed polygon: per row, where its edges cross the row's centre line, filled
-  // between crossings in pairs (even-odd).
-  std::vector<std::vector<float>> crossings(static_cast<size_t>(g.ny));
+  RingFill fill(g);
   for (const Polygon& polygon : obstacles) {
-    const std::vector<Vec2>& v = polygon.vertices;
-    if (v.size() < 3) continue;
-    for (auto& row : crossings) row.clear();
-    int32_t first = g.ny, last = -1;
-    for (size_t e = 0; e < v.size(); ++e) {
-      const Vec2 a = v[e], b = v[(e + 1) % v.size()];
-      const CellRange rows = CellsOver(g, {a.x, std::min(a.y, b.y)}, {a.x, std::max(a.y, b.y)});
-      for (int32_t iy = rows.y0; iy <= rows.y1; ++iy) {
-        const float y = g.Centre(0, iy).y;
-        if ((a.y > y) == (b.y > y)) continue;  // the half-open rule: each crossing once
-        crossings[iy].push_back(a.x + (b.x - a.x) * (y - a.y) / (b.y - a.y));
-        first = std::min(first, iy);
-        last = std::max(last, iy);
-      }
-    }
-    for (int32_t iy = first; iy <= last; ++iy) {
-      std::vector<float>& xs = crossings[iy];
-      std::sort(xs.begin(), xs.end());
-      for (size_t k = 0; k + 1 < xs.size(); k += 2) {
-        const CellRange r = CellsOver(g, {xs[k], 0.f}, {xs[k + 1], 0.f});
-        for (int32_t ix = r.x0; ix <= r.x1; ++ix) out.blocked[g.Index(ix, iy)] = 1;
-      }
-    }
+    if (polygon.vertices.size() < 3) continue;
+    fill.ForEachCellInside(polygon.vertices, [&](size_t k) { out.blocked[k] = 1; });
   }
   out.cost.assign(g.cells(), 1.f);
   for (size_t k = 0; k < g.cells(); ++k) {

@@ -2,6 +2,9 @@
 // stand in, and what crossing each other cell costs.
 #pragma once
 
+#include <algorithm>
+#include <functional>
+#include <utility>
 #include <vector>
 
 #include "kernels/navigation/nav_types.h"
@@ -15,6 +18,25 @@ constexpr size_t kMaxNavCells = size_t{4000} * 4000;
 // At most this many cell visits rasterising the obstacles (the ground within reach of
 // their edges, and the rows they cross): about 1 s here, whatever the edges.
 constexpr size_t kMaxNavRasterWork = size_t{64} << 20;
+
+// The cells whose centres lie inside a closed ring (three vertices or more, either
+// orientation), row by row: where the ring's edges cross a row's centre line, filled
+// between crossings in pairs (even-odd). The work is the rows the edges cross plus the
+// cells filled, not the ring's box times its vertices.
+class RingFill {
+ public:
+  explicit RingFill(const NavGridSpec& spec)
+      : spec_(spec), crossings_(static_cast<size_t>(std::max(spec.ny, 0))) {}
+  template <class F>
+  void ForEachCellInside(const std::vector<Vec2>& ring, F&& f) {
+    ForEachCellIndexInside(ring, std::function<void(size_t)>(std::forward<F>(f)));
+  }
+
+ private:
+  void ForEachCellIndexInside(const std::vector<Vec2>& ring, const std::function<void(size_t)>& f);
+  NavGridSpec spec_;
+  std::vector<std::vector<float>> crossings_;  // per row, reused
+};
 
 // The grid that covers every obstacle vertex and target vertex with `margin` around them
 // (0 x 0 when there are none). Throws std::invalid_argument when it would exceed
