@@ -36,18 +36,21 @@ float ProjectOnWholeLane(const SplineSet& lanes, uint32_t spline, Vec3 p) {
 }
 
 // BEHAVIOR_NAVIGATE (docs/NAVIGATION.md): along the target's field at the agent's own
-// speed, under the arrive behaviour's acceleration limit; within the slowing radius of a
-// point target it arrives on the point, inside a polygon target it comes to rest. Where
-// the field leads nowhere (outside its grid, or cut off) it heads straight for the target.
-Vec2 Navigate(const World::Internals& w, uint32_t target, Vec2 p, Vec2 v,
+// speed, under the arrive behaviour's acceleration limit. Inside a polygon target, or
+// within the slowing radius of a point target, it arrives: on its own goal when it has
+// one (`goal`), else on the point, or at rest where it stands in the polygon. Where the
+// field leads nowhere (outside its grid, or cut off) it heads straight for the target.
+Vec2 Navigate(const World::Internals& w, uint32_t target, Vec2 p, Vec2 v, const Vec2* goal,
               const ArriveParams& arrive, float dt) {
   const size_t k = static_cast<size_t>(std::find(w.nav_ids.begin(), w.nav_ids.end(), target) -
                                        w.nav_ids.begin());  // validated: present
   const std::vector<Vec2>& shape = w.nav_shapes[k];
-  if (shape.size() >= 3 && InsideRing(shape, p)) return ArriveStep(p, v, p, arrive, dt);
   const Vec2 point = w.nav_points[k];
+  if (shape.size() >= 3 && InsideRing(shape, p)) {
+    return ArriveStep(p, v, goal != nullptr ? *goal : p, arrive, dt);
+  }
   if (shape.size() == 1 && Length(point - p) <= arrive.slowing_radius) {
-    return ArriveStep(p, v, point, arrive, dt);
+    return ArriveStep(p, v, goal != nullptr ? *goal : point, arrive, dt);
   }
   const Vec2 way = NavDirectionAt(w.nav_fields[k], p);
   if (Length(way) == 0.f) return ArriveStep(p, v, point, arrive, dt);
@@ -100,7 +103,8 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, World::Int
       const AgentBehavior behavior = EffectiveBehavior(a, i, ad.behavior);
       const ArriveParams arrive{oa.max_speed[i], ad.max_accel, 1.f, ad.slowing_radius};
       Vec2 goal{};
-      if (behavior != AgentBehavior::kPreferredVelocity && behavior != AgentBehavior::kNavigate) {
+      const bool has_goal = a.has_goals() && behavior != AgentBehavior::kPreferredVelocity;
+      if (has_goal) {
         const Vec3 g = frame.ToInternal({a.goal_x[i], a.goal_y[i], Or(a.goal_z, i, 0.f)});
         goal = {g.x, g.y};
       }
@@ -120,7 +124,8 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, World::Int
           pref = SteerToward({v.x, v.y}, Flee({p.x, p.y}, goal, arrive.max_speed), arrive, dt);
           break;
         case AgentBehavior::kNavigate:
-          pref = Navigate(w, a.target[i], {p.x, p.y}, {v.x, v.y}, arrive, dt);
+          pref = Navigate(w, a.target[i], {p.x, p.y}, {v.x, v.y}, has_goal ? &goal : nullptr,
+                          arrive, dt);
           break;
         default:
           if (!a.pref_vx.empty()) {
