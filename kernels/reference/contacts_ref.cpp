@@ -9,42 +9,17 @@
 #include <cstddef>
 #include <vector>
 
+#include "kernels/reference/plane_ref.h"
 #include "kernels/reference/reference_backend.h"
 
 namespace throng::reference {
 namespace {
 
-struct P {
-  double x, y;
-};
-
-P Of(Vec2 v) { return {v.x, v.y}; }
-
-double SegmentDistance(P p, P a, P b) {
-  const double ex = b.x - a.x, ey = b.y - a.y;
-  const double len_sq = ex * ex + ey * ey;
-  double t = len_sq > 0 ? ((p.x - a.x) * ex + (p.y - a.y) * ey) / len_sq : 0;
-  t = t < 0 ? 0 : (t > 1 ? 1 : t);
-  return std::hypot(p.x - (a.x + t * ex), p.y - (a.y + t * ey));
-}
-
-// Winding number of the closed ring around p (non-zero: inside). Two vertices are a wall,
-// which has no inside.
-bool Inside(P p, const std::vector<Vec2>& ring) {
-  if (ring.size() < 3) return false;
-  int winding = 0;
-  for (size_t i = 0; i < ring.size(); ++i) {
-    const P a = Of(ring[i]), b = Of(ring[(i + 1) % ring.size()]);
-    const double side = (b.x - a.x) * (p.y - a.y) - (p.x - a.x) * (b.y - a.y);  // > 0: p left
-    if (a.y <= p.y && b.y > p.y && side > 0) ++winding;
-    if (a.y > p.y && b.y <= p.y && side < 0) --winding;
-  }
-  return winding != 0;
-}
+D2 Of(Vec2 v) { return {v.x, v.y}; }
 
 // Inside the polygon, or nearer one of its edges than radius - tolerance.
-bool Touches(P p, double radius, const std::vector<Vec2>& ring) {
-  if (Inside(p, ring)) return true;
+bool Touches(D2 p, double radius, const std::vector<Vec2>& ring) {
+  if (InsideRing(p, ring)) return true;
   const double reach = radius - kCollisionTolerance;
   const size_t edges = ring.size() == 2 ? 1 : ring.size();
   for (size_t e = 0; e < edges; ++e) {
@@ -57,13 +32,13 @@ bool Touches(P p, double radius, const std::vector<Vec2>& ring) {
 constexpr double kRearShare = 0.22;
 
 // Distance from p to the body's rectangle, 0 inside.
-double BodyDistance(const VehicleBody& body, P p) {
+double BodyDistance(const VehicleBody& body, D2 p) {
   const double hl = std::hypot(static_cast<double>(body.heading.x), body.heading.y);
-  const P h{body.heading.x / hl, body.heading.y / hl};
+  const D2 h{body.heading.x / hl, body.heading.y / hl};
   const double length = body.length, width = body.width;
   // The rectangle's middle lies (1/2 - kRearShare) of the length ahead of the axle.
   const double ahead = (0.5 - kRearShare) * length;
-  const P c{body.axle.x + h.x * ahead, body.axle.y + h.y * ahead};
+  const D2 c{body.axle.x + h.x * ahead, body.axle.y + h.y * ahead};
   const double dx = p.x - c.x, dy = p.y - c.y;
   const double along = std::fabs(dx * h.x + dy * h.y) - 0.5 * length;
   const double across = std::fabs(-dx * h.y + dy * h.x) - 0.5 * width;
@@ -78,7 +53,7 @@ CollisionCounts ReferenceBackend::CountContacts(const ContactScene& s, const Sto
   const size_t n = s.count;
   for (size_t i = 0; i < n; ++i) {
     if (i % 1024 == 0) ThrowIfStopRequested(stop, "stats");
-    const P p{s.x[i], s.y[i]};
+    const D2 p{s.x[i], s.y[i]};
     const double r = s.radius[i];
     for (size_t j = i + 1; j < n; ++j) {
       const double gap = std::hypot(s.x[j] - p.x, s.y[j] - p.y);

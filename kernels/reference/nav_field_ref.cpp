@@ -7,34 +7,12 @@
 #include <queue>
 #include <utility>
 
+#include "kernels/reference/plane_ref.h"
+
 namespace throng::reference {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-struct P {
-  double x, y;
-};
-
-double SegmentDistance(P p, P a, P b) {
-  const double ex = b.x - a.x, ey = b.y - a.y, len_sq = ex * ex + ey * ey;
-  double t = len_sq > 0 ? ((p.x - a.x) * ex + (p.y - a.y) * ey) / len_sq : 0.0;
-  t = std::clamp(t, 0.0, 1.0);
-  return std::hypot(p.x - (a.x + t * ex), p.y - (a.y + t * ey));
-}
-
-// Winding number: nonzero inside a closed ring of either orientation.
-bool Inside(const std::vector<Vec2>& ring, P p) {
-  int winding = 0;
-  for (size_t i = 0; i < ring.size(); ++i) {
-    const P a{ring[i].x, ring[i].y},
-        b{ring[(i + 1) % ring.size()].x, ring[(i + 1) % ring.size()].y};
-    const double side = (b.x - a.x) * (p.y - a.y) - (p.x - a.x) * (b.y - a.y);
-    if (a.y <= p.y && b.y > p.y && side > 0) ++winding;
-    if (a.y > p.y && b.y <= p.y && side < 0) --winding;
-  }
-  return winding != 0;
-}
 
 }  // namespace
 
@@ -42,7 +20,7 @@ std::vector<double> NavDistances(const std::vector<Polygon>& obstacles, const Na
                                  const NavFieldParams& params, const NavGridSpec& g) {
   const size_t n = static_cast<size_t>(g.nx) * static_cast<size_t>(g.ny);
   auto centre = [&](int ix, int iy) {
-    return P{g.origin.x + (ix + 0.5) * g.cell, g.origin.y + (iy + 0.5) * g.cell};
+    return D2{g.origin.x + (ix + 0.5) * g.cell, g.origin.y + (iy + 0.5) * g.cell};
   };
   // Every cell against every edge: blocked within the clearance or inside a polygon; the
   // cost rises from 1 at clearance + comfort to 1 + wall_cost at the clearance.
@@ -50,7 +28,7 @@ std::vector<double> NavDistances(const std::vector<Polygon>& obstacles, const Na
   std::vector<double> cost(n, 1.0);
   for (int iy = 0; iy < g.ny; ++iy) {
     for (int ix = 0; ix < g.nx; ++ix) {
-      const P c = centre(ix, iy);
+      const D2 c = centre(ix, iy);
       double wall = kInf;
       bool inside = false;
       for (const Polygon& polygon : obstacles) {
@@ -59,7 +37,7 @@ std::vector<double> NavDistances(const std::vector<Polygon>& obstacles, const Na
           const Vec2 a = v[e], b = v[(e + 1) % v.size()];
           wall = std::min(wall, SegmentDistance(c, {a.x, a.y}, {b.x, b.y}));
         }
-        inside = inside || (v.size() >= 3 && Inside(v, c));
+        inside = inside || InsideRing(c, v);
       }
       const size_t k = static_cast<size_t>(iy) * g.nx + ix;
       blocked[k] = inside || wall < params.clearance;
@@ -81,7 +59,7 @@ std::vector<double> NavDistances(const std::vector<Polygon>& obstacles, const Na
     for (int iy = 0; iy < g.ny; ++iy) {
       for (int ix = 0; ix < g.nx; ++ix) {
         const size_t k = static_cast<size_t>(iy) * g.nx + ix;
-        if (!blocked[k] && Inside(target.shape, centre(ix, iy))) {
+        if (!blocked[k] && InsideRing(centre(ix, iy), target.shape)) {
           seed(k, 0.0);
           polygon_seeded = true;
         }
@@ -89,7 +67,7 @@ std::vector<double> NavDistances(const std::vector<Polygon>& obstacles, const Na
     }
   }
   if (!polygon_seeded && !target.shape.empty()) {
-    P point{0, 0};
+    D2 point{0, 0};
     for (const Vec2& v : target.shape) point = {point.x + v.x, point.y + v.y};
     if (target.shape.size() < 3)
       point = {target.shape[0].x, target.shape[0].y};
@@ -100,7 +78,7 @@ std::vector<double> NavDistances(const std::vector<Polygon>& obstacles, const Na
     for (int iy = cy - 1; iy <= cy + 1; ++iy) {
       for (int ix = cx - 1; ix <= cx + 1; ++ix) {
         if (ix < 0 || iy < 0 || ix >= g.nx || iy >= g.ny) continue;
-        const P c = centre(ix, iy);
+        const D2 c = centre(ix, iy);
         const size_t k = static_cast<size_t>(iy) * g.nx + ix;
         seed(k, std::hypot(c.x - point.x, c.y - point.y) * cost[k]);
       }

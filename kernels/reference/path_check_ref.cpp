@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/reference/plane_ref.h"
 #include "kernels/reference/reference_backend.h"
 
 namespace throng::reference {
@@ -27,24 +28,12 @@ constexpr double kSlowestApproach = 0.5;
 constexpr double kRearShare = 0.22;
 constexpr int kMaxDiscs = 32;
 
-struct D2 {
-  double x = 0, y = 0;
-};
-
 struct Point {
   D2 at;
   double r = 0;
   D2 v;           // pedestrians' velocity; discs stand
   int64_t owner;  // -1 for a pedestrian, else the vehicle
 };
-
-double SegmentDistance(D2 p, D2 a, D2 b) {
-  const double ex = b.x - a.x, ey = b.y - a.y;
-  const double len_sq = ex * ex + ey * ey;
-  double t = len_sq > 0 ? ((p.x - a.x) * ex + (p.y - a.y) * ey) / len_sq : 0.0;
-  t = std::clamp(t, 0.0, 1.0);
-  return std::hypot(p.x - (a.x + t * ex), p.y - (a.y + t * ey));
-}
 
 void AddDiscs(const VehicleBody& body, int64_t owner, std::vector<Point>* points) {
   const double length = body.length, width = body.width;

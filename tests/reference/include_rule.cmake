@@ -24,28 +24,33 @@ set(allowed
     # the reference rebuilds the footprint from its definition and calls none of them.
     "kernels/vehicles/vehicle_body.h")
 set(footprint_helpers "\\.(Disc|DiscCount|DiscRadius|DistanceTo|front|rear|centre)\\(")
+# The engine headers a file includes, outside the allowed list, in `out`.
+function(engine_includes path out)
+  file(STRINGS "${path}" lines
+       REGEX "^#include \"kernels/(backends|navigation|orca|steering|vehicles)/")
+  set(found "")
+  foreach(line IN LISTS lines)
+    string(REGEX REPLACE "^#include \"([^\"]+)\".*" "\\1" header "${line}")
+    if(NOT header IN_LIST allowed)
+      list(APPEND found "${header}")
+    endif()
+  endforeach()
+  set(${out} "${found}" PARENT_SCOPE)
+endfunction()
 # Each allowed header may itself include only allowed headers (or none of the engine's).
 foreach(header IN LISTS allowed)
-  file(STRINGS "${SOURCE_DIR}/${header}" lines
-       REGEX "^#include \"kernels/(backends|navigation|orca|steering|vehicles)/")
-  foreach(line IN LISTS lines)
-    string(REGEX REPLACE "^#include \"([^\"]+)\".*" "\\1" included "${line}")
-    if(NOT included IN_LIST allowed)
-      string(APPEND failures "  ${header}, allowed as types, includes engine code: ${included}\n")
-    endif()
+  engine_includes("${SOURCE_DIR}/${header}" found)
+  foreach(included IN LISTS found)
+    string(APPEND failures "  ${header}, allowed as types, includes engine code: ${included}\n")
   endforeach()
 endforeach()
 file(GLOB files RELATIVE "${SOURCE_DIR}/kernels/reference"
      "${SOURCE_DIR}/kernels/reference/*.cpp" "${SOURCE_DIR}/kernels/reference/*.h"
      "${SOURCE_DIR}/kernels/reference/*.cuh")
 foreach(file IN LISTS files)
-  file(STRINGS "${SOURCE_DIR}/kernels/reference/${file}" lines
-       REGEX "^#include \"kernels/(backends|navigation|orca|steering|vehicles)/")
-  foreach(line IN LISTS lines)
-    string(REGEX REPLACE "^#include \"([^\"]+)\".*" "\\1" header "${line}")
-    if(NOT header IN_LIST allowed)
-      string(APPEND failures "  kernels/reference/${file} includes engine code: ${header}\n")
-    endif()
+  engine_includes("${SOURCE_DIR}/kernels/reference/${file}" found)
+  foreach(header IN LISTS found)
+    string(APPEND failures "  kernels/reference/${file} includes engine code: ${header}\n")
   endforeach()
   file(STRINGS "${SOURCE_DIR}/kernels/reference/${file}" calls REGEX "${footprint_helpers}")
   foreach(line IN LISTS calls)
