@@ -20,7 +20,7 @@
 #include "bench/grpc_load_run.h"
 #include "bench/machine.h"
 #include "bench/throngd_child.h"
-#include "clients/cpp/process_memory.h"
+#include "throng/process_memory.h"
 
 namespace {
 

@@ -18,7 +18,6 @@
 #include <thread>
 #include <vector>
 
-#include "clients/cpp/process_memory.h"
 #include "kernels/backends/backend.h"
 #include "service/auth.h"
 #include "service/health_probe.h"
@@ -27,6 +26,7 @@
 #include "service/registry.h"
 #include "service/simulation_service.h"
 #include "service/unparseable_requests.h"
+#include "throng/process_memory.h"
 
 namespace {
 

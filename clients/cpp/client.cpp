@@ -1,4 +1,4 @@
-#include "clients/cpp/client.h"
+#include "throng/client.h"
 
 #include <utility>
 

@@ -1,4 +1,4 @@
-#include "clients/cpp/process_memory.h"
+#include "throng/process_memory.h"
 
 #include <algorithm>
 #include <thread>

@@ -16,6 +16,8 @@ ProtoScenario ScenarioToProto(const scenarios::Scenario& scenario) {
   ProtoScenario out;
   service::ConfigToProto(scenario.config, &out.config);
   out.config.set_name(scenario.name);
+  out.name = scenario.name;
+  out.suggested_ticks = static_cast<uint32_t>(scenario.suggested_ticks);
   out.tick = scenario.initial.tick;
   out.dt = scenario.initial.dt;
   service::AgentsToProto(scenario.initial.agents, &out.agents);

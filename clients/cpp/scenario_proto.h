@@ -8,26 +8,19 @@
 #include <string>
 #include <vector>
 
-#include "clients/cpp/client.h"
 #include "kernels/scenarios/scenario.h"
+#include "throng/client.h"
+#include "throng/scenario_file.h"
 
 namespace throng::client {
-
-struct ProtoScenario {
-  v1::WorldConfig config;  // named after the scenario, backend left to the server
-  uint64_t tick = 0;       // of the initial snapshot
-  float dt = 0.1f;         // s, the scenario's time step
-  v1::AgentBatch agents;
-  v1::VehicleBatch vehicles;
-  v1::ForwardBatch forward;
-};
 
 ProtoScenario ScenarioToProto(const scenarios::Scenario& scenario);
 
 // {"format": "throng.v1", "name", "size", "seed", "suggested_ticks", "config": WorldConfig,
 // "initial": {"tick", "dt", "agents": AgentBatch, "vehicles": VehicleBatch, "forward":
 // ForwardBatch (only when the scenario has forward agents)}}, messages in
-// proto JSON with the proto's field names: what the Python client loads. With `engine`,
+// proto JSON with the proto's field names: what the Python client and LoadScenarioFile
+// (throng/scenario_file.h) load. With `engine`,
 // also "engine": [StepResponse...], the engine's own answers (tests compare with them).
 std::string ScenarioToProtoJson(const scenarios::Scenario& scenario,
                                 const std::vector<v1::StepResponse>& engine = {});

@@ -16,12 +16,12 @@
 #include <string>
 #include <vector>
 
-#include "clients/cpp/client.h"
 #include "clients/cpp/scenario_proto.h"
 #include "kernels/scenarios/scenario.h"
 #include "kernels/world/world.h"
 #include "proto/convert.h"
 #include "tests/clients/full_columns.h"
+#include "throng/client.h"
 
 namespace throng::client {
 namespace {

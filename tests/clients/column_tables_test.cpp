@@ -15,14 +15,14 @@
 #include <type_traits>
 #include <vector>
 
-#include "clients/cpp/client.h"
 #include "clients/cpp/scenario_proto.h"
-#include "tests/clients/full_columns.h"
 #include "kernels/scenarios/scenario.h"
 #include "kernels/world/column_tables.h"
 #include "kernels/world/world_types.h"
 #include "kernels/world/world_validate.h"
 #include "proto/convert.h"
+#include "tests/clients/full_columns.h"
+#include "throng/client.h"
 
 namespace throng {
 namespace {

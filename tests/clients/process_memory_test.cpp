@@ -1,6 +1,6 @@
 // KeepFreedMemory: megabyte message buffers come from the heap, not fresh mappings, and
 // many threads share a few arenas (so each arena warms up in a few calls).
-#include "clients/cpp/process_memory.h"
+#include "throng/process_memory.h"
 
 #include <gtest/gtest.h>
 #include <malloc.h>

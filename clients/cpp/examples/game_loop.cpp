@@ -1,9 +1,11 @@
 // game_loop: what a game server does with Throng every tick. It owns the world state,
-// sends a snapshot, applies the answer itself (pedestrians p += v dt; vehicles through the
-// kinematic bicycle model of kernels/vehicles/bicycle.cuh, with the steering, throttle and brake
-// Throng chose) and prints each tick's latency.
+// sends a snapshot, applies the answer itself (pedestrians p += v dt; vehicles through
+// the world's kinematic bicycle, throng/vehicle_motion.h, with the steering, throttle and
+// brake Throng chose) and prints each tick's latency. It uses only the installed client
+// (find_package(Throng), docs/CLIENTS.md); the scenario comes from throng-scenario:
 //
-//   game_loop --server 127.0.0.1:50051 --scenario town --size 500 --ticks 100 [--stream]
+//   throng-scenario town --size 500 --proto -o town.v1.json
+//   game_loop --server 127.0.0.1:50051 --scenario-file town.v1.json --ticks 100 [--stream]
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
@@ -14,16 +16,14 @@
 #include <string>
 #include <vector>
 
-#include "clients/cpp/client.h"
-#include "clients/cpp/process_memory.h"
-#include "clients/cpp/scenario_proto.h"
-#include "kernels/vehicles/bicycle.cuh"
-#include "kernels/scenarios/scenario.h"
+#include "throng/client.h"
+#include "throng/process_memory.h"
+#include "throng/scenario_file.h"
+#include "throng/vehicle_motion.h"
 
 namespace {
 
 namespace v1 = throng::v1;
-using throng::client::Column;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -32,26 +32,13 @@ std::string ReadFile(const std::string& path) {
   return s.str();
 }
 
-// Vehicles move in the engine's internal frame (Z up, yaw counter-clockwise), which is
-// the frame the bicycle model is written in; the snapshot stays in the caller's frame.
-void MoveVehicles(const throng::Frame& frame, const throng::BicycleParams& bicycle, float dt,
-                  const v1::VehicleResults& controls, throng::VehicleSnapshot& v,
-                  std::vector<float>& wheel_angle) {
-  for (size_t i = 0; i < v.size(); ++i) {
-    throng::VehicleState s{};
-    s.position = frame.ToInternal({v.x[i], v.y[i], v.z.empty() ? 0.f : v.z[i]});
-    s.yaw = frame.YawToInternal(v.yaw[i]);
-    s.speed = v.speed[i];
-    s.wheel_angle = wheel_angle[i];
-    throng::StepBicycle(s, controls.steering(i), controls.throttle(i), controls.brake(i), bicycle,
-                        dt);
-    const throng::Vec3 p = frame.ToExternal(s.position);
-    v.x[i] = p.x;
-    v.y[i] = p.y;
-    if (!v.z.empty()) v.z[i] = p.z;
-    v.yaw[i] = frame.YawToExternal(s.yaw);
-    v.speed[i] = s.speed;
-    wheel_angle[i] = s.wheel_angle;
+// Pedestrians move by the velocities Throng chose.
+void MovePedestrians(const v1::AgentResults& answer, float dt, v1::AgentBatch* agents) {
+  *agents->mutable_vx() = answer.vx();
+  *agents->mutable_vy() = answer.vy();
+  for (int i = 0; i < agents->id_size(); ++i) {
+    agents->set_x(i, agents->x(i) + answer.vx(i) * dt);
+    agents->set_y(i, agents->y(i) + answer.vy(i) * dt);
   }
 }
 
@@ -60,49 +47,45 @@ void MoveVehicles(const throng::Frame& frame, const throng::BicycleParams& bicyc
 int main(int argc, char** argv) {
   throng::client::KeepFreedMemory();  // big answers every tick: reuse their pages
   CLI::App app{"Runs a Throng scenario as a game loop: the client integrates"};
-  std::string server = "127.0.0.1:50051", token, tls_ca, name = "town";
-  size_t size = 500;
-  uint32_t seed = 1;
+  std::string server = "127.0.0.1:50051", token, tls_ca, scenario_file;
   int ticks = 0;
   bool stream = false;
   app.add_option("--server", server, "throngd host:port");
   app.add_option("--token", token, "bearer token");
   app.add_option("--tls-ca", tls_ca, "PEM root certificate: connect with TLS")
       ->check(CLI::ExistingFile);
-  app.add_option("--scenario", name, "circle, random, corridor, crossing or town");
-  app.add_option("--size", size, "pedestrians (town: plus size/50 vehicles)");
-  app.add_option("--seed", seed, "random seed");
+  app.add_option("--scenario-file", scenario_file,
+                 "the scenario, as `throng-scenario NAME --proto -o FILE` writes it")
+      ->required()
+      ->check(CLI::ExistingFile);
   app.add_option("--ticks", ticks, "ticks to run; 0: the scenario's suggestion");
   app.add_flag("--stream", stream, "one StreamSteps call instead of a Step per tick");
   CLI11_PARSE(app, argc, argv);
 
   try {
-    const auto scenario = throng::scenarios::MakeScenario(name, size, seed);
-    const auto proto = throng::client::ScenarioToProto(scenario);
+    throng::client::ProtoScenario state = throng::client::LoadScenarioFile(scenario_file);
     throng::client::ConnectOptions options;
     options.address = server;
     options.tls_root_cert_pem = tls_ca.empty() ? "" : ReadFile(tls_ca);
     options.token = token;
     throng::client::Client client(options);
     client.WaitReady(std::chrono::seconds(10));
-    const v1::WorldInfo world = client.CreateWorld(proto.config);
-    std::printf("world %s on %s: %zu pedestrians, %zu vehicles\n", world.world_id().c_str(),
-                world.backend().c_str(), scenario.initial.agents.size(),
-                scenario.initial.vehicles.size());
+    const v1::WorldInfo world = client.CreateWorld(state.config);
+    std::printf("world %s on %s: %d pedestrians, %d vehicles\n", world.world_id().c_str(),
+                world.backend().c_str(), state.agents.id_size(), state.vehicles.id_size());
 
-    throng::Snapshot state = scenario.initial;  // the game's own copy of the world
-    std::vector<float> wheel_angle(state.vehicles.size(), 0.f);
+    throng::client::VehicleMotion vehicle_motion(state.config);
     auto steps = stream ? client.OpenStream() : nullptr;
-    if (ticks <= 0) ticks = scenario.suggested_ticks > 0 ? scenario.suggested_ticks : 100;
+    if (ticks <= 0)
+      ticks = state.suggested_ticks > 0 ? static_cast<int>(state.suggested_ticks) : 100;
     std::vector<double> latency_ms;
     uint64_t collisions = 0;
     for (int t = 0; t < ticks; ++t) {
+      // The game's own state is the snapshot: the batches as the scenario file gave them,
+      // moved every tick.
       v1::StepRequest request = throng::client::MakeStep(world.world_id(), state.tick, state.dt);
-      throng::client::WidenedAgentSpans widened;
-      throng::client::FillAgents(throng::client::AgentSpansOf(state.agents, &widened),
-                                 request.mutable_agents());
-      throng::client::FillVehicles(throng::client::VehicleSpansOf(state.vehicles),
-                                   request.mutable_vehicles());
+      *request.mutable_agents() = state.agents;
+      *request.mutable_vehicles() = state.vehicles;
 
       const auto start = std::chrono::steady_clock::now();
       v1::StepResponse owned;
@@ -112,19 +95,10 @@ int main(int argc, char** argv) {
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
               .count());
 
-      // Apply the answer as a game would: velocities move pedestrians...
-      auto& ag = state.agents;
-      const auto vx = Column(response.agents().vx()), vy = Column(response.agents().vy());
-      ag.vx.assign(vx.begin(), vx.end());
-      ag.vy.assign(vy.begin(), vy.end());
-      for (size_t i = 0; i < ag.size(); ++i) {
-        ag.x[i] += ag.vx[i] * state.dt;
-        ag.y[i] += ag.vy[i] * state.dt;
-      }
-      // ...controls drive vehicles; the lane progress continues server-side.
-      MoveVehicles(scenario.config.frame, scenario.config.vehicle_defaults.bicycle, state.dt,
-                   response.vehicles(), state.vehicles, wheel_angle);
-      state.vehicles.progress_hint.clear();
+      MovePedestrians(response.agents(), state.dt, &state.agents);
+      // Controls drive vehicles; the lane progress continues server-side.
+      vehicle_motion.Apply(response.vehicles(), state.dt, &state.vehicles);
+      state.vehicles.clear_progress_hint();
       state.tick += 1;
 
       const auto& s = response.stats();

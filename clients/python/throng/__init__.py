@@ -1,8 +1,9 @@
 """Throng's Python client: numpy columns in and out over gRPC (docs/CLIENTS.md).
 
-The gRPC stubs are generated at build time (target ``throng_python``) into
-``<build>/clients/python/gen/throng/v1``. That directory holds the proto package
-``throng.v1``, a sub-package of this one, so this package's path is extended with every
+Installed (pip, the python3-throng package or cmake --install; docs/INSTALLING.md), the
+generated stubs are the sub-package ``throng.v1`` inside this one. In the source tree they
+are generated at build time (target ``throng_python``) into
+``<build>/clients/python/gen/throng/v1``, so this package's path is extended with every
 ``throng`` directory on ``sys.path`` (put ``<build>/clients/python/gen`` there), and, as a
 fallback for a checkout, with ``<repo>/build/clients/python/gen``.
 """
