@@ -28,6 +28,12 @@ std::optional<int> ParseOptions(int argc, char** argv, Options* o) {
   CLI::App app{"throngd: Throng's gRPC service (throng.v1.Simulation)", "throngd"};
   // A flag given twice takes its last value, so that scripts can append overrides.
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.set_version_flag("--version", "throngd " THRONG_VERSION);
+  // The packaged service reads /etc/throng/throngd.conf this way (docs/INSTALLING.md).
+  app.set_config("--config", "",
+                 "Read options from this TOML file: one `name = value` per line, the long "
+                 "option names without the dashes; the command line overrides it");
+  app.allow_config_extras(false);  // a misspelt name is an error, not a silent default
   app.add_option("--listen", o->listen, "gRPC address host:port (port 0: any free port)")
       ->capture_default_str();
   app.add_option("--metrics", o->metrics, "Prometheus /metrics address; \"\" serves none")

@@ -16,6 +16,7 @@
 
 int main(int argc, char** argv) {
   CLI::App app{"Writes a named Throng scenario (kernels/scenarios) as JSON"};
+  app.set_version_flag("--version", "throng-scenario " THRONG_VERSION);
   std::string name, from, out = "-";
   size_t size = 500;
   uint32_t seed = 1;

@@ -9,6 +9,8 @@
 #   install_test.sh <build dir> <source dir> <scratch dir>
 set -euo pipefail
 build=$1 src=$2 work=$3
+# shellcheck source=scripts/lib/start_throngd.sh
+source "$src/scripts/lib/start_throngd.sh"
 rm -rf "$work"
 mkdir -p "$work"
 prefix=$work/prefix
@@ -49,15 +51,7 @@ g++ -std=c++20 -O1 "$src/tests/install/pkg_config_client.cpp" -o "$work/pkg_conf
 cd "$work"
 "$prefix/bin/throng-scenario" town --size 200 --proto -o town.v1.json
 ./pkg_config_client town.v1.json
-"$prefix/bin/throngd" --listen 127.0.0.1:0 --metrics "" --backend cpu > throngd.log 2>&1 &
-server_pid=$!
-port=
-for _ in $(seq 100); do
-  port=$(sed -n 's/^throngd listening on 127.0.0.1:\([0-9]*\)$/\1/p' throngd.log)
-  [ -n "$port" ] && break
-  sleep 0.1
-done
-[ -n "$port" ] || { echo "install_test: throngd did not start"; cat throngd.log; exit 1; }
+start_throngd throngd.log "$prefix/bin/throngd" --listen 127.0.0.1:0 --metrics "" --backend cpu
 for mode in "" --stream; do
   examples-build/game_loop --server "127.0.0.1:$port" --scenario-file town.v1.json \
       --ticks 20 $mode > "game_loop$mode.log"

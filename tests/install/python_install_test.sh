@@ -7,6 +7,8 @@
 #   python_install_test.sh <throngd> <throng-scenario> <source dir> <scratch dir>
 set -euo pipefail
 throngd=$1 scenario_tool=$2 src=$3 work=$4
+# shellcheck source=scripts/lib/start_throngd.sh
+source "$src/scripts/lib/start_throngd.sh"
 rm -rf "$work"
 mkdir -p "$work"
 server_pid=
@@ -32,15 +34,7 @@ done
 
 cd "$work"
 "$scenario_tool" circle --size 20 --proto -o circle.v1.json
-"$throngd" --listen 127.0.0.1:0 --metrics "" --backend cpu > throngd.log 2>&1 &
-server_pid=$!
-port=
-for _ in $(seq 100); do
-  port=$(sed -n 's/^throngd listening on 127.0.0.1:\([0-9]*\)$/\1/p' throngd.log)
-  [ -n "$port" ] && break
-  sleep 0.1
-done
-[ -n "$port" ] || { echo "python_install_test: throngd did not start"; cat throngd.log; exit 1; }
+start_throngd throngd.log "$throngd" --listen 127.0.0.1:0 --metrics "" --backend cpu
 "$work/venv/bin/python" - "$port" "$work/venv" <<'PY'
 import sys
 import throng

@@ -127,6 +127,68 @@ TEST_F(TokenTest, token_file) {
   std::filesystem::remove(path);
 }
 
+// Options from a file, as the packaged service reads /etc/throng/throngd.conf: what the
+// file sets holds, the command line wins over it, an unknown name is refused, and the
+// file the package ships starts a server.
+class ConfigFileTest : public ::testing::Test {
+ protected:
+  std::string Write(const std::string& text) {
+    path_ = std::filesystem::temp_directory_path() /
+            ("throngd-conf-" + std::to_string(getpid()) + ".toml");
+    std::ofstream(path_) << text;
+    return path_.string();
+  }
+  void TearDown() override { std::filesystem::remove(path_); }
+
+  // How many of three CreateWorld calls succeed.
+  static int WorldsCreated(const ThrongdProcess& server) {
+    auto stub = server.Stub();
+    const auto config = MakeTestScene(3, 0).config;
+    int created = 0;
+    for (int i = 0; i < 3; ++i) {
+      v1::WorldInfo info;
+      created += stub->CreateWorld(Context().get(), CreateRequest(config), &info).ok();
+    }
+    return created;
+  }
+
+  std::filesystem::path path_;
+};
+
+TEST_F(ConfigFileTest, file_sets_options_and_the_command_line_wins) {
+  const std::string conf = Write("# a comment\nmax-worlds = 1\nlog-level = \"warn\"\n");
+  {
+    ThrongdProcess server({"--config", conf});
+    ASSERT_NE(server.port(), 0);
+    EXPECT_EQ(WorldsCreated(server), 1);
+  }
+  ThrongdProcess server({"--config", conf, "--max-worlds", "2"});
+  ASSERT_NE(server.port(), 0);
+  EXPECT_EQ(WorldsCreated(server), 2);
+}
+
+TEST_F(ConfigFileTest, unknown_name_is_refused) {
+  const std::string conf = Write("max-wrlds = 1\n");
+  // Were it accepted, throngd would serve: on no port of anyone's, for at most 10 s.
+  const std::string command = "timeout 10 " + std::string(THRONGD_PATH) + " --config " + conf +
+                              " --listen 127.0.0.1:0 --metrics '' 2>&1";
+  FILE* out = popen(command.c_str(), "r");
+  ASSERT_NE(out, nullptr);
+  std::string text;
+  char buf[256];
+  while (fgets(buf, sizeof buf, out)) text += buf;
+  const int status = pclose(out);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) != 0) << text;
+  EXPECT_NE(text.find("max-wrlds"), std::string::npos) << text;
+}
+
+TEST_F(ConfigFileTest, the_packaged_file_starts_a_server) {
+  // Its listen and metrics addresses give way to the test's free port and no metrics.
+  ThrongdProcess server({"--config", THRONG_SOURCE_DIR "/packaging/throngd.conf"});
+  ASSERT_NE(server.port(), 0);
+  EXPECT_EQ(WorldsCreated(server), 3);
+}
+
 // A self-signed certificate for localhost and 127.0.0.1, made with openssl for this run.
 class TlsTest : public ::testing::Test {
  protected:
