@@ -49,5 +49,8 @@ void ResultToProto(const TickResult& result, const Snapshot& state, const TickOp
                    std::string_view backend, v1::StepResponse* out);
 void StatsToProto(const TickStats& stats, std::string_view backend, v1::TickStats* out);
 void TotalsToProto(const WorldTotals& totals, v1::WorldTotals* out);
+// The way back, for an imported world (proto/world_export.h): every count and timing.
+TickStats StatsFromProto(const v1::TickStats& stats);
+WorldTotals TotalsFromProto(const v1::WorldTotals& totals);
 
 }  // namespace throng::service

@@ -18,12 +18,17 @@ void WorldRegistry::Release() {
 
 std::string WorldRegistry::NewId() {
   std::lock_guard lock(mu_);
-  return "w-" + std::to_string(next_id_++);
+  std::string id;
+  do {
+    id = "w-" + std::to_string(next_id_++);
+  } while (worlds_.count(id) != 0);
+  return id;
 }
 
-std::shared_ptr<WorldEntry> WorldRegistry::Insert(std::unique_ptr<WorldEntry> entry) {
-  std::shared_ptr<WorldEntry> shared(std::move(entry));
+std::shared_ptr<WorldEntry> WorldRegistry::Insert(std::unique_ptr<WorldEntry>&& entry) {
   std::lock_guard lock(mu_);
+  if (worlds_.count(entry->id) != 0) return nullptr;
+  std::shared_ptr<WorldEntry> shared(std::move(entry));
   worlds_.emplace(shared->id, shared);
   order_.push_back(shared->id);
   if (worlds_gauge_) worlds_gauge_(static_cast<int64_t>(worlds_.size()));

@@ -49,10 +49,13 @@ class WorldRegistry {
   // back with Release, or fill it with Insert.
   bool Reserve();
   void Release();
-  // A fresh world id: "w-1", "w-2", .., never reused.
+  // A fresh world id: "w-1", "w-2", .., never reused, and never one a world imported
+  // under its own id holds.
   std::string NewId();
-  // Publishes `entry` under its id, in a place taken by Reserve.
-  std::shared_ptr<WorldEntry> Insert(std::unique_ptr<WorldEntry> entry);
+  // Publishes `entry` under its id, in a place taken by Reserve. When a live world has
+  // that id (an imported one may take a NewId before it is published): null, and `entry`
+  // is left with the caller.
+  std::shared_ptr<WorldEntry> Insert(std::unique_ptr<WorldEntry>&& entry);
 
   // Null when unknown.
   std::shared_ptr<WorldEntry> Find(const std::string& id) const;

@@ -11,6 +11,7 @@
 
 #include "kernels/input/input_limits.h"
 #include "proto/convert.h"
+#include "proto/world_export.h"
 
 namespace throng::service {
 namespace {
@@ -58,6 +59,27 @@ std::unique_ptr<World> MakeWorld(WorldConfig config, BackendKind kind) {
 void PublishInfo(WorldEntry& e) {
   std::lock_guard lock(e.info_mu);
   FillInfo(e, &e.info);
+}
+
+// A world id a caller chooses (ImportWorld): what fits a gRPC metadata value and a log
+// line as it is.
+constexpr size_t kMaxWorldIdLength = 128;
+Status CheckWorldId(const std::string& id) {
+  if (id.empty()) return Status(StatusCode::INVALID_ARGUMENT, "world_id: required");
+  if (id.size() > kMaxWorldIdLength) {
+    return Status(StatusCode::INVALID_ARGUMENT, "world_id: " + std::to_string(id.size()) +
+                                                    " bytes, beyond the limit of " +
+                                                    std::to_string(kMaxWorldIdLength));
+  }
+  for (const char c : id) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '-' || c == '_' || c == '.' || c == ':';
+    if (!ok) {
+      return Status(StatusCode::INVALID_ARGUMENT, "world_id: " + QuoteUserString(id) +
+                                                      " may hold only letters, digits and - _ . :");
+    }
+  }
+  return Status::OK;
 }
 
 }  // namespace
@@ -233,10 +255,13 @@ Status SimulationService::CreateWorld(grpc::ServerContext* context,
     ConfigToProto(entry->world->config(), &entry->effective_config);
     entry->effective_config.set_name(entry->name);
     entry->effective_config.set_backend(BackendToProto(entry->world->backend()));
-    entry->id = registry_->NewId();
-    PublishInfo(*entry);
-    *response = entry->info;
-    auto shared = registry_->Insert(std::move(entry));
+    std::shared_ptr<WorldEntry> shared;
+    do {  // again only when an import took the fresh id in between
+      entry->id = registry_->NewId();
+      PublishInfo(*entry);
+      *response = entry->info;
+      shared = registry_->Insert(std::move(entry));
+    } while (!shared);
     spdlog::info("CreateWorld: {} \"{}\" on {}", shared->id, shared->name, shared->backend);
     return Status::OK;
   });
@@ -420,6 +445,87 @@ Status SimulationService::Solve(grpc::ServerContext* context, const v1::SolveReq
     const std::string backend(BackendName(world->backend()));
     ResultToProto(result, world->state(), options, backend, response);
     metrics_->RecordTick(backend, result.stats);
+    return Status::OK;
+  });
+}
+
+Status SimulationService::ExportWorld(grpc::ServerContext* context,
+                                      const v1::ExportWorldRequest* request,
+                                      v1::WorldExport* response) {
+  return Handle("ExportWorld", context, [&]() -> Status {
+    Status status;
+    auto entry = Lookup(request->world_id(), &status);
+    if (!entry) return status;
+    std::lock_guard lock(entry->mu);  // between ticks
+    if (entry->deleted) return Status(StatusCode::NOT_FOUND, "world_id: was deleted");
+    WorldToExport(entry->id, entry->effective_config, entry->world->Kept(), response);
+    spdlog::debug("ExportWorld: {} ({} bytes)", entry->id, response->payload().size());
+    return Status::OK;
+  });
+}
+
+Status SimulationService::ImportWorld(grpc::ServerContext* context,
+                                      const v1::ImportWorldRequest* request,
+                                      v1::WorldInfo* response) {
+  return Handle("ImportWorld", context, [&]() -> Status {
+    ImportedWorld imported = WorldFromExport(request->world_export());
+    const std::string id = request->world_id().empty() ? imported.world_id : request->world_id();
+    Status status = CheckWorldId(id);
+    if (!status.ok()) return status;
+    if (imported.config.name().size() > kMaxNameLength) {
+      return Status(StatusCode::INVALID_ARGUMENT, "world_export: config.name beyond " +
+                                                      std::to_string(kMaxNameLength) + " bytes");
+    }
+    const Snapshot& state = imported.kept.state;
+    const uint64_t population =
+        state.agents.size() + state.vehicles.size() + uint64_t{state.forward.size()};
+    if (population > static_cast<uint64_t>(limits_.max_agents_per_world)) {
+      return Status(StatusCode::RESOURCE_EXHAUSTED,
+                    "world_export: " + std::to_string(population) +
+                        " agents, vehicles and forward agents, beyond this server's " +
+                        std::to_string(limits_.max_agents_per_world) +
+                        " per world (--max-agents-per-world)");
+    }
+    WorldConfig config = ConfigFromProto(imported.config);
+    const BackendKind kind = BackendFromProto(imported.config.backend(), default_backend_);
+    if (!registry_->Reserve()) {
+      return Status(StatusCode::RESOURCE_EXHAUSTED,
+                    "worlds: this server's limit of worlds is reached (--max-worlds); "
+                    "delete one first");
+    }
+    auto entry = std::make_unique<WorldEntry>();
+    try {
+      entry->world = MakeWorld(std::move(config), kind);
+      entry->world->Restore(std::move(imported.kept));
+    } catch (const std::invalid_argument& e) {
+      registry_->Release();
+      throw std::invalid_argument(std::string("world_export: ") + e.what());
+    } catch (...) {
+      registry_->Release();
+      throw;
+    }
+    entry->id = id;
+    entry->name = imported.config.name();
+    entry->backend = std::string(BackendName(entry->world->backend()));
+    ConfigToProto(entry->world->config(), &entry->effective_config);
+    entry->effective_config.set_name(entry->name);
+    entry->effective_config.set_backend(BackendToProto(entry->world->backend()));
+    const auto& kept = entry->world->state();
+    entry->agents = kept.agents.size();
+    entry->vehicles = kept.vehicles.size();
+    PublishInfo(*entry);
+    *response = entry->info;
+    const uint64_t agents = entry->agents, vehicles = entry->vehicles;
+    auto shared = registry_->Insert(std::move(entry));
+    if (!shared) {
+      registry_->Release();
+      return Status(StatusCode::ALREADY_EXISTS,
+                    "world_id: " + QuoteUserString(id) +
+                        " is taken on this server; import under another world_id");
+    }
+    registry_->UpdatePopulation(static_cast<int64_t>(agents), static_cast<int64_t>(vehicles));
+    spdlog::info("ImportWorld: {} \"{}\" on {} at tick {}", shared->id, shared->name,
+                 shared->backend, shared->world->state().tick);
     return Status::OK;
   });
 }

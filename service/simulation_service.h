@@ -45,6 +45,10 @@ class SimulationService final : public ::throng::v1::Simulation::Service {
                            v1::DeleteWorldResponse* response) override;
   grpc::Status Solve(grpc::ServerContext* context, const v1::SolveRequest* request,
                      v1::StepResponse* response) override;
+  grpc::Status ExportWorld(grpc::ServerContext* context, const v1::ExportWorldRequest* request,
+                           v1::WorldExport* response) override;
+  grpc::Status ImportWorld(grpc::ServerContext* context, const v1::ImportWorldRequest* request,
+                           v1::WorldInfo* response) override;
 
   // Shutdown: every running tick stops at its next check and its call returns CANCELLED
   // ("the server is shutting down"); new ticks stop at once. Thread-safe, not undoable.

@@ -74,14 +74,12 @@ void FillVehicles(const VehicleSpans& c, v1::VehicleBatch* out) {
   THRONG_VEHICLE_COLUMNS(THRONG_FILL_COLUMN)
 }
 
-void FillForward(const ForwardSpans& c, v1::ForwardBatch* out) {
-  THRONG_FORWARD_COLUMNS(THRONG_FILL_COLUMN)
-}
-
+void FillForward(const ForwardSpans& c,
+                 v1::ForwardBatch* out){THRONG_FORWARD_COLUMNS(THRONG_FILL_COLUMN)}
 #undef THRONG_FILL_COLUMN
 
-v1::StepRequest MakeStep(const std::string& world_id, uint64_t tick, float dt, bool integrate,
-                         bool debug) {
+v1::StepRequest
+    MakeStep(const std::string& world_id, uint64_t tick, float dt, bool integrate, bool debug) {
   v1::StepRequest request;
   request.set_world_id(world_id);
   request.set_tick(tick);
@@ -207,6 +205,24 @@ void Client::DeleteWorld(const std::string& world_id) {
   request.set_world_id(world_id);
   v1::DeleteWorldResponse response;
   Check(stub_->DeleteWorld(Context().get(), request, &response));
+}
+
+v1::WorldExport Client::ExportWorld(const std::string& world_id) {
+  v1::ExportWorldRequest request;
+  request.set_world_id(world_id);
+  v1::WorldExport response;
+  Check(stub_->ExportWorld(Context().get(), request, &response));
+  return response;
+}
+
+v1::WorldInfo Client::ImportWorld(const v1::WorldExport& world_export,
+                                  const std::string& world_id) {
+  v1::ImportWorldRequest request;
+  *request.mutable_world_export() = world_export;
+  request.set_world_id(world_id);
+  v1::WorldInfo response;
+  Check(stub_->ImportWorld(Context().get(), request, &response));
+  return response;
 }
 
 v1::StepResponse Client::Solve(const v1::SolveRequest& request) {

@@ -129,4 +129,27 @@ void World::Advance(int ticks, float dt, TickResult* last, const StopRequested& 
   }
 }
 
+WorldKept World::Kept() const {
+  return {has_state_, state_, in_->memory.Kept(), totals_, last_stats_};
+}
+
+void World::Restore(WorldKept kept) {
+  if (kept.has_state) {
+    ValidateSnapshot(config_, kept.state, /*has_last_tick=*/false, 0);
+  } else if (kept.totals.ticks != 0) {
+    throw std::invalid_argument("totals.ticks: " + std::to_string(kept.totals.ticks) +
+                                " ticks but no state");
+  }
+  ValidateKeptMemory(kept.memory);
+  if (!std::isfinite(kept.totals.time_stopped_s) || kept.totals.time_stopped_s < 0) {
+    throw std::invalid_argument("totals.time_stopped_s: must be finite and >= 0");
+  }
+  // Checked: nothing below throws.
+  in_->memory.Restore(std::move(kept.memory));
+  has_state_ = kept.has_state;
+  state_ = kept.has_state ? std::move(kept.state) : Snapshot{};
+  totals_ = kept.totals;
+  last_stats_ = kept.last_stats;
+}
+
 }  // namespace throng

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "kernels/backends/backend.h"
+#include "kernels/world/world_memory.h"
 #include "kernels/world/world_types.h"
 
 namespace throng {
@@ -14,6 +15,17 @@ namespace throng {
 class WorldStateError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// Everything a world keeps between ticks besides its configuration: the latest state, the
+// per-id memory and the counts. A world built from the same configuration and restored
+// from it continues bit for bit (ExportWorld / ImportWorld, docs/SERVICE.md).
+struct WorldKept {
+  bool has_state = false;
+  Snapshot state;  // meaningful when has_state
+  KeptMemory memory;
+  WorldTotals totals;
+  TickStats last_stats;
 };
 
 // Not thread-safe: one caller at a time per world; different worlds run in parallel.
@@ -49,6 +61,13 @@ class World {
   bool has_state() const { return has_state_; }
   const WorldTotals& totals() const { return totals_; }
   const TickStats& last_stats() const { return last_stats_; }
+
+  WorldKept Kept() const;
+  // Replaces what the world keeps with `kept`, after checking all of it as a tick would
+  // (the state as a snapshot of this world's configuration, the memory with
+  // ValidateKeptMemory): std::invalid_argument naming the first bad value, and the world
+  // unchanged.
+  void Restore(WorldKept kept);
 
  private:
   WorldConfig config_;

@@ -44,8 +44,24 @@ struct AgentMotion {
 uint8_t DetectConditions(AgentMemory& m, const DetectionParams& d, const AgentMotion& motion,
                          float dt);
 
+// The per-id state as columns, in the order it is kept: what ExportWorld carries.
+struct KeptMemory {
+  std::vector<uint32_t> agent_ids;
+  std::vector<AgentMemory> agents;
+  std::vector<uint32_t> vehicle_ids;
+  std::vector<VehicleMemory> vehicles;
+};
+
+// Throws std::invalid_argument naming the first bad value ("memory.agents[3].last_side: ..."):
+// lengths that differ, repeated ids, values no tick could have left.
+void ValidateKeptMemory(const KeptMemory& memory);
+
 class WorldMemory {
  public:
+  KeptMemory Kept() const { return {agent_ids_, agents_, vehicle_ids_, vehicles_}; }
+  // Replaces everything with `memory` (checked with ValidateKeptMemory first).
+  void Restore(KeptMemory memory);
+
   // The kept state in the order of `ids`: known ids keep theirs, new ids start fresh.
   // Fast when the ids are the same as last tick's, in the same order.
   void GatherAgents(const std::vector<uint32_t>& ids, std::vector<AgentMemory>* out) const;

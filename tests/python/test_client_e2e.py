@@ -157,6 +157,27 @@ def test_advance_runs_server_side(client, town_with_engine):
     client.delete_world(world)
 
 
+def test_a_world_exported_and_imported_continues_alike(client, town_with_engine):
+    scenario, _ = town_with_engine
+    world = client.create_world(scenario).world_id
+    client.step(world, scenario.tick, scenario.dt, scenario.agents, scenario.vehicles,
+                integrate=True)
+    client.advance(world, 5, scenario.dt)
+    stored = client.export_world(world).SerializeToString()  # as a caller would keep it
+    copy = client.import_world(stored, world_id=f"{world}-copy")
+    assert copy.world_id == f"{world}-copy" and copy.last_tick == scenario.tick + 5
+    a, _ = client.advance(world, 3, scenario.dt)
+    b, totals = client.advance(copy.world_id, 3, scenario.dt)
+    for name in ("vx", "vy", "x", "y"):
+        assert np.array_equal(a.agents[name], b.agents[name]), name
+    assert np.array_equal(a.vehicles["steering"], b.vehicles["steering"])
+    assert totals.ticks == 9
+    with pytest.raises(throng.ThrongError, match="ALREADY_EXISTS|taken"):
+        client.import_world(stored)
+    client.delete_world(world)
+    client.delete_world(copy.world_id)
+
+
 def test_token_is_sent_and_checked(throngd_path):
     from conftest import Server
     server = Server(throngd_path, "--token", "s3cret")

@@ -22,6 +22,7 @@
 #include "kernels/world/world.h"
 #include "tests/backends/backend_param.h"
 #include "tests/world/determinism_hashes.h"
+#include "tests/world/tick_hash.h"
 
 namespace throng {
 namespace {
@@ -30,21 +31,6 @@ constexpr size_t kAgents = 200;
 constexpr uint32_t kSeed = 5;
 constexpr int kTicks = 60;
 
-// FNV-1a over bytes.
-struct Fnv1a {
-  uint64_t h = 0xcbf29ce484222325ull;
-  void Bytes(const void* data, size_t n) {
-    const auto* b = static_cast<const unsigned char*>(data);
-    for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 0x100000001b3ull;
-  }
-  template <class T>
-  void Column(const std::vector<T>& column) {
-    const uint64_t n = column.size();
-    Bytes(&n, sizeof n);  // an emptied column changes the hash too
-    Bytes(column.data(), column.size() * sizeof(T));
-  }
-};
-
 uint64_t HashRun(const std::string& scenario_name, BackendKind backend) {
   const scenarios::Scenario s = scenarios::MakeScenario(scenario_name, kAgents, kSeed);
   World world(s.config, backend);
@@ -52,39 +38,11 @@ uint64_t HashRun(const std::string& scenario_name, BackendKind backend) {
   options.integrate = true;
   TickResult r;
   Fnv1a hash;
-  auto mix_tick = [&] {
-    auto column = [&](const auto&, const auto& values) { hash.Column(values); };
-    auto result = [&](const char*, const auto& values) { hash.Column(values); };
-    VisitAgentResultColumns(r.agents, result);
-    VisitVehicleResultColumns(r.vehicles, result);
-    VisitForwardResultColumns(r.forward, result);
-    VisitAgentColumns(world.state().agents, column);
-    VisitVehicleColumns(world.state().vehicles, column);
-    VisitForwardColumns(world.state().forward, column);
-    const TickStats& st = r.stats;  // the counts; the timings vary from run to run
-    const uint64_t counts[] = {st.tick,
-                               st.status_count[0],
-                               st.status_count[1],
-                               st.status_count[2],
-                               st.oscillating,
-                               st.stalled,
-                               st.stall_episodes,
-                               st.longest_stall_ticks,
-                               st.jam_steps,
-                               st.stopped,
-                               st.agent_overlaps,
-                               st.vehicle_overlaps,
-                               st.agents_in_obstacles,
-                               st.vehicles_braking,
-                               st.forward_blocked,
-                               st.forward_in_obstacles};
-    hash.Bytes(counts, sizeof counts);
-  };
   world.Step(s.initial, options, &r);
-  mix_tick();
+  MixTick(world, r, &hash);
   for (int t = 1; t < kTicks; ++t) {
     world.Advance(1, s.initial.dt, &r);
-    mix_tick();
+    MixTick(world, r, &hash);
   }
   return hash.h;
 }

@@ -205,6 +205,19 @@ class Client:
     def delete_world(self, world_id):
         self._call("DeleteWorld", pb.DeleteWorldRequest(world_id=world_id))
 
+    def export_world(self, world_id):
+        """pb.WorldExport: the world's whole state, to store (SerializeToString) or to
+        import on this or another throngd (docs/SERVICE.md, "Moving a world")."""
+        return self._call("ExportWorld", pb.ExportWorldRequest(world_id=world_id))
+
+    def import_world(self, world_export, world_id=""):
+        """A world from an export (pb.WorldExport or its serialized bytes), under its own
+        id or `world_id`; returns its pb.WorldInfo."""
+        if isinstance(world_export, (bytes, bytearray)):
+            world_export = pb.WorldExport.FromString(bytes(world_export))
+        return self._call("ImportWorld", pb.ImportWorldRequest(world_export=world_export,
+                                                               world_id=world_id))
+
     def solve(self, config, tick, dt, agents=None, vehicles=None, integrate=False,
               debug=False, forward=None):
         """Stateless one-shot: a configuration and one snapshot; returns a StepResult."""

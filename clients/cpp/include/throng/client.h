@@ -127,6 +127,10 @@ class Client {
   std::vector<v1::WorldInfo> ListWorlds();
   void DeleteWorld(const std::string& world_id);
   v1::StepResponse Solve(const v1::SolveRequest& request);
+  // A world's whole state as one export, and a world made from one here (under its own
+  // id, or `world_id`): docs/SERVICE.md, "Moving a world".
+  v1::WorldExport ExportWorld(const std::string& world_id);
+  v1::WorldInfo ImportWorld(const v1::WorldExport& world_export, const std::string& world_id = "");
 
  private:
   std::unique_ptr<grpc::ClientContext> Context() const;

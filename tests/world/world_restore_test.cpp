@@ -1,0 +1,150 @@
+// A world rebuilt from its configuration and restored from what another kept
+// (World::Kept, World::Restore: what ExportWorld and ImportWorld carry) continues bit for
+// bit: every scenario, with pedestrians, vehicles and forward agents, tick after tick.
+// A bad kept state is refused by name and changes nothing.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "kernels/scenarios/scenario.h"
+#include "kernels/world/world.h"
+#include "tests/world/tick_hash.h"
+
+namespace throng {
+namespace {
+
+constexpr int kBefore = 40, kAfter = 40;
+
+class WorldRestoreTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(WorldRestoreTest, ARestoredWorldContinuesBitForBit) {
+  const scenarios::Scenario s = scenarios::MakeScenario(GetParam(), 150, 11);
+  World original(s.config, BackendKind::kCpu);
+  TickOptions options;
+  options.integrate = true;
+  TickResult r;
+  original.Step(s.initial, options, &r);
+  original.Advance(kBefore - 1, s.initial.dt, &r);
+
+  World restored(s.config, BackendKind::kCpu);
+  restored.Restore(original.Kept());
+  EXPECT_EQ(restored.totals().ticks, static_cast<uint64_t>(kBefore));
+  EXPECT_EQ(restored.state().tick, original.state().tick);
+  // The per-id memory travels with the state (TheMemoryIsWhatMakesItExact shows it matters).
+  const WorldKept kept = original.Kept();
+  EXPECT_EQ(kept.memory.agent_ids.size(), s.initial.agents.size());
+  EXPECT_EQ(kept.memory.vehicle_ids.size(), s.initial.vehicles.size());
+
+  TickResult ra, rb;
+  for (int t = 0; t < kAfter; ++t) {
+    original.Advance(1, s.initial.dt, &ra);
+    restored.Advance(1, s.initial.dt, &rb);
+    Fnv1a a, b;
+    MixTick(original, ra, &a);
+    MixTick(restored, rb, &b);
+    ASSERT_EQ(a.h, b.h) << GetParam() << ": tick " << ra.tick << " differs after the restore";
+  }
+  EXPECT_EQ(original.totals().status_count[0], restored.totals().status_count[0]);
+  EXPECT_EQ(original.totals().stall_episodes, restored.totals().stall_episodes);
+  EXPECT_EQ(original.totals().time_stopped_s, restored.totals().time_stopped_s);
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenarios, WorldRestoreTest,
+                         ::testing::ValuesIn(scenarios::ScenarioNames()),
+                         [](const auto& p) { return p.param; });
+
+// Without the memory, the town's vehicles (steering lag, the motion they read) and the
+// crowd's stall counters start over: the continuation differs, so the test above would
+// catch a restore that dropped it.
+TEST(WorldRestore, TheMemoryIsWhatMakesItExact) {
+  const scenarios::Scenario s = scenarios::MakeScenario("town", 150, 11);
+  World original(s.config, BackendKind::kCpu);
+  TickOptions options;
+  options.integrate = true;
+  TickResult r;
+  original.Step(s.initial, options, &r);
+  original.Advance(kBefore - 1, s.initial.dt, &r);
+  WorldKept forgetful = original.Kept();
+  forgetful.memory = {};
+  World restored(s.config, BackendKind::kCpu);
+  restored.Restore(forgetful);
+  bool differs = false;
+  TickResult ra, rb;
+  for (int t = 0; t < kAfter && !differs; ++t) {
+    original.Advance(1, s.initial.dt, &ra);
+    restored.Advance(1, s.initial.dt, &rb);
+    Fnv1a a, b;
+    MixTick(original, ra, &a);
+    MixTick(restored, rb, &b);
+    differs = a.h != b.h;
+  }
+  EXPECT_TRUE(differs);
+}
+
+std::string RefusalOf(World& world, const WorldKept& kept) {
+  try {
+    world.Restore(kept);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+TEST(WorldRestore, ABadKeptStateIsRefusedAndChangesNothing) {
+  const scenarios::Scenario s = scenarios::MakeScenario("town", 100, 2);
+  World world(s.config, BackendKind::kCpu);
+  TickOptions options;
+  options.integrate = true;
+  TickResult r;
+  world.Step(s.initial, options, &r);
+  const WorldKept good = world.Kept();
+  ASSERT_FALSE(good.memory.agents.empty());
+  ASSERT_FALSE(good.memory.vehicles.empty());
+
+  WorldKept bad = good;
+  bad.memory.agents[3].last_side = 7;
+  EXPECT_EQ(RefusalOf(world, bad), "memory.agents[3].last_side: must be -1, 0 or 1");
+  bad = good;
+  bad.memory.agents[0].progress_ref = std::nanf("");
+  EXPECT_EQ(RefusalOf(world, bad),
+            "memory.agents[0].progress_ref: must be within [0, 8e6] m or infinite");
+  bad = good;
+  bad.memory.agent_ids[1] = bad.memory.agent_ids[0];
+  EXPECT_NE(RefusalOf(world, bad).find("appears twice"), std::string::npos);
+  bad = good;
+  bad.memory.vehicles.pop_back();
+  EXPECT_NE(RefusalOf(world, bad).find("memory.vehicle: "), std::string::npos);
+  bad = good;
+  bad.memory.vehicles[1].wheel_angle = 3.f;
+  EXPECT_EQ(RefusalOf(world, bad), "memory.vehicles[1].wheel_angle: must be within 1.5 rad");
+  bad = good;
+  bad.memory.vehicles[0].last_dt = 1e9f;
+  EXPECT_EQ(RefusalOf(world, bad), "memory.vehicles[0].last_dt: must be 0 or within [0.001, 10] s");
+  bad = good;
+  bad.state.agents.x[2] = std::numeric_limits<float>::infinity();
+  EXPECT_NE(RefusalOf(world, bad).find("agents.x[2]"), std::string::npos);
+  bad = good;
+  bad.has_state = false;
+  EXPECT_EQ(RefusalOf(world, bad), "totals.ticks: 1 ticks but no state");
+  bad = good;
+  bad.totals.time_stopped_s = -1;
+  EXPECT_EQ(RefusalOf(world, bad), "totals.time_stopped_s: must be finite and >= 0");
+
+  // Nothing changed: the world goes on as if no restore had been tried.
+  World control(s.config, BackendKind::kCpu);
+  control.Restore(good);
+  TickResult ra, rb;
+  world.Advance(5, s.initial.dt, &ra);
+  control.Advance(5, s.initial.dt, &rb);
+  Fnv1a a, b;
+  MixTick(world, ra, &a);
+  MixTick(control, rb, &b);
+  EXPECT_EQ(a.h, b.h);
+  EXPECT_EQ(world.totals().ticks, 6u);
+}
+
+}  // namespace
+}  // namespace throng
