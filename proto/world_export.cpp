@@ -123,6 +123,7 @@ void WorldToExport(const std::string& world_id, const v1::WorldConfig& effective
   }
   out->set_crc32(Crc32(payload));
   out->set_payload(std::move(payload));
+  out->set_world_id(world_id);
 }
 
 ImportedWorld WorldFromExport(const v1::WorldExport& in) {
@@ -138,6 +139,10 @@ ImportedWorld WorldFromExport(const v1::WorldExport& in) {
   v1::WorldExportPayload p;
   if (!p.ParseFromString(in.payload())) {
     throw std::invalid_argument("world_export.payload: not a WorldExportPayload");
+  }
+  if (!in.world_id().empty() && in.world_id() != p.world_id()) {
+    throw std::invalid_argument("world_export.world_id: \"" + in.world_id().substr(0, 128) +
+                                "\" is not the payload's");
   }
   ImportedWorld w;
   w.world_id = p.world_id();

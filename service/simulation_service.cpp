@@ -236,6 +236,15 @@ Status SimulationService::CreateWorld(grpc::ServerContext* context,
                     "name: " + std::to_string(request->config().name().size()) +
                         " bytes, beyond the limit of " + std::to_string(kMaxNameLength));
     }
+    if (!request->world_id().empty()) {
+      const Status id_status = CheckWorldId(request->world_id());
+      if (!id_status.ok()) return id_status;
+      if (registry_->Find(request->world_id())) {
+        return Status(
+            StatusCode::ALREADY_EXISTS,
+            "world_id: " + QuoteUserString(request->world_id()) + " is taken on this server");
+      }
+    }
     WorldConfig config = ConfigFromProto(request->config());
     const BackendKind kind = BackendFromProto(request->config().backend(), default_backend_);
     if (!registry_->Reserve()) {
@@ -256,12 +265,24 @@ Status SimulationService::CreateWorld(grpc::ServerContext* context,
     entry->effective_config.set_name(entry->name);
     entry->effective_config.set_backend(BackendToProto(entry->world->backend()));
     std::shared_ptr<WorldEntry> shared;
-    do {  // again only when an import took the fresh id in between
+    if (!request->world_id().empty()) {  // the caller's id (checked before anything was built)
+      entry->id = request->world_id();
+      PublishInfo(*entry);
+      *response = entry->info;
+      shared = registry_->Insert(std::move(entry));
+      if (!shared) {
+        registry_->Release();
+        return Status(
+            StatusCode::ALREADY_EXISTS,
+            "world_id: " + QuoteUserString(request->world_id()) + " is taken on this server");
+      }
+    }
+    while (!shared) {  // again only when an import took the fresh id in between
       entry->id = registry_->NewId();
       PublishInfo(*entry);
       *response = entry->info;
       shared = registry_->Insert(std::move(entry));
-    } while (!shared);
+    }
     spdlog::info("CreateWorld: {} \"{}\" on {}", shared->id, shared->name, shared->backend);
     return Status::OK;
   });

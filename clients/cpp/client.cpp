@@ -138,10 +138,11 @@ Client::Client(const ConnectOptions& options) : options_(options) {
   stub_ = v1::Simulation::NewStub(channel_);
 }
 
-std::unique_ptr<grpc::ClientContext> Client::Context() const {
+std::unique_ptr<grpc::ClientContext> Client::Context(const std::string& world_id) const {
   auto context = std::make_unique<grpc::ClientContext>();
   // Metadata rather than call credentials, which gRPC refuses on plain channels.
   if (!options_.token.empty()) context->AddMetadata("authorization", "Bearer " + options_.token);
+  if (!world_id.empty()) context->AddMetadata(kWorldIdMetadataKey, world_id);
   if (options_.timeout.count() > 0) {
     context->set_deadline(std::chrono::system_clock::now() + options_.timeout);
   }
@@ -154,23 +155,25 @@ void Client::WaitReady(std::chrono::milliseconds timeout) {
   }
 }
 
-v1::WorldInfo Client::CreateWorld(const v1::WorldConfig& config) {
+v1::WorldInfo Client::CreateWorld(const v1::WorldConfig& config, const std::string& world_id) {
   v1::CreateWorldRequest request;
   *request.mutable_config() = config;
+  request.set_world_id(world_id);
   v1::WorldInfo info;
-  Check(stub_->CreateWorld(Context().get(), request, &info));
+  Check(stub_->CreateWorld(Context(world_id).get(), request, &info));
   return info;
 }
 
 v1::StepResponse Client::Step(const v1::StepRequest& request) {
   v1::StepResponse response;
-  Check(stub_->Step(Context().get(), request, &response));
+  Check(stub_->Step(Context(request.world_id()).get(), request, &response));
   return response;
 }
 
-std::unique_ptr<StepStream> Client::OpenStream() {
+std::unique_ptr<StepStream> Client::OpenStream(const std::string& world_id) {
   auto context = std::make_unique<grpc::ClientContext>();
   if (!options_.token.empty()) context->AddMetadata("authorization", "Bearer " + options_.token);
+  if (!world_id.empty()) context->AddMetadata(kWorldIdMetadataKey, world_id);
   auto rw = stub_->StreamSteps(context.get());
   return std::unique_ptr<StepStream>(new StepStream(std::move(context), std::move(rw)));
 }
@@ -181,7 +184,7 @@ v1::AdvanceResponse Client::Advance(const std::string& world_id, uint32_t ticks,
   request.set_ticks(ticks);
   request.set_dt(dt);
   v1::AdvanceResponse response;
-  Check(stub_->Advance(Context().get(), request, &response));
+  Check(stub_->Advance(Context(world_id).get(), request, &response));
   return response;
 }
 
@@ -190,7 +193,7 @@ v1::GetWorldResponse Client::GetWorld(const std::string& world_id, bool include_
   request.set_world_id(world_id);
   request.set_include_state(include_state);
   v1::GetWorldResponse response;
-  Check(stub_->GetWorld(Context().get(), request, &response));
+  Check(stub_->GetWorld(Context(world_id).get(), request, &response));
   return response;
 }
 
@@ -204,14 +207,14 @@ void Client::DeleteWorld(const std::string& world_id) {
   v1::DeleteWorldRequest request;
   request.set_world_id(world_id);
   v1::DeleteWorldResponse response;
-  Check(stub_->DeleteWorld(Context().get(), request, &response));
+  Check(stub_->DeleteWorld(Context(world_id).get(), request, &response));
 }
 
 v1::WorldExport Client::ExportWorld(const std::string& world_id) {
   v1::ExportWorldRequest request;
   request.set_world_id(world_id);
   v1::WorldExport response;
-  Check(stub_->ExportWorld(Context().get(), request, &response));
+  Check(stub_->ExportWorld(Context(world_id).get(), request, &response));
   return response;
 }
 
@@ -221,7 +224,9 @@ v1::WorldInfo Client::ImportWorld(const v1::WorldExport& world_export,
   *request.mutable_world_export() = world_export;
   request.set_world_id(world_id);
   v1::WorldInfo response;
-  Check(stub_->ImportWorld(Context().get(), request, &response));
+  // Routed by the id it will have here.
+  const std::string& id = world_id.empty() ? world_export.world_id() : world_id;
+  Check(stub_->ImportWorld(Context(id).get(), request, &response));
   return response;
 }
 

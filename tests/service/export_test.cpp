@@ -65,7 +65,7 @@ v1::StepResponse AdvanceOne(v1::Simulation::Stub& stub, const std::string& id, f
   EXPECT_TRUE(status.ok()) << status.error_message();
   v1::StepResponse last = response.last();
   last.mutable_stats()->clear_stage_seconds();  // timings: the only thing that may differ
-  last.clear_world_id();                         // and the name, for a copy
+  last.clear_world_id();                        // and the name, for a copy
   return last;
 }
 
@@ -162,6 +162,10 @@ TEST_F(ExportTest, a_bad_export_is_refused_and_changes_nothing) {
   bad.mutable_payload()->resize(bad.payload().size() / 2);
   refused(bad, StatusCode::INVALID_ARGUMENT, "does not match its crc32");
   bad = good;
+  bad.set_world_id("someone-else");
+  refused(bad, StatusCode::INVALID_ARGUMENT,
+          "world_export.world_id: \"someone-else\" is not the payload's");
+  bad = good;
   bad.set_format(2);
   refused(bad, StatusCode::INVALID_ARGUMENT, "world_export.format: 2, this throngd reads format 1");
   bad = Edited(good,
@@ -195,6 +199,32 @@ TEST_F(ExportTest, a_bad_export_is_refused_and_changes_nothing) {
   status = Import(*from, good, &named, next);
   ASSERT_TRUE(status.ok()) << status.error_message();
   EXPECT_EQ(CreateWorld(*from, s.config), "w-" + std::to_string(std::stoi(last.substr(2)) + 2));
+}
+
+// A caller names its world (behind a proxy that routes by world id, every caller does).
+TEST(NamedWorldTest, a_caller_chosen_id_is_used_once_and_checked) {
+  ThrongdProcess server;
+  auto stub = server.Stub();
+  const auto config = MakeTestScene(3, 0).config;
+  v1::CreateWorldRequest request = CreateRequest(config);
+  request.set_world_id("plaza:7");
+  v1::WorldInfo info;
+  auto status = stub->CreateWorld(Context().get(), request, &info);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(info.world_id(), "plaza:7");
+  status = stub->CreateWorld(Context().get(), request, &info);
+  EXPECT_EQ(status.error_code(), StatusCode::ALREADY_EXISTS) << status.error_message();
+  request.set_world_id("plaza 7");
+  status = stub->CreateWorld(Context().get(), request, &info);
+  EXPECT_EQ(status.error_code(), StatusCode::INVALID_ARGUMENT) << status.error_message();
+  request.set_world_id(std::string(129, 'a'));
+  status = stub->CreateWorld(Context().get(), request, &info);
+  EXPECT_EQ(status.error_code(), StatusCode::INVALID_ARGUMENT) << status.error_message();
+  EXPECT_EQ(WorldCount(*stub), 1);
+  // The server still names worlds that come without an id.
+  request.clear_world_id();
+  ASSERT_TRUE(stub->CreateWorld(Context().get(), request, &info).ok());
+  EXPECT_EQ(info.world_id(), "w-1");
 }
 
 TEST(ExportLimitsTest, an_import_holds_to_the_servers_limits) {

@@ -47,7 +47,7 @@ void MovePedestrians(const v1::AgentResults& answer, float dt, v1::AgentBatch* a
 int main(int argc, char** argv) {
   throng::client::KeepFreedMemory();  // big answers every tick: reuse their pages
   CLI::App app{"Runs a Throng scenario as a game loop: the client integrates"};
-  std::string server = "127.0.0.1:50051", token, tls_ca, scenario_file;
+  std::string server = "127.0.0.1:50051", token, tls_ca, scenario_file, world_id;
   int ticks = 0;
   bool stream = false;
   app.add_option("--server", server, "throngd host:port");
@@ -59,6 +59,8 @@ int main(int argc, char** argv) {
       ->required()
       ->check(CLI::ExistingFile);
   app.add_option("--ticks", ticks, "ticks to run; 0: the scenario's suggestion");
+  app.add_option("--world-id", world_id,
+                 "name the world (behind a proxy that routes by world, every world is named)");
   app.add_flag("--stream", stream, "one StreamSteps call instead of a Step per tick");
   CLI11_PARSE(app, argc, argv);
 
@@ -70,12 +72,12 @@ int main(int argc, char** argv) {
     options.token = token;
     throng::client::Client client(options);
     client.WaitReady(std::chrono::seconds(10));
-    const v1::WorldInfo world = client.CreateWorld(state.config);
+    const v1::WorldInfo world = client.CreateWorld(state.config, world_id);
     std::printf("world %s on %s: %d pedestrians, %d vehicles\n", world.world_id().c_str(),
                 world.backend().c_str(), state.agents.id_size(), state.vehicles.id_size());
 
     throng::client::VehicleMotion vehicle_motion(state.config);
-    auto steps = stream ? client.OpenStream() : nullptr;
+    auto steps = stream ? client.OpenStream(world.world_id()) : nullptr;
     if (ticks <= 0)
       ticks = state.suggested_ticks > 0 ? static_cast<int>(state.suggested_ticks) : 100;
     std::vector<double> latency_ms;

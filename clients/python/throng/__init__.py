@@ -35,12 +35,13 @@ except ImportError as e:  # pragma: no cover - a message for people, not a code 
         "<build>/clients/python/gen on PYTHONPATH (or set THRONG_PY_GEN to it)") from e
 
 from throng.client import (  # noqa: E402
-    Client, StepResult, ThrongError, InvalidArgument, NotFound, ResourceExhausted,
-    Unauthenticated, FailedPrecondition, Unavailable)
+    Client, StepResult, ThrongError, InvalidArgument, NotFound, AlreadyExists,
+    ResourceExhausted, Unauthenticated, FailedPrecondition, Unavailable, WORLD_ID_KEY)
 from throng.scenario import Scenario, load_scenario, make_scenario  # noqa: E402
 
 __all__ = [
-    "pb", "Client", "StepResult", "ThrongError", "InvalidArgument", "NotFound",
+    "pb", "Client", "StepResult", "ThrongError", "InvalidArgument", "NotFound", "AlreadyExists",
+    "WORLD_ID_KEY",
     "ResourceExhausted", "Unauthenticated", "FailedPrecondition", "Unavailable",
     "Scenario", "load_scenario", "make_scenario",
 ]

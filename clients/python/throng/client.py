@@ -9,6 +9,10 @@ from throng import columns
 from throng.v1 import simulation_pb2 as pb
 from throng.v1 import simulation_pb2_grpc as pb_grpc
 
+# The metadata key under which every call that names a world carries its id (a proxy in
+# front of several throngd routes by it).
+WORLD_ID_KEY = "throng-world-id"
+
 
 class ThrongError(Exception):
     """A failed call: `.code` is the grpc.StatusCode, `.message` the server's message."""
@@ -25,6 +29,10 @@ class InvalidArgument(ThrongError):
 
 class NotFound(ThrongError):
     """Unknown world (a world is soft state: re-create it)."""
+
+
+class AlreadyExists(ThrongError):
+    """A world id that is taken on that server (CreateWorld or ImportWorld with an id)."""
 
 
 class ResourceExhausted(ThrongError):
@@ -46,6 +54,7 @@ class Unavailable(ThrongError):
 _ERRORS = {
     grpc.StatusCode.INVALID_ARGUMENT: InvalidArgument,
     grpc.StatusCode.NOT_FOUND: NotFound,
+    grpc.StatusCode.ALREADY_EXISTS: AlreadyExists,
     grpc.StatusCode.RESOURCE_EXHAUSTED: ResourceExhausted,
     grpc.StatusCode.UNAUTHENTICATED: Unauthenticated,
     grpc.StatusCode.FAILED_PRECONDITION: FailedPrecondition,
@@ -137,9 +146,14 @@ class Client:
     def __exit__(self, *exc):
         self.close()
 
-    def _call(self, method, request):
+    def _routed(self, world_id):
+        """The call's metadata: the token, and the world it names under WORLD_ID_KEY, which
+        a proxy routes by (docs/OPERATIONS.md, "Many replicas")."""
+        return self._metadata + ((WORLD_ID_KEY, world_id),) if world_id else self._metadata
+
+    def _call(self, method, request, world_id=None):
         try:
-            return getattr(self._stub, method)(request, metadata=self._metadata,
+            return getattr(self._stub, method)(request, metadata=self._routed(world_id),
                                                timeout=self._timeout)
         except grpc.RpcError as e:
             raise _typed(e) from None
@@ -151,9 +165,11 @@ class Client:
         except grpc.FutureTimeoutError:
             raise Unavailable(grpc.StatusCode.UNAVAILABLE, "server not ready") from None
 
-    def create_world(self, config, name=None, backend=None):
+    def create_world(self, config, name=None, backend=None, world_id=None):
         """Creates a world; returns its pb.WorldInfo (`.world_id`). `backend` is a
-        pb.Backend value or a name ("cpu", "auto", ...)."""
+        pb.Backend value or a name ("cpu", "auto", ...). `world_id`: the world's id, chosen
+        by the caller (behind a proxy that routes by world, name every world); None: the
+        server names it."""
         cfg = pb.WorldConfig()
         cfg.CopyFrom(world_config(config))
         if name is not None:
@@ -161,13 +177,14 @@ class Client:
         if backend is not None:
             cfg.backend = (pb.Backend.Value(f"BACKEND_{backend.upper()}")
                            if isinstance(backend, str) else backend)
-        return self._call("CreateWorld", pb.CreateWorldRequest(config=cfg))
+        return self._call("CreateWorld", pb.CreateWorldRequest(config=cfg, world_id=world_id or ""),
+                          world_id)
 
     def step(self, world_id, tick, dt, agents=None, vehicles=None, integrate=False,
              debug=False, forward=None):
         """One tick on the given snapshot; returns a StepResult."""
         req = step_request(world_id, tick, dt, agents, vehicles, integrate, debug, forward)
-        return StepResult.from_proto(self._call("Step", req))
+        return StepResult.from_proto(self._call("Step", req, world_id))
 
     def stream(self, world_id, ticks):
         """Steps over one stream. `ticks` yields dicts with the keys of step() (tick, dt,
@@ -178,7 +195,7 @@ class Client:
             for t in ticks:
                 yield t if isinstance(t, pb.StepRequest) else step_request(world_id, **t)
 
-        responses = self._stub.StreamSteps(requests(), metadata=self._metadata)
+        responses = self._stub.StreamSteps(requests(), metadata=self._routed(world_id))
         try:
             for response in responses:
                 yield StepResult.from_proto(response)
@@ -189,26 +206,27 @@ class Client:
 
     def advance(self, world_id, ticks, dt):
         """Runs `ticks` integrated ticks server-side; returns (last StepResult, totals)."""
-        resp = self._call("Advance", pb.AdvanceRequest(world_id=world_id, ticks=ticks, dt=dt))
+        resp = self._call("Advance", pb.AdvanceRequest(world_id=world_id, ticks=ticks, dt=dt),
+                          world_id)
         return StepResult.from_proto(resp.last), resp.totals
 
     def get_world(self, world_id, include_state=False):
         """pb.GetWorldResponse; with include_state, columns.decode(resp.agents) gives the
         current state as arrays."""
         return self._call("GetWorld", pb.GetWorldRequest(world_id=world_id,
-                                                         include_state=include_state))
+                                                         include_state=include_state), world_id)
 
     def list_worlds(self):
         """[pb.WorldInfo]"""
         return list(self._call("ListWorlds", pb.ListWorldsRequest()).worlds)
 
     def delete_world(self, world_id):
-        self._call("DeleteWorld", pb.DeleteWorldRequest(world_id=world_id))
+        self._call("DeleteWorld", pb.DeleteWorldRequest(world_id=world_id), world_id)
 
     def export_world(self, world_id):
         """pb.WorldExport: the world's whole state, to store (SerializeToString) or to
         import on this or another throngd (docs/SERVICE.md, "Moving a world")."""
-        return self._call("ExportWorld", pb.ExportWorldRequest(world_id=world_id))
+        return self._call("ExportWorld", pb.ExportWorldRequest(world_id=world_id), world_id)
 
     def import_world(self, world_export, world_id=""):
         """A world from an export (pb.WorldExport or its serialized bytes), under its own
@@ -216,7 +234,8 @@ class Client:
         if isinstance(world_export, (bytes, bytearray)):
             world_export = pb.WorldExport.FromString(bytes(world_export))
         return self._call("ImportWorld", pb.ImportWorldRequest(world_export=world_export,
-                                                               world_id=world_id))
+                                                               world_id=world_id),
+                          world_id or world_export.world_id)
 
     def solve(self, config, tick, dt, agents=None, vehicles=None, integrate=False,
               debug=False, forward=None):

@@ -47,6 +47,10 @@ class Error : public std::runtime_error {
 // "INVALID_ARGUMENT", "NOT_FOUND", ...
 const char* CodeName(grpc::StatusCode code);
 
+// The metadata key under which every call that names a world carries its id, for a proxy
+// that routes worlds to replicas (docs/OPERATIONS.md, "Many replicas").
+inline constexpr char kWorldIdMetadataKey[] = "throng-world-id";
+
 struct ConnectOptions {
   std::string address = "127.0.0.1:50051";  // host:port
   std::string tls_root_cert_pem;            // PEM contents (not a path); empty: plain TCP
@@ -119,9 +123,11 @@ class Client {
   // Waits until the channel is connected; throws Error(UNAVAILABLE) after `timeout`.
   void WaitReady(std::chrono::milliseconds timeout);
 
-  v1::WorldInfo CreateWorld(const v1::WorldConfig& config);
+  // `world_id` "": the server names the world; behind a proxy that routes by world, name it.
+  v1::WorldInfo CreateWorld(const v1::WorldConfig& config, const std::string& world_id = "");
   v1::StepResponse Step(const v1::StepRequest& request);
-  std::unique_ptr<StepStream> OpenStream();
+  // One stream drives one world: `world_id` routes it through a proxy.
+  std::unique_ptr<StepStream> OpenStream(const std::string& world_id = "");
   v1::AdvanceResponse Advance(const std::string& world_id, uint32_t ticks, float dt);
   v1::GetWorldResponse GetWorld(const std::string& world_id, bool include_state = false);
   std::vector<v1::WorldInfo> ListWorlds();
@@ -133,7 +139,8 @@ class Client {
   v1::WorldInfo ImportWorld(const v1::WorldExport& world_export, const std::string& world_id = "");
 
  private:
-  std::unique_ptr<grpc::ClientContext> Context() const;
+  // The call's token and deadline, and the world it names (kWorldIdMetadataKey) if any.
+  std::unique_ptr<grpc::ClientContext> Context(const std::string& world_id = "") const;
 
   ConnectOptions options_;
   std::shared_ptr<grpc::Channel> channel_;

@@ -1,0 +1,201 @@
+"""Many worlds over three throngd replicas behind nginx (deploy/nginx/throng-proxy.conf),
+as docs/OPERATIONS.md "Many replicas" runs them, all as real processes on loopback:
+
+- 60 worlds created and stepped 100 ticks through the proxy from 4 client threads give
+  results bit-identical to the same worlds run alone on one throngd, and each world lives
+  on exactly one replica;
+- the C++ client's game_loop, naming its world, steps it through the proxy;
+- a replica killed by PID: its worlds fail with a clear status within the call's deadline,
+  the others keep stepping, and its worlds, exported before and imported through the
+  proxy, continue bit for bit.
+
+CTest passes THRONGD, THRONG_SCENARIO_TOOL, GAME_LOOP and NGINX (tests/scale/CMakeLists.txt)."""
+
+import concurrent.futures
+import os
+import re
+import signal
+import socket
+import subprocess
+import time
+
+import numpy as np
+import pytest
+
+import throng
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROXY_CONF = os.path.join(HERE, "..", "..", "deploy", "nginx", "throng-proxy.conf")
+WORLDS, TICKS, THREADS = 60, 100, 4
+
+
+class Throngd:
+    def __init__(self, path):
+        self.proc = subprocess.Popen(
+            [path, "--listen", "127.0.0.1:0", "--metrics", "", "--backend", "cpu",
+             "--max-worlds", "200"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            env=dict(os.environ, OMP_NUM_THREADS="1"))
+        line = self.proc.stdout.readline()
+        assert "listening on" in line, line
+        self.address = line.split()[-1]
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=30)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Nginx:
+    """The committed configuration, with these replicas, a free port and a scratch prefix."""
+
+    def __init__(self, path, replicas, tmp):
+        conf = open(PROXY_CONF).read()
+        servers = "\n".join(f"        server {r.address} max_fails=1 fail_timeout=10s;"
+                            for r in replicas)
+        conf, n = re.subn(r"(        server 127\.0\.0\.1:5006\d[^\n]*\n)+", servers + "\n", conf)
+        assert n == 1, "the replica lines of throng-proxy.conf changed"
+        self.port = free_port()
+        conf, n = re.subn(r"listen 127\.0\.0\.1:50051 http2;", f"listen 127.0.0.1:{self.port} http2;",
+                          conf)
+        assert n == 1
+        temps = "".join(f"    {k}_temp_path {tmp}/{k};\n"
+                        for k in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        conf = conf.replace("http {\n", "http {\n" + temps, 1)
+        path_conf = os.path.join(tmp, "nginx.conf")
+        open(path_conf, "w").write(conf)
+        self.proc = subprocess.Popen(
+            [path, "-p", str(tmp), "-e", f"{tmp}/error.log", "-c", path_conf, "-g",
+             f"daemon off; pid {tmp}/nginx.pid; error_log {tmp}/error.log;"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.1).close()
+                break
+            except OSError:
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"nginx did not start: {self.proc.stderr.read()}")
+                time.sleep(0.1)
+        self.address = f"127.0.0.1:{self.port}"
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    throngd = os.environ.get("THRONGD")
+    nginx = os.environ.get("NGINX")
+    if not throngd or not nginx:
+        pytest.fail("THRONGD and NGINX must be set (CTest sets them)", pytrace=False)
+    replicas = [Throngd(throngd) for _ in range(3)]
+    alone = Throngd(throngd)
+    proxy = Nginx(nginx, replicas, tmp_path_factory.mktemp("nginx"))
+    yield replicas, alone, proxy
+    proxy.stop()
+    for r in replicas + [alone]:
+        r.stop()
+
+
+def world_scene(i):
+    return throng.make_scenario("random", 40, seed=i + 1)
+
+
+def run_world(address, i, ticks):
+    """World proxy-i on the server at `address`: the scenario's first step, then `ticks` - 1
+    Advance ticks, one at a time. Returns every tick's columns as bytes."""
+    scene = world_scene(i)
+    world = f"proxy-{i}"
+    out = []
+    with throng.Client(address, timeout=30) as c:
+        c.wait_ready(10)
+        assert c.create_world(scene, world_id=world).world_id == world
+        r = c.step(world, scene.tick, scene.dt, scene.agents, integrate=True)
+        out.append(b"".join(r.agents[k].tobytes() for k in ("vx", "vy", "x", "y")))
+        for _ in range(ticks - 1):
+            r, _ = c.advance(world, 1, scene.dt)
+            out.append(b"".join(r.agents[k].tobytes() for k in ("vx", "vy", "x", "y")))
+    return out
+
+
+def worlds_on(replica):
+    with throng.Client(replica.address, timeout=30) as c:
+        return {w.world_id for w in c.list_worlds()}
+
+
+def test_worlds_through_the_proxy_equal_worlds_alone(cluster):
+    replicas, alone, proxy = cluster
+    with concurrent.futures.ThreadPoolExecutor(THREADS) as pool:
+        proxied = list(pool.map(lambda i: run_world(proxy.address, i, TICKS), range(WORLDS)))
+    direct = [run_world(alone.address, i, TICKS) for i in range(WORLDS)]
+    for i in range(WORLDS):
+        assert len(proxied[i]) == TICKS
+        assert proxied[i] == direct[i], f"world proxy-{i} differs through the proxy"
+
+    homes = [worlds_on(r) for r in replicas]
+    everywhere = set().union(*homes)
+    assert everywhere == {f"proxy-{i}" for i in range(WORLDS)}
+    assert sum(len(h) for h in homes) == WORLDS, "a world lives on two replicas"
+    assert sum(1 for h in homes if h) >= 2, f"the hash used one replica: {list(map(len, homes))}"
+
+
+def test_the_cpp_client_routes_its_calls(cluster, tmp_path):
+    """game_loop (the C++ client) names its world and every call carries the id: its
+    creation, Steps and stream reach the one replica that holds the world."""
+    replicas, _, proxy = cluster
+    town = tmp_path / "town.v1.json"
+    subprocess.run([os.environ["THRONG_SCENARIO_TOOL"], "town", "--size", "100", "--proto",
+                    "-o", str(town)], check=True)
+    for k, mode in enumerate(["", "--stream", "", "--stream"]):
+        world = f"cpp-loop-{k}"
+        run = subprocess.run([os.environ["GAME_LOOP"], "--server", proxy.address,
+                              "--scenario-file", str(town), "--ticks", "5", "--world-id", world]
+                             + ([mode] if mode else []), capture_output=True, text=True,
+                             timeout=120)
+        assert run.returncode == 0, run.stderr
+        assert f"world {world} on cpu" in run.stdout
+        assert "5 ticks: latency" in run.stdout
+
+
+def test_a_dead_replicas_worlds_fail_clearly_and_move_bit_for_bit(cluster):
+    replicas, alone, proxy = cluster
+    homes = [worlds_on(r) for r in replicas]
+    victim = max(range(3), key=lambda k: len(homes[k]))
+    print(f"worlds per replica: {[len(h) for h in homes]}; killing replica {victim}")
+    moved = sorted(homes[victim])
+    assert moved, "the first test left no worlds on any replica"
+    # Its worlds exported while it lives (the drain of docs/OPERATIONS.md).
+    with throng.Client(replicas[victim].address, timeout=30) as c:
+        exports = {w: c.export_world(w).SerializeToString() for w in moved}
+    os.kill(replicas[victim].proc.pid, signal.SIGKILL)
+    replicas[victim].proc.wait()
+
+    dt = world_scene(0).dt
+    with throng.Client(proxy.address, timeout=5) as c:
+        start = time.monotonic()
+        with pytest.raises((throng.NotFound, throng.Unavailable)):
+            c.advance(moved[0], 1, dt)
+        assert time.monotonic() - start < 5
+        # The other replicas' worlds keep stepping.
+        others = sorted(set().union(*(homes[k] for k in range(3) if k != victim)))
+        for w in others[:10]:
+            c.advance(w, 1, dt)
+        # The dead replica's worlds, imported through the proxy, land where their calls go
+        # now, and continue as the worlds that never moved.
+        for w in moved:
+            assert c.import_world(exports[w]).world_id == w
+    with throng.Client(proxy.address, timeout=30) as c, \
+            throng.Client(alone.address, timeout=30) as ref:
+        for w in moved:
+            for _ in range(5):
+                a, _ = c.advance(w, 1, dt)
+                b, _ = ref.advance(w, 1, dt)
+                for k in ("vx", "vy", "x", "y"):
+                    assert np.array_equal(a.agents[k], b.agents[k]), (w, k)
