@@ -84,19 +84,22 @@ void PrintHeader() {
   std::printf(
       "\nms per tick, p50/p99 over every world's ticks; non-engine = build + encode + "
       "transport + decode\n");
-  std::printf("%-7s %7s %6s %-6s %2s %5s %6s %6s | %-11s %-11s %-11s %-11s %-11s | %-13s %-13s\n",
-              "scene", "agents", "vehic", "mode", "w", "ticks", "req MB", "res MB", "build",
-              "encode", "decode", "transport", "non-engine", "engine", "round trip");
+  std::printf(
+      "%-7s %7s %6s %-6s %2s %5s %6s %6s | %-11s %-11s %-11s %-11s %-11s | %-13s %-13s | %s\n",
+      "scene", "agents", "vehic", "mode", "w", "ticks", "req MB", "res MB", "build", "encode",
+      "decode", "transport", "non-engine", "engine", "round trip", "world-ticks/s");
 }
 
 void PrintRow(const Row& r) {
   std::printf(
-      "%-7s %7zu %6zu %-6s %2d %5d %6.2f %6.2f | %-11s %-11s %-11s %-11s %-11s | %-13s %-13s\n",
+      "%-7s %7zu %6zu %-6s %2d %5d %6.2f %6.2f | %-11s %-11s %-11s %-11s %-11s | %-13s %-13s | "
+      "%.0f\n",
       r.scenario.c_str(), r.agents, r.vehicles, r.mode.c_str(), r.worlds, r.ticks,
       static_cast<double>(r.run.request_bytes) / 1e6,
       static_cast<double>(r.run.response_bytes) / 1e6, Cell(r.build).c_str(),
       Cell(r.encode).c_str(), Cell(r.decode).c_str(), Cell(r.transport).c_str(),
-      Cell(r.non_engine).c_str(), Cell(r.engine).c_str(), Cell(r.rtt).c_str());
+      Cell(r.non_engine).c_str(), Cell(r.engine).c_str(), Cell(r.rtt).c_str(),
+      r.run.wall_s > 0 ? r.run.world_ticks / r.run.wall_s : 0.0);
 }
 
 Json PctJson(Pct p) { return {{"p50", p.p50}, {"p99", p.p99}}; }
@@ -109,6 +112,7 @@ Json RowJson(const Row& r) {
           {"worlds", r.worlds},
           {"ticks", r.ticks},
           {"wall_s", r.run.wall_s},
+          {"world_ticks", r.run.world_ticks},
           {"request_bytes", r.run.request_bytes},
           {"response_bytes", r.run.response_bytes},
           {"ms",

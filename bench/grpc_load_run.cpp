@@ -1,11 +1,15 @@
 #include "bench/grpc_load_run.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <exception>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "bench/grpc_raw.h"
@@ -74,7 +78,7 @@ void Drive(const scenarios::Scenario& scenario, const LoadOptions& o, WorldDrive
   state.tick = 1;
   client::WidenedAgentSpans widened;
   std::unique_ptr<RawStream> stream;
-  if (o.stream) stream = std::make_unique<RawStream>(d->channel);
+  if (o.stream) stream = std::make_unique<RawStream>(d->channel, d->world_id);
   for (int t = 0; t < o.warmup + o.ticks; ++t) {
     TickSample s;
     const auto t0 = Clock::now();
@@ -92,7 +96,7 @@ void Drive(const scenarios::Scenario& scenario, const LoadOptions& o, WorldDrive
     if (stream) {
       if (!stream->Step(request_bytes, &response_bytes)) Check(stream->Finish(), "StreamSteps");
     } else {
-      Check(RawStep(d->channel.get(), request_bytes, &response_bytes), "Step");
+      Check(RawStep(d->channel.get(), d->world_id, request_bytes, &response_bytes), "Step");
     }
     const auto t3 = Clock::now();
     d->response_bytes = response_bytes.Length();
@@ -113,18 +117,23 @@ void Drive(const scenarios::Scenario& scenario, const LoadOptions& o, WorldDrive
 }  // namespace
 
 LoadRun RunLoad(const scenarios::Scenario& scenario, const LoadOptions& o) {
+  static std::atomic<int> next_world{0};
   const client::ProtoScenario proto = client::ScenarioToProto(scenario);
   std::vector<WorldDriver> drivers(static_cast<size_t>(o.worlds));
   for (int w = 0; w < o.worlds; ++w) {
     auto& d = drivers[static_cast<size_t>(w)];
     d.channel = OpenChannel(o.address, w);
     auto stub = v1::Simulation::NewStub(d.channel);
+    // Named, so that a proxy in front of several throngd routes the creation where the
+    // world's ticks go (docs/OPERATIONS.md, "Many replicas").
+    d.world_id = "load-" + std::to_string(getpid()) + "-" + std::to_string(next_world++);
     grpc::ClientContext context;
+    context.AddMetadata(client::kWorldIdMetadataKey, d.world_id);
     v1::CreateWorldRequest create;
     *create.mutable_config() = proto.config;
+    create.set_world_id(d.world_id);
     v1::WorldInfo info;
     Check(stub->CreateWorld(&context, create, &info), "CreateWorld");
-    d.world_id = info.world_id();
   }
 
   std::mutex error_mu;
@@ -144,10 +153,12 @@ LoadRun RunLoad(const scenarios::Scenario& scenario, const LoadOptions& o) {
   for (auto& t : threads) t.join();
   LoadRun run;
   run.wall_s = std::chrono::duration<double>(Clock::now() - start).count();
+  run.world_ticks = o.worlds * (o.warmup + o.ticks);
 
   for (auto& d : drivers) {
     auto stub = v1::Simulation::NewStub(d.channel);
     grpc::ClientContext context;
+    context.AddMetadata(client::kWorldIdMetadataKey, d.world_id);
     v1::DeleteWorldRequest del;
     del.set_world_id(d.world_id);
     v1::DeleteWorldResponse ignored;

@@ -35,9 +35,10 @@ struct LoadOptions {
 };
 
 struct LoadRun {
-  std::vector<TickSample> samples;  // every recorded tick of every world
+  std::vector<TickSample> samples;               // every recorded tick of every world
   size_t request_bytes = 0, response_bytes = 0;  // of the last tick of world 0
   double wall_s = 0;                             // the whole run, all worlds
+  int world_ticks = 0;                           // ticks run in wall_s, warm-up included
   v1::StepRequest last_request;                  // of world 0, for ServerSplit
   v1::StepResponse last_response;
 };
@@ -50,11 +51,11 @@ LoadRun RunLoad(const scenarios::Scenario& scenario, const LoadOptions& options)
 // The server's non-engine work on one tick, redone here on the same messages, medians of
 // `repeats`, milliseconds: what `transport` holds besides the wire.
 struct ServerSplit {
-  double parse = 0;          // request bytes -> a fresh StepRequest (as the server gets it)
-  double convert_in = 0;     // SnapshotFromProto into a reused Snapshot
-  double convert_out = 0;    // ResultToProto into a fresh StepResponse (unary)
+  double parse = 0;               // request bytes -> a fresh StepRequest (as the server gets it)
+  double convert_in = 0;          // SnapshotFromProto into a reused Snapshot
+  double convert_out = 0;         // ResultToProto into a fresh StepResponse (unary)
   double convert_out_reused = 0;  // ... into the reused response (a stream)
-  double encode = 0;         // response -> bytes
+  double encode = 0;              // response -> bytes
   double total() const { return parse + convert_in + convert_out + encode; }
 };
 ServerSplit MeasureServerSplit(const v1::StepRequest& request, const v1::StepResponse& response,

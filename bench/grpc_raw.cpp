@@ -9,6 +9,8 @@
 
 #include <stdexcept>
 
+#include "throng/client.h"
+
 namespace throng::bench {
 namespace {
 
@@ -30,20 +32,22 @@ void Decode(grpc::ByteBuffer* in, google::protobuf::Message* message) {
   if (!status.ok()) throw std::runtime_error("decode: " + status.error_message());
 }
 
-grpc::Status RawStep(grpc::Channel* channel, const grpc::ByteBuffer& request,
-                     grpc::ByteBuffer* response) {
+grpc::Status RawStep(grpc::Channel* channel, const std::string& world_id,
+                     const grpc::ByteBuffer& request, grpc::ByteBuffer* response) {
   // The generic (ByteBuffer) form of what the generated stub's Step does.
   const grpc::internal::RpcMethod method(kStep, grpc::internal::RpcMethod::NORMAL_RPC);
   grpc::ClientContext context;
+  context.AddMetadata(client::kWorldIdMetadataKey, world_id);
   return grpc::internal::BlockingUnaryCall<grpc::ByteBuffer, grpc::ByteBuffer>(
       channel, method, &context, request, response);
 }
 
-RawStream::RawStream(const std::shared_ptr<grpc::Channel>& channel) {
-  const grpc::internal::RpcMethod method(kStreamSteps,
-                                         grpc::internal::RpcMethod::BIDI_STREAMING);
-  stream_.reset(grpc::internal::ClientReaderWriterFactory<grpc::ByteBuffer, grpc::ByteBuffer>::
-                    Create(channel.get(), method, &context_));
+RawStream::RawStream(const std::shared_ptr<grpc::Channel>& channel, const std::string& world_id) {
+  context_.AddMetadata(client::kWorldIdMetadataKey, world_id);
+  const grpc::internal::RpcMethod method(kStreamSteps, grpc::internal::RpcMethod::BIDI_STREAMING);
+  stream_.reset(
+      grpc::internal::ClientReaderWriterFactory<grpc::ByteBuffer, grpc::ByteBuffer>::Create(
+          channel.get(), method, &context_));
 }
 
 RawStream::~RawStream() {

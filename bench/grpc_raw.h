@@ -16,15 +16,16 @@ void Encode(const google::protobuf::Message& message, grpc::ByteBuffer* out);
 // gRPC's own decoding; throws std::runtime_error when the bytes do not parse.
 void Decode(grpc::ByteBuffer* in, google::protobuf::Message* message);
 
-// Unary Step on bytes. Thread-safe as a channel is.
-grpc::Status RawStep(grpc::Channel* channel, const grpc::ByteBuffer& request,
-                     grpc::ByteBuffer* response);
+// Unary Step on bytes, routed by `world_id` (the clients' metadata key, for a proxy).
+// Thread-safe as a channel is.
+grpc::Status RawStep(grpc::Channel* channel, const std::string& world_id,
+                     const grpc::ByteBuffer& request, grpc::ByteBuffer* response);
 
 // One StreamSteps call on bytes: Step() writes one request and reads its response. Not
 // thread-safe; one per driving thread.
 class RawStream {
  public:
-  explicit RawStream(const std::shared_ptr<grpc::Channel>& channel);
+  RawStream(const std::shared_ptr<grpc::Channel>& channel, const std::string& world_id);
   ~RawStream();  // cancels the call if Finish() was not reached
   // False when the stream ended (Finish() says why).
   bool Step(const grpc::ByteBuffer& request, grpc::ByteBuffer* response);

@@ -40,7 +40,7 @@ int Run(const Options& options, const sigset_t& signals) {
   // Fail at start-up rather than on the first CreateWorld when --backend cannot run here.
   throng::CreateBackend(backend);
 
-  ServiceMetrics metrics(options.metrics, options.max_worlds);
+  ServiceMetrics metrics(options.metrics, options.max_worlds, options.replica);
   WorldRegistry registry(
       options.max_worlds, [&](int64_t worlds) { metrics.SetWorlds(worlds); },
       [&](int64_t agents, int64_t vehicles) { metrics.SetPopulation(agents, vehicles); });

@@ -92,16 +92,18 @@ struct ServiceMetrics::Impl {
   // Last, so it stops serving before the registry it reads goes away.
   std::unique_ptr<prometheus::Exposer> exposer;
 
-  explicit Impl(int max_worlds);
+  Impl(int max_worlds, const prometheus::Labels& replica);
 };
 
-ServiceMetrics::Impl::Impl(int max_worlds) {
+// `replica`: the labels every family carries (none, or replica="<name>").
+ServiceMetrics::Impl::Impl(int max_worlds, const prometheus::Labels& replica) {
   Registry& r = *registry;
   auto& ticks = BuildCounter()
                     .Name("throng_ticks_total")
                     .Help(
                         "World ticks run. The denominator for the per-tick rates below; "
                         "flat while callers are stepping means ticks are not arriving.")
+                    .Labels(replica)
                     .Register(r);
   auto& outcomes = BuildCounter()
                        .Name("throng_solver_outcomes_total")
@@ -109,6 +111,7 @@ ServiceMetrics::Impl::Impl(int max_worlds) {
                            "ORCA solves per agent by outcome. Rising safe_stop or emergency means "
                            "agents found no collision-free velocity: crowding, contradicting "
                            "obstacles or non-cooperative agents; emergency is the unsafe case.")
+                       .Labels(replica)
                        .Register(r);
   auto& oscillating =
       BuildCounter()
@@ -116,6 +119,7 @@ ServiceMetrics::Impl::Impl(int max_worlds) {
           .Help(
               "Agent-ticks flagged oscillating (avoidance swinging side to side). Rising "
               "means agents dither in corridors or doorways; consider re-planning them.")
+          .Labels(replica)
           .Register(r);
   auto& stalled =
       BuildCounter()
@@ -123,6 +127,7 @@ ServiceMetrics::Impl::Impl(int max_worlds) {
           .Help(
               "Agent-ticks flagged stalled (no progress toward the goal for stall_ticks). "
               "Rising means deadlocks: the caller should re-plan those agents' paths.")
+          .Labels(replica)
           .Register(r);
   auto& stall_episodes =
       BuildCounter()
@@ -131,6 +136,7 @@ ServiceMetrics::Impl::Impl(int max_worlds) {
               "Stalls begun: agents whose time without progress reached stall_ticks. "
               "A rise means new jams forming (a door, a counter-flow, a blocked path); "
               "compare with throng_longest_stall_ticks to see whether they clear.")
+          .Labels(replica)
           .Register(r);
   auto& jam_steps =
       BuildCounter()
@@ -140,6 +146,7 @@ ServiceMetrics::Impl::Impl(int max_worlds) {
               "jam step instead of standing (docs/ORCA.md, step 5). Rising with "
               "safe_stop means a dense crowd that still creeps forward; safe_stop rising "
               "without it means agents are standing.")
+          .Labels(replica)
           .Register(r);
   auto& longest_stall =
       BuildGauge()
@@ -148,6 +155,7 @@ ServiceMetrics::Impl::Impl(int max_worlds) {
               "The last tick's longest running stall, in ticks without progress, over the "
               "agents stalled then (0: none). Climbing tick after tick means a frozen "
               "cluster that does not clear by itself: re-plan or move those agents.")
+          .Labels(replica)
           .Register(r);
   auto& collisions =
       BuildCounter()
@@ -156,6 +164,7 @@ ServiceMetrics::Impl::Impl(int max_worlds) {
               "Overlapping pairs at the end of each tick, summed over ticks (a pair "
               "overlapping for 3 ticks counts 3). Rising means avoidance failed or the "
               "caller moved agents differently from the velocities returned.")
+          .Labels(replica)
           .Register(r);
   auto& constraints_mean =
       BuildHistogram()
@@ -163,6 +172,7 @@ ServiceMetrics::Impl::Impl(int max_worlds) {
           .Help(
               "Per tick, the mean number of ORCA half-planes per solved agent (one "
               "observation per tick). Rising means denser crowds and slower solves.")
+          .Labels(replica)
           .Register(r);
   auto& constraints_max =
       BuildGauge()
@@ -170,6 +180,7 @@ ServiceMetrics::Impl::Impl(int max_worlds) {
           .Help(
               "The largest number of half-planes any agent had in the latest tick. "
               "Near max_neighbors plus nearby obstacle edges means someone is packed in.")
+          .Labels(replica)
           .Register(r);
   auto& deviation_mean =
       BuildHistogram()
@@ -178,11 +189,13 @@ ServiceMetrics::Impl::Impl(int max_worlds) {
               "Per tick, the mean |chosen - preferred velocity| over solved agents (one "
               "observation per tick). Rising means agents are being pushed off their "
               "intended course: congestion.")
+          .Labels(replica)
           .Register(r);
   auto& deviation_max =
       BuildGauge()
           .Name("throng_velocity_deviation_max_meters_per_second")
           .Help("The largest |chosen - preferred velocity| of any agent in the latest tick.")
+          .Labels(replica)
           .Register(r);
   auto& stopped =
       BuildGauge()
@@ -190,6 +203,7 @@ ServiceMetrics::Impl::Impl(int max_worlds) {
           .Help(
               "Agents that wanted to move but were given no speed, in the latest tick "
               "(with several worlds, whichever ticked last). Rising means queues or jams.")
+          .Labels(replica)
           .Register(r);
   auto& stopped_seconds =
       BuildCounter()
@@ -197,6 +211,7 @@ ServiceMetrics::Impl::Impl(int max_worlds) {
           .Help(
               "Simulated agent-seconds spent stopped while wanting to move. Its rate "
               "rising means more agents are waiting.")
+          .Labels(replica)
           .Register(r);
   auto& candidates =
       BuildCounter()
@@ -205,6 +220,7 @@ ServiceMetrics::Impl::Impl(int max_worlds) {
               "Neighbour candidates passing the conservative distance filter, summed "
               "over agents and ticks. Rising per agent means denser crowds: more solver "
               "time, never missed contacts.")
+          .Labels(replica)
           .Register(r);
   auto& neighbors =
       BuildCounter()
@@ -212,12 +228,14 @@ ServiceMetrics::Impl::Impl(int max_worlds) {
           .Help(
               "Neighbours kept for the solve (closest max_neighbors of the candidates). "
               "candidates minus neighbours is the work the filter could not skip.")
+          .Labels(replica)
           .Register(r);
   auto& audited = BuildCounter()
                       .Name("throng_audited_agents_total")
                       .Help(
                           "Agents whose neighbour query was checked against brute force "
                           "(WorldConfig.audit_every). Zero means auditing is off.")
+                      .Labels(replica)
                       .Register(r);
   auto& false_negatives =
       BuildCounter()
@@ -225,6 +243,7 @@ ServiceMetrics::Impl::Impl(int max_worlds) {
           .Help(
               "Neighbours the grid query missed in audited agents. Any rise is a bug: a "
               "missed neighbour is a collision ORCA cannot see.")
+          .Labels(replica)
           .Register(r);
   auto& stage = BuildHistogram()
                     .Name("throng_tick_duration_seconds")
@@ -232,6 +251,7 @@ ServiceMetrics::Impl::Impl(int max_worlds) {
                         "Wall-clock time of one tick by stage (stage=\"total\": the whole "
                         "tick). Rising p99 means ticks are missing the caller's frame "
                         "budget; the stage says where the time goes.")
+                    .Labels(replica)
                     .Register(r);
 
   for (size_t b = 0; b < kBackends.size(); ++b) {
@@ -272,6 +292,7 @@ ServiceMetrics::Impl::Impl(int max_worlds) {
                         "Finished RPCs by method and gRPC status code. Rising non-OK codes "
                         "mean callers send bad input (INVALID_ARGUMENT, NOT_FOUND) or "
                         "the server is over its limits (RESOURCE_EXHAUSTED).")
+                    .Labels(replica)
                     .Register(r);
   auto& duration = BuildHistogram()
                        .Name("throng_rpc_duration_seconds")
@@ -279,6 +300,7 @@ ServiceMetrics::Impl::Impl(int max_worlds) {
                            "Server-side RPC latency by method, from request to response "
                            "(a whole stream for StreamSteps). Rising means slow ticks or "
                            "a queue of callers.")
+                       .Labels(replica)
                        .Register(r);
   auto& unparseable = BuildCounter()
                           .Name("throng_unparseable_requests_total")
@@ -287,6 +309,7 @@ ServiceMetrics::Impl::Impl(int max_worlds) {
                               "method: gRPC answers them INTERNAL before any handler runs "
                               "(also counted in throng_rpcs_total as INTERNAL). Rising means a "
                               "client with a mismatched or corrupt proto, not a server bug.")
+                          .Labels(replica)
                           .Register(r);
   for (size_t m = 0; m < kRpcMethods.size(); ++m) {
     const std::string method(kRpcMethods[m]);
@@ -302,11 +325,13 @@ ServiceMetrics::Impl::Impl(int max_worlds) {
                 .Help(
                     "Live worlds. Near throng_worlds_limit means CreateWorld will soon "
                     "fail with RESOURCE_EXHAUSTED.")
+                .Labels(replica)
                 .Register(r)
                 .Add({});
   BuildGauge()
       .Name("throng_worlds_limit")
       .Help("The --max-worlds setting: the most worlds this server keeps.")
+      .Labels(replica)
       .Register(r)
       .Add({})
       .Set(max_worlds);
@@ -315,17 +340,22 @@ ServiceMetrics::Impl::Impl(int max_worlds) {
                 .Help(
                     "Pedestrian agents over every world's current state. Tick latency "
                     "grows with it.")
+                .Labels(replica)
                 .Register(r)
                 .Add({});
   vehicles = &BuildGauge()
                   .Name("throng_vehicles")
                   .Help("Vehicles over every world's current state.")
+                  .Labels(replica)
                   .Register(r)
                   .Add({});
 }
 
-ServiceMetrics::ServiceMetrics(const std::string& listen, int max_worlds)
-    : impl_(std::make_unique<Impl>(max_worlds)) {
+ServiceMetrics::ServiceMetrics(const std::string& listen, int max_worlds,
+                               const std::string& replica)
+    : impl_(std::make_unique<Impl>(max_worlds, replica.empty()
+                                                   ? prometheus::Labels{}
+                                                   : prometheus::Labels{{"replica", replica}})) {
   if (listen.empty()) return;
   try {
     impl_->exposer = std::make_unique<prometheus::Exposer>(listen);

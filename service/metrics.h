@@ -17,7 +17,8 @@ class ServiceMetrics {
  public:
   // Serves /metrics on `listen` ("127.0.0.1:9464"); an empty address records without
   // serving (tests, --metrics ""). Throws std::runtime_error when the port is taken.
-  explicit ServiceMetrics(const std::string& listen, int max_worlds);
+  // `replica` not empty: every series carries the label replica="<replica>" (--replica).
+  ServiceMetrics(const std::string& listen, int max_worlds, const std::string& replica = "");
   ~ServiceMetrics();
 
   // One engine tick of a world on `backend` ("cpu", "cuda", "reference").

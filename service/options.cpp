@@ -1,6 +1,7 @@
 #include "service/options.h"
 
 #include <CLI/CLI.hpp>
+#include <cctype>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -71,6 +72,18 @@ std::optional<int> ParseOptions(int argc, char** argv, Options* o) {
                  "Seconds in-flight calls get to finish after SIGINT/SIGTERM")
       ->check(CLI::Range(0.0, 3600.0))
       ->capture_default_str();
+  app.add_option("--replica", o->replica,
+                 "Name of this replica among several behind a proxy: every metric carries "
+                 "the label replica=\"NAME\" (letters, digits, - _ .)")
+      ->check([](const std::string& name) -> std::string {
+        if (name.size() > 64) return "at most 64 bytes";
+        for (const char c : name) {
+          if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') {
+            return "letters, digits, - _ . only";
+          }
+        }
+        return "";
+      });
   app.add_option("--health-check", o->health_check,
                  "Ask the throngd at host:port whether it serves, print it and exit: 0 "
                  "SERVING, 1 NOT_SERVING (draining), 2 unreachable. Starts no server");

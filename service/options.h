@@ -21,6 +21,7 @@ struct Options {
   double shutdown_grace_s = 30;              // in-flight calls get this long on SIGTERM
   std::string health_check;                  // probe this address and exit (no server)
   std::string health_check_ca;               // PEM roots: probe over TLS
+  std::string replica;                       // label replica="<name>" on every metric; "" none
 };
 
 // Parses argv. Returns the exit code to leave with when the process should stop (--help,

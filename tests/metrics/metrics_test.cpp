@@ -264,5 +264,26 @@ TEST(ServiceMetricsTest, reject_a_port_in_use) {
   EXPECT_THROW(ServiceMetrics("127.0.0.1:" + std::to_string(first.Port()), 8), std::runtime_error);
 }
 
+// Behind a proxy (docs/OPERATIONS.md, "Many replicas") each replica names itself: every
+// sample of every family then carries replica="<name>", and without --replica none does.
+TEST(ServiceMetricsTest, a_replica_labels_every_series) {
+  ServiceMetrics named("", 8, "throngd-2"), plain("", 8);
+  for (ServiceMetrics* m : {&named, &plain}) {
+    m->RecordTick("cpu", CraftedTick(7, 5));
+    m->RecordRpc("Step", "OK", 0.002);
+    m->SetWorlds(3);
+  }
+  int samples = 0;
+  std::istringstream lines(named.Scrape());
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    ++samples;
+    EXPECT_NE(line.find("replica=\"throngd-2\""), std::string::npos) << line;
+  }
+  EXPECT_GT(samples, 100);
+  EXPECT_EQ(plain.Scrape().find("replica="), std::string::npos);
+  EXPECT_EQ(SampleValue(named.Scrape(), R"(throng_worlds{replica="throngd-2"})"), 3);
+}
+
 }  // namespace
 }  // namespace throng::service

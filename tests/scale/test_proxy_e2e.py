@@ -13,9 +13,7 @@ CTest passes THRONGD, THRONG_SCENARIO_TOOL, GAME_LOOP and NGINX (tests/scale/CMa
 
 import concurrent.futures
 import os
-import re
 import signal
-import socket
 import subprocess
 import time
 
@@ -23,70 +21,9 @@ import numpy as np
 import pytest
 
 import throng
+from proxy_cluster import Nginx, Throngd
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-PROXY_CONF = os.path.join(HERE, "..", "..", "deploy", "nginx", "throng-proxy.conf")
 WORLDS, TICKS, THREADS = 60, 100, 4
-
-
-class Throngd:
-    def __init__(self, path):
-        self.proc = subprocess.Popen(
-            [path, "--listen", "127.0.0.1:0", "--metrics", "", "--backend", "cpu",
-             "--max-worlds", "200"],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-            env=dict(os.environ, OMP_NUM_THREADS="1"))
-        line = self.proc.stdout.readline()
-        assert "listening on" in line, line
-        self.address = line.split()[-1]
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(timeout=30)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Nginx:
-    """The committed configuration, with these replicas, a free port and a scratch prefix."""
-
-    def __init__(self, path, replicas, tmp):
-        conf = open(PROXY_CONF).read()
-        servers = "\n".join(f"        server {r.address} max_fails=1 fail_timeout=10s;"
-                            for r in replicas)
-        conf, n = re.subn(r"(        server 127\.0\.0\.1:5006\d[^\n]*\n)+", servers + "\n", conf)
-        assert n == 1, "the replica lines of throng-proxy.conf changed"
-        self.port = free_port()
-        conf, n = re.subn(r"listen 127\.0\.0\.1:50051 http2;", f"listen 127.0.0.1:{self.port} http2;",
-                          conf)
-        assert n == 1
-        temps = "".join(f"    {k}_temp_path {tmp}/{k};\n"
-                        for k in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
-        conf = conf.replace("http {\n", "http {\n" + temps, 1)
-        path_conf = os.path.join(tmp, "nginx.conf")
-        open(path_conf, "w").write(conf)
-        self.proc = subprocess.Popen(
-            [path, "-p", str(tmp), "-e", f"{tmp}/error.log", "-c", path_conf, "-g",
-             f"daemon off; pid {tmp}/nginx.pid; error_log {tmp}/error.log;"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.1).close()
-                break
-            except OSError:
-                if self.proc.poll() is not None:
-                    raise RuntimeError(f"nginx did not start: {self.proc.stderr.read()}")
-                time.sleep(0.1)
-        self.address = f"127.0.0.1:{self.port}"
-
-    def stop(self):
-        self.proc.terminate()
-        self.proc.wait(timeout=30)
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +32,8 @@ def cluster(tmp_path_factory):
     nginx = os.environ.get("NGINX")
     if not throngd or not nginx:
         pytest.fail("THRONGD and NGINX must be set (CTest sets them)", pytrace=False)
-    replicas = [Throngd(throngd) for _ in range(3)]
+    logs = tmp_path_factory.mktemp("replicas")
+    replicas = [Throngd(throngd, f"r{k}", logs / f"r{k}.log") for k in range(3)]
     alone = Throngd(throngd)
     proxy = Nginx(nginx, replicas, tmp_path_factory.mktemp("nginx"))
     yield replicas, alone, proxy
@@ -144,6 +82,10 @@ def test_worlds_through_the_proxy_equal_worlds_alone(cluster):
     assert everywhere == {f"proxy-{i}" for i in range(WORLDS)}
     assert sum(len(h) for h in homes) == WORLDS, "a world lives on two replicas"
     assert sum(1 for h in homes if h) >= 2, f"the hash used one replica: {list(map(len, homes))}"
+    # Each replica's metrics, labelled with its name, count the ticks of its worlds alone.
+    for r, home in zip(replicas, homes):
+        ticks = r.metric(f'throng_ticks_total{{replica="{r.replica}",backend="cpu"}}')
+        assert ticks == len(home) * TICKS, (r.replica, ticks, len(home))
 
 
 def test_the_cpp_client_routes_its_calls(cluster, tmp_path):
