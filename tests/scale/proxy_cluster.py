@@ -63,20 +63,17 @@ class Nginx:
         conf = open(PROXY_CONF).read()
         servers = "\n".join(f"        server {r.address} max_fails=1 fail_timeout=10s;"
                             for r in replicas)
-        conf, n = re.subn(r"(        server 127\.0\.0\.1:5006\d[^\n]*\n)+", servers + "\n", conf)
+        conf, n = re.subn(r"(        server throngd-r\d:50051[^\n]*\n)+", servers + "\n", conf)
         assert n == 1, "the replica lines of throng-proxy.conf changed"
         self.port = free_port()
-        conf, n = re.subn(r"listen 127\.0\.0\.1:50051 http2;", f"listen 127.0.0.1:{self.port} http2;",
+        conf, n = re.subn(r"listen 0\.0\.0\.0:50051 http2;", f"listen 127.0.0.1:{self.port} http2;",
                           conf)
-        assert n == 1
-        temps = "".join(f"    {k}_temp_path {tmp}/{k};\n"
-                        for k in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
-        conf = conf.replace("http {\n", "http {\n" + temps, 1)
+        assert n == 1, "the listen line of throng-proxy.conf changed"
+        conf = conf.replace("/tmp/", f"{tmp}/").replace("error_log stderr;", f"error_log {tmp}/error.log;")
         path_conf = os.path.join(tmp, "nginx.conf")
         open(path_conf, "w").write(conf)
         self.proc = subprocess.Popen(
-            [path, "-p", str(tmp), "-e", f"{tmp}/error.log", "-c", path_conf, "-g",
-             f"daemon off; pid {tmp}/nginx.pid; error_log {tmp}/error.log;"],
+            [path, "-p", str(tmp), "-e", f"{tmp}/error.log", "-c", path_conf, "-g", "daemon off;"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         for _ in range(100):
             try:
