@@ -5,9 +5,10 @@ as docs/OPERATIONS.md "Many replicas" runs them, all as real processes on loopba
   results bit-identical to the same worlds run alone on one throngd, and each world lives
   on exactly one replica;
 - the C++ client's game_loop, naming its world, steps it through the proxy;
-- a replica killed by PID: its worlds fail with a clear status within the call's deadline,
-  the others keep stepping, and its worlds, exported before and imported through the
-  proxy, continue bit for bit.
+- a replica killed by PID while four clients step the other replicas' worlds: its worlds
+  fail with a clear status within the call's deadline, the others keep stepping without
+  an error, and its worlds, exported before and imported through the proxy, continue bit
+  for bit.
 
 CTest passes THRONGD, THRONG_SCENARIO_TOOL, GAME_LOOP and NGINX (tests/scale/CMakeLists.txt)."""
 
@@ -15,6 +16,7 @@ import concurrent.futures
 import os
 import signal
 import subprocess
+import threading
 import time
 
 import numpy as np
@@ -116,19 +118,37 @@ def test_a_dead_replicas_worlds_fail_clearly_and_move_bit_for_bit(cluster):
     # Its worlds exported while it lives (the drain of docs/OPERATIONS.md).
     with throng.Client(replicas[victim].address, timeout=30) as c:
         exports = {w: c.export_world(w).SerializeToString() for w in moved}
-    os.kill(replicas[victim].proc.pid, signal.SIGKILL)
-    replicas[victim].proc.wait()
-
     dt = world_scene(0).dt
+    others = sorted(set().union(*(homes[k] for k in range(3) if k != victim)))
+
+    # Mid-run: four clients keep stepping the other replicas' worlds while it dies.
+    stop = threading.Event()
+    ticks = [0] * THREADS
+
+    def keep_stepping(k):
+        with throng.Client(proxy.address, timeout=10) as c:
+            while not stop.is_set():
+                c.advance(others[k], 1, dt)  # any error fails the test through result()
+                ticks[k] += 1
+
+    with concurrent.futures.ThreadPoolExecutor(THREADS) as pool:
+        running = [pool.submit(keep_stepping, k) for k in range(THREADS)]
+        time.sleep(0.5)
+        os.kill(replicas[victim].proc.pid, signal.SIGKILL)
+        replicas[victim].proc.wait()
+        at_kill = list(ticks)
+        with throng.Client(proxy.address, timeout=5) as c:
+            start = time.monotonic()
+            with pytest.raises((throng.NotFound, throng.Unavailable)):
+                c.advance(moved[0], 1, dt)
+            assert time.monotonic() - start < 5
+        time.sleep(0.5)
+        stop.set()
+        for f in running:
+            f.result()
+    assert all(0 < b < a for a, b in zip(ticks, at_kill)), (at_kill, ticks)
+
     with throng.Client(proxy.address, timeout=5) as c:
-        start = time.monotonic()
-        with pytest.raises((throng.NotFound, throng.Unavailable)):
-            c.advance(moved[0], 1, dt)
-        assert time.monotonic() - start < 5
-        # The other replicas' worlds keep stepping.
-        others = sorted(set().union(*(homes[k] for k in range(3) if k != victim)))
-        for w in others[:10]:
-            c.advance(w, 1, dt)
         # The dead replica's worlds, imported through the proxy, land where their calls go
         # now, and continue as the worlds that never moved.
         for w in moved:
