@@ -575,21 +575,35 @@ void TotalsToProto(const WorldTotals& s, v1::WorldTotals* p) {
   p->set_time_stopped(s.time_stopped_s);
 }
 
+namespace {
+
+// The counts a tick's stats and a world's totals both keep, under the same names.
+template <class Counts, class Proto>
+void CountsFromProto(const Proto& p, Counts* s) {
+  s->status_count[static_cast<int>(SolveStatus::kOk)] = p.ok();
+  s->status_count[static_cast<int>(SolveStatus::kSafeStop)] = p.safe_stop();
+  s->status_count[static_cast<int>(SolveStatus::kEmergency)] = p.emergency();
+  s->oscillating = p.oscillating();
+  s->stalled = p.stalled();
+  s->stall_episodes = p.stall_episodes();
+  s->longest_stall_ticks = p.longest_stall_ticks();
+  s->jam_steps = p.jam_steps();
+  s->agent_overlaps = p.agent_overlaps();
+  s->vehicle_overlaps = p.vehicle_overlaps();
+  s->agents_in_obstacles = p.agents_in_obstacles();
+  s->forward_in_obstacles = p.forward_in_obstacles();
+  s->time_stopped_s = p.time_stopped();
+}
+
+}  // namespace
+
 TickStats StatsFromProto(const v1::TickStats& p) {
   TickStats s;
+  CountsFromProto(p, &s);
   s.tick = p.tick();
   s.agents = p.agents();
   s.vehicles = p.vehicles();
-  s.status_count[static_cast<int>(SolveStatus::kOk)] = p.ok();
-  s.status_count[static_cast<int>(SolveStatus::kSafeStop)] = p.safe_stop();
-  s.status_count[static_cast<int>(SolveStatus::kEmergency)] = p.emergency();
-  s.oscillating = p.oscillating();
-  s.stalled = p.stalled();
-  s.stall_episodes = p.stall_episodes();
-  s.longest_stall_ticks = p.longest_stall_ticks();
-  s.jam_steps = p.jam_steps();
   s.stopped = p.stopped();
-  s.time_stopped_s = p.time_stopped();
   s.constraints_mean = p.constraints_mean();
   s.constraints_max = p.constraints_max();
   s.deviation_mean = p.deviation_mean();
@@ -598,13 +612,9 @@ TickStats StatsFromProto(const v1::TickStats& p) {
   s.neighbors = p.neighbors();
   s.audited_agents = p.audited_agents();
   s.audited_false_negatives = p.audited_false_negatives();
-  s.agent_overlaps = p.agent_overlaps();
-  s.vehicle_overlaps = p.vehicle_overlaps();
-  s.agents_in_obstacles = p.agents_in_obstacles();
   s.vehicles_braking = p.vehicles_braking();
   s.forward_agents = p.forward_agents();
   s.forward_blocked = p.forward_blocked();
-  s.forward_in_obstacles = p.forward_in_obstacles();
   const auto& t = p.stage_seconds();
   const auto ms = [&](Stage stage, double seconds) {
     s.stage_ms[static_cast<int>(stage)] = seconds * 1e3;
@@ -625,20 +635,8 @@ TickStats StatsFromProto(const v1::TickStats& p) {
 
 WorldTotals TotalsFromProto(const v1::WorldTotals& p) {
   WorldTotals s;
+  CountsFromProto(p, &s);
   s.ticks = p.ticks();
-  s.status_count[static_cast<int>(SolveStatus::kOk)] = p.ok();
-  s.status_count[static_cast<int>(SolveStatus::kSafeStop)] = p.safe_stop();
-  s.status_count[static_cast<int>(SolveStatus::kEmergency)] = p.emergency();
-  s.oscillating = p.oscillating();
-  s.stalled = p.stalled();
-  s.stall_episodes = p.stall_episodes();
-  s.longest_stall_ticks = p.longest_stall_ticks();
-  s.jam_steps = p.jam_steps();
-  s.agent_overlaps = p.agent_overlaps();
-  s.vehicle_overlaps = p.vehicle_overlaps();
-  s.agents_in_obstacles = p.agents_in_obstacles();
-  s.forward_in_obstacles = p.forward_in_obstacles();
-  s.time_stopped_s = p.time_stopped();
   return s;
 }
 

@@ -61,8 +61,28 @@ void PublishInfo(WorldEntry& e) {
   FillInfo(e, &e.info);
 }
 
-// A world id a caller chooses (ImportWorld): what fits a gRPC metadata value and a log
-// line as it is.
+// What an entry shows of its built world: its name, backend and effective configuration.
+void Describe(WorldEntry& e, const std::string& name) {
+  e.name = name;
+  e.backend = std::string(BackendName(e.world->backend()));
+  ConfigToProto(e.world->config(), &e.effective_config);
+  e.effective_config.set_name(e.name);
+  e.effective_config.set_backend(BackendToProto(e.world->backend()));
+}
+
+Status WorldsFull() {
+  return Status(StatusCode::RESOURCE_EXHAUSTED,
+                "worlds: this server's limit of worlds is reached (--max-worlds); "
+                "delete one first");
+}
+
+Status Taken(const std::string& id) {
+  return Status(StatusCode::ALREADY_EXISTS,
+                "world_id: " + QuoteUserString(id) + " is taken on this server");
+}
+
+// A world id a caller chooses (CreateWorld, ImportWorld): what fits a gRPC metadata value
+// and a log line as it is.
 constexpr size_t kMaxWorldIdLength = 128;
 Status CheckWorldId(const std::string& id) {
   if (id.empty()) return Status(StatusCode::INVALID_ARGUMENT, "world_id: required");
@@ -239,19 +259,11 @@ Status SimulationService::CreateWorld(grpc::ServerContext* context,
     if (!request->world_id().empty()) {
       const Status id_status = CheckWorldId(request->world_id());
       if (!id_status.ok()) return id_status;
-      if (registry_->Find(request->world_id())) {
-        return Status(
-            StatusCode::ALREADY_EXISTS,
-            "world_id: " + QuoteUserString(request->world_id()) + " is taken on this server");
-      }
+      if (registry_->Find(request->world_id())) return Taken(request->world_id());
     }
     WorldConfig config = ConfigFromProto(request->config());
     const BackendKind kind = BackendFromProto(request->config().backend(), default_backend_);
-    if (!registry_->Reserve()) {
-      return Status(StatusCode::RESOURCE_EXHAUSTED,
-                    "worlds: this server's limit of worlds is reached (--max-worlds); "
-                    "delete one first");
-    }
+    if (!registry_->Reserve()) return WorldsFull();
     auto entry = std::make_unique<WorldEntry>();
     try {
       entry->world = MakeWorld(std::move(config), kind);
@@ -259,11 +271,7 @@ Status SimulationService::CreateWorld(grpc::ServerContext* context,
       registry_->Release();
       throw;
     }
-    entry->name = request->config().name();
-    entry->backend = std::string(BackendName(entry->world->backend()));
-    ConfigToProto(entry->world->config(), &entry->effective_config);
-    entry->effective_config.set_name(entry->name);
-    entry->effective_config.set_backend(BackendToProto(entry->world->backend()));
+    Describe(*entry, request->config().name());
     std::shared_ptr<WorldEntry> shared;
     if (!request->world_id().empty()) {  // the caller's id (checked before anything was built)
       entry->id = request->world_id();
@@ -272,9 +280,7 @@ Status SimulationService::CreateWorld(grpc::ServerContext* context,
       shared = registry_->Insert(std::move(entry));
       if (!shared) {
         registry_->Release();
-        return Status(
-            StatusCode::ALREADY_EXISTS,
-            "world_id: " + QuoteUserString(request->world_id()) + " is taken on this server");
+        return Taken(request->world_id());
       }
     }
     while (!shared) {  // again only when an import took the fresh id in between
@@ -507,13 +513,14 @@ Status SimulationService::ImportWorld(grpc::ServerContext* context,
                         std::to_string(limits_.max_agents_per_world) +
                         " per world (--max-agents-per-world)");
     }
-    WorldConfig config = ConfigFromProto(imported.config);
-    const BackendKind kind = BackendFromProto(imported.config.backend(), default_backend_);
-    if (!registry_->Reserve()) {
-      return Status(StatusCode::RESOURCE_EXHAUSTED,
-                    "worlds: this server's limit of worlds is reached (--max-worlds); "
-                    "delete one first");
+    WorldConfig config;
+    try {
+      config = ConfigFromProto(imported.config);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("world_export: config: ") + e.what());
     }
+    const BackendKind kind = BackendFromProto(imported.config.backend(), default_backend_);
+    if (!registry_->Reserve()) return WorldsFull();
     auto entry = std::make_unique<WorldEntry>();
     try {
       entry->world = MakeWorld(std::move(config), kind);
@@ -526,11 +533,7 @@ Status SimulationService::ImportWorld(grpc::ServerContext* context,
       throw;
     }
     entry->id = id;
-    entry->name = imported.config.name();
-    entry->backend = std::string(BackendName(entry->world->backend()));
-    ConfigToProto(entry->world->config(), &entry->effective_config);
-    entry->effective_config.set_name(entry->name);
-    entry->effective_config.set_backend(BackendToProto(entry->world->backend()));
+    Describe(*entry, imported.config.name());
     const auto& kept = entry->world->state();
     entry->agents = kept.agents.size();
     entry->vehicles = kept.vehicles.size();
@@ -540,9 +543,7 @@ Status SimulationService::ImportWorld(grpc::ServerContext* context,
     auto shared = registry_->Insert(std::move(entry));
     if (!shared) {
       registry_->Release();
-      return Status(StatusCode::ALREADY_EXISTS,
-                    "world_id: " + QuoteUserString(id) +
-                        " is taken on this server; import under another world_id");
+      return Taken(id);
     }
     registry_->UpdatePopulation(static_cast<int64_t>(agents), static_cast<int64_t>(vehicles));
     spdlog::info("ImportWorld: {} \"{}\" on {} at tick {}", shared->id, shared->name,

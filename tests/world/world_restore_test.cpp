@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -18,16 +19,36 @@ namespace {
 
 constexpr int kBefore = 40, kAfter = 40;
 
+// A cpu world of the scenario, stepped on its initial snapshot (integrated) and advanced
+// until it has run `ticks` ticks.
+std::unique_ptr<World> Ran(const scenarios::Scenario& s, int ticks) {
+  auto world = std::make_unique<World>(s.config, BackendKind::kCpu);
+  TickOptions options;
+  options.integrate = true;
+  TickResult r;
+  world->Step(s.initial, options, &r);
+  if (ticks > 1) world->Advance(ticks - 1, s.initial.dt, &r);
+  return world;
+}
+
+// One more tick of each world: whether the two agree bit for bit (results and state).
+bool NextTickAgrees(World& a, World& b, float dt, uint64_t* tick = nullptr) {
+  TickResult ra, rb;
+  a.Advance(1, dt, &ra);
+  b.Advance(1, dt, &rb);
+  Fnv1a ha, hb;
+  MixTick(a, ra, &ha);
+  MixTick(b, rb, &hb);
+  if (tick) *tick = ra.tick;
+  return ha.h == hb.h;
+}
+
 class WorldRestoreTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(WorldRestoreTest, ARestoredWorldContinuesBitForBit) {
   const scenarios::Scenario s = scenarios::MakeScenario(GetParam(), 150, 11);
-  World original(s.config, BackendKind::kCpu);
-  TickOptions options;
-  options.integrate = true;
-  TickResult r;
-  original.Step(s.initial, options, &r);
-  original.Advance(kBefore - 1, s.initial.dt, &r);
+  const std::unique_ptr<World> ran = Ran(s, kBefore);
+  World& original = *ran;
 
   World restored(s.config, BackendKind::kCpu);
   restored.Restore(original.Kept());
@@ -38,14 +59,10 @@ TEST_P(WorldRestoreTest, ARestoredWorldContinuesBitForBit) {
   EXPECT_EQ(kept.memory.agent_ids.size(), s.initial.agents.size());
   EXPECT_EQ(kept.memory.vehicle_ids.size(), s.initial.vehicles.size());
 
-  TickResult ra, rb;
   for (int t = 0; t < kAfter; ++t) {
-    original.Advance(1, s.initial.dt, &ra);
-    restored.Advance(1, s.initial.dt, &rb);
-    Fnv1a a, b;
-    MixTick(original, ra, &a);
-    MixTick(restored, rb, &b);
-    ASSERT_EQ(a.h, b.h) << GetParam() << ": tick " << ra.tick << " differs after the restore";
+    uint64_t tick = 0;
+    ASSERT_TRUE(NextTickAgrees(original, restored, s.initial.dt, &tick))
+        << GetParam() << ": tick " << tick << " differs after the restore";
   }
   EXPECT_EQ(original.totals().status_count[0], restored.totals().status_count[0]);
   EXPECT_EQ(original.totals().stall_episodes, restored.totals().stall_episodes);
@@ -61,25 +78,14 @@ INSTANTIATE_TEST_SUITE_P(Scenarios, WorldRestoreTest,
 // catch a restore that dropped it.
 TEST(WorldRestore, TheMemoryIsWhatMakesItExact) {
   const scenarios::Scenario s = scenarios::MakeScenario("town", 150, 11);
-  World original(s.config, BackendKind::kCpu);
-  TickOptions options;
-  options.integrate = true;
-  TickResult r;
-  original.Step(s.initial, options, &r);
-  original.Advance(kBefore - 1, s.initial.dt, &r);
-  WorldKept forgetful = original.Kept();
+  const std::unique_ptr<World> original = Ran(s, kBefore);
+  WorldKept forgetful = original->Kept();
   forgetful.memory = {};
   World restored(s.config, BackendKind::kCpu);
   restored.Restore(forgetful);
   bool differs = false;
-  TickResult ra, rb;
   for (int t = 0; t < kAfter && !differs; ++t) {
-    original.Advance(1, s.initial.dt, &ra);
-    restored.Advance(1, s.initial.dt, &rb);
-    Fnv1a a, b;
-    MixTick(original, ra, &a);
-    MixTick(restored, rb, &b);
-    differs = a.h != b.h;
+    differs = !NextTickAgrees(*original, restored, s.initial.dt);
   }
   EXPECT_TRUE(differs);
 }
@@ -95,11 +101,8 @@ std::string RefusalOf(World& world, const WorldKept& kept) {
 
 TEST(WorldRestore, ABadKeptStateIsRefusedAndChangesNothing) {
   const scenarios::Scenario s = scenarios::MakeScenario("town", 100, 2);
-  World world(s.config, BackendKind::kCpu);
-  TickOptions options;
-  options.integrate = true;
-  TickResult r;
-  world.Step(s.initial, options, &r);
+  const std::unique_ptr<World> ran = Ran(s, 1);
+  World& world = *ran;
   const WorldKept good = world.Kept();
   ASSERT_FALSE(good.memory.agents.empty());
   ASSERT_FALSE(good.memory.vehicles.empty());
@@ -136,13 +139,7 @@ TEST(WorldRestore, ABadKeptStateIsRefusedAndChangesNothing) {
   // Nothing changed: the world goes on as if no restore had been tried.
   World control(s.config, BackendKind::kCpu);
   control.Restore(good);
-  TickResult ra, rb;
-  world.Advance(5, s.initial.dt, &ra);
-  control.Advance(5, s.initial.dt, &rb);
-  Fnv1a a, b;
-  MixTick(world, ra, &a);
-  MixTick(control, rb, &b);
-  EXPECT_EQ(a.h, b.h);
+  for (int t = 0; t < 5; ++t) EXPECT_TRUE(NextTickAgrees(world, control, s.initial.dt));
   EXPECT_EQ(world.totals().ticks, 6u);
 }
 
