@@ -11,6 +11,7 @@
 
 #include "kernels/scenarios/scenario.h"
 #include "proto/convert.h"
+#include "tests/service/fuzz/mutators.h"
 #include "tests/service/service_test_util.h"
 #include "tests/service/throngd_process.h"
 
@@ -202,6 +203,52 @@ TEST_F(ExportTest, a_bad_export_is_refused_and_changes_nothing) {
 }
 
 // A caller names its world (behind a proxy that routes by world id, every caller does).
+// Hostile exports: the fuzzer's value mutations (extreme and non-finite numbers, odd
+// integers, resized columns, long strings) on a town's payload, under a matching checksum,
+// so that each reaches the checks behind the checksum. Every import is refused with a
+// client's error, or accepted and then steps; no INTERNAL, no crash, and the server's
+// worlds are as many as before.
+TEST_F(ExportTest, mutated_exports_are_refused_or_work) {
+  auto to = to_->Stub();
+  const scenarios::Scenario s = scenarios::MakeScenario("town", 60, 8);
+  const v1::WorldExport good = Export(*from_->Stub(), RunScenario(*from_->Stub(), s, 3));
+  const int before = WorldCount(*to);
+  fuzz::Rng rng(20261203);
+  int accepted = 0, refused = 0;
+  for (int k = 0; k < 300; ++k) {
+    std::string what;
+    const v1::WorldExport e =
+        Edited(good, [&](v1::WorldExportPayload* p) { what = fuzz::AnyValueMutation(p, rng); });
+    const std::string id = "hostile-" + std::to_string(k);
+    v1::WorldInfo info;
+    const auto status = Import(*to, e, &info, id);
+    if (status.ok()) {
+      ++accepted;
+      v1::AdvanceRequest advance;
+      advance.set_world_id(id);
+      advance.set_ticks(1);
+      advance.set_dt(s.initial.dt);
+      v1::AdvanceResponse out;
+      const auto stepped = to->Advance(Context().get(), advance, &out);
+      EXPECT_NE(stepped.error_code(), StatusCode::INTERNAL)
+          << what << ": " << stepped.error_message();
+      v1::DeleteWorldRequest del;
+      del.set_world_id(id);
+      v1::DeleteWorldResponse deleted;
+      ASSERT_TRUE(to->DeleteWorld(Context().get(), del, &deleted).ok()) << what;
+    } else {
+      ++refused;
+      const StatusCode code = status.error_code();
+      EXPECT_TRUE(code == StatusCode::INVALID_ARGUMENT || code == StatusCode::RESOURCE_EXHAUSTED ||
+                  code == StatusCode::FAILED_PRECONDITION)
+          << what << ": " << code << " " << status.error_message();
+    }
+    ASSERT_EQ(WorldCount(*to), before) << what;
+  }
+  EXPECT_GT(refused, 50);  // the mutations reach the checks
+  EXPECT_GT(accepted, 0);  // and some are harmless values
+}
+
 TEST(NamedWorldTest, a_caller_chosen_id_is_used_once_and_checked) {
   ThrongdProcess server;
   auto stub = server.Stub();
