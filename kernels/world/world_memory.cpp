@@ -137,14 +137,18 @@ bool Within(float v, float lo, float hi) { return v >= lo && v <= hi; }  // fals
 void ValidateKeptMemory(const KeptMemory& m) {
   CheckIds(m.agent_ids, m.agents.size(), "agent");
   CheckIds(m.vehicle_ids, m.vehicles.size(), "vehicle");
-  // What DetectConditions can leave: a side of -1, 0 or 1, a count that only grows by
-  // one a tick (so below the last tick there is), a reference distance (infinite before
-  // the first goal) and the goal it refers to (NaN before the first).
+  // What DetectConditions can leave: a side of -1, 0 or 1, a stall count that grows by
+  // one a tick (bounded so that counting on from it never overflows: 2^30 ticks is over
+  // three years at 10 Hz), a reference distance (infinite before the first goal) and the
+  // goal it refers to (NaN before the first).
+  constexpr int32_t kMaxStallTicks = int32_t{1} << 30;
   constexpr float kMaxGoalDistance = 4 * kMaxCoordinate;  // across the largest world
   for (size_t i = 0; i < m.agents.size(); ++i) {
     const AgentMemory& a = m.agents[i];
     if (a.last_side < -1 || a.last_side > 1) Bad("agents", i, ".last_side: must be -1, 0 or 1");
-    if (a.ticks_without_progress < 0) Bad("agents", i, ".ticks_without_progress: must be >= 0");
+    if (a.ticks_without_progress < 0 || a.ticks_without_progress > kMaxStallTicks) {
+      Bad("agents", i, ".ticks_without_progress: must be within [0, 2^30]");
+    }
     if (!(Within(a.progress_ref, 0.f, kMaxGoalDistance) ||
           a.progress_ref == std::numeric_limits<float>::infinity())) {
       Bad("agents", i, ".progress_ref: must be within [0, 8e6] m or infinite");

@@ -111,6 +111,10 @@ TEST(WorldRestore, ABadKeptStateIsRefusedAndChangesNothing) {
   bad.memory.agents[3].last_side = 7;
   EXPECT_EQ(RefusalOf(world, bad), "memory.agents[3].last_side: must be -1, 0 or 1");
   bad = good;
+  bad.memory.agents[2].ticks_without_progress = std::numeric_limits<int32_t>::max();
+  EXPECT_EQ(RefusalOf(world, bad),
+            "memory.agents[2].ticks_without_progress: must be within [0, 2^30]");
+  bad = good;
   bad.memory.agents[0].progress_ref = std::nanf("");
   EXPECT_EQ(RefusalOf(world, bad),
             "memory.agents[0].progress_ref: must be within [0, 8e6] m or infinite");
