@@ -15,9 +15,9 @@ inline constexpr std::array<std::string_view, 4> kBackends = {"cpu", "cuda", "re
 inline constexpr std::array<std::string_view, 3> kCases = {"ok", "safe_stop", "emergency"};
 
 // The methods of throng.v1.Simulation, then "other" (e.g. health checks).
-inline constexpr std::array<std::string_view, 11> kRpcMethods = {
-    "CreateWorld", "Step",        "StreamSteps", "Advance",     "GetWorld", "ListWorlds",
-    "DeleteWorld", "Solve",       "ExportWorld", "ImportWorld", "other"};
+inline constexpr std::array<std::string_view, 12> kRpcMethods = {
+    "CreateWorld", "Step",  "StreamSteps", "Advance",     "GetWorld",           "ListWorlds",
+    "DeleteWorld", "Solve", "ExportWorld", "ImportWorld", "GetNavigationField", "other"};
 
 // grpc::StatusCode names in code order (0 = OK .. 16 = UNAUTHENTICATED), then "other".
 // clang-format off

@@ -552,4 +552,35 @@ Status SimulationService::ImportWorld(grpc::ServerContext* context,
   });
 }
 
+Status SimulationService::GetNavigationField(grpc::ServerContext* context,
+                                             const v1::GetNavigationFieldRequest* request,
+                                             v1::NavigationField* response) {
+  return Handle("GetNavigationField", context, [&]() -> Status {
+    Status status;
+    auto entry = Lookup(request->world_id(), &status);
+    if (!entry) return status;
+    std::lock_guard lock(entry->mu);
+    if (entry->deleted) return Status(StatusCode::NOT_FOUND, "world_id: was deleted");
+    const NavField* field = entry->world->NavigationField(request->target_id());
+    if (!field) {
+      std::string ids;
+      for (const auto& t : entry->world->config().navigation_targets) {
+        ids += (ids.empty() ? "" : ", ") + std::to_string(t.id);
+      }
+      return Status(StatusCode::NOT_FOUND,
+                    "target_id: " + std::to_string(request->target_id()) +
+                        " is not a navigation target of this world (" +
+                        (ids.empty() ? std::string("it has none") : "its targets: " + ids) + ")");
+    }
+    response->set_target_id(request->target_id());
+    response->set_origin_x(field->spec.origin.x);
+    response->set_origin_y(field->spec.origin.y);
+    response->set_cell(field->spec.cell);
+    response->set_columns(static_cast<uint32_t>(field->spec.nx));
+    response->set_rows(static_cast<uint32_t>(field->spec.ny));
+    response->mutable_distance()->Add(field->distance.begin(), field->distance.end());
+    return Status::OK;
+  });
+}
+
 }  // namespace throng::service

@@ -49,6 +49,9 @@ class SimulationService final : public ::throng::v1::Simulation::Service {
                            v1::WorldExport* response) override;
   grpc::Status ImportWorld(grpc::ServerContext* context, const v1::ImportWorldRequest* request,
                            v1::WorldInfo* response) override;
+  grpc::Status GetNavigationField(grpc::ServerContext* context,
+                                  const v1::GetNavigationFieldRequest* request,
+                                  v1::NavigationField* response) override;
 
   // Shutdown: every running tick stops at its next check and its call returns CANCELLED
   // ("the server is shutting down"); new ticks stop at once. Thread-safe, not undoable.

@@ -230,6 +230,15 @@ v1::WorldInfo Client::ImportWorld(const v1::WorldExport& world_export,
   return response;
 }
 
+v1::NavigationField Client::GetNavigationField(const std::string& world_id, uint32_t target_id) {
+  v1::GetNavigationFieldRequest request;
+  request.set_world_id(world_id);
+  request.set_target_id(target_id);
+  v1::NavigationField response;
+  Check(stub_->GetNavigationField(Context(world_id).get(), request, &response));
+  return response;
+}
+
 v1::StepResponse Client::Solve(const v1::SolveRequest& request) {
   v1::StepResponse response;
   Check(stub_->Solve(Context().get(), request, &response));

@@ -129,6 +129,13 @@ void World::Advance(int ticks, float dt, TickResult* last, const StopRequested& 
   }
 }
 
+const NavField* World::NavigationField(uint32_t target_id) const {
+  for (size_t i = 0; i < in_->nav_ids.size(); ++i) {
+    if (in_->nav_ids[i] == target_id) return &in_->nav_fields[i];
+  }
+  return nullptr;
+}
+
 WorldKept World::Kept() const {
   return {has_state_, state_, in_->memory.Kept(), totals_, last_stats_};
 }

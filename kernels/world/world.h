@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "kernels/backends/backend.h"
+#include "kernels/navigation/nav_types.h"
 #include "kernels/world/world_memory.h"
 #include "kernels/world/world_types.h"
 
@@ -61,6 +62,10 @@ class World {
   bool has_state() const { return has_state_; }
   const WorldTotals& totals() const { return totals_; }
   const TickStats& last_stats() const { return last_stats_; }
+
+  // The navigation field of the target with this id (WorldConfig::navigation_targets),
+  // in the internal frame; null when the world has no such target.
+  const NavField* NavigationField(uint32_t target_id) const;
 
   WorldKept Kept() const;
   // Replaces what the world keeps with `kept`, after checking all of it as a tick would

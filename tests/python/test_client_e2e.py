@@ -178,6 +178,27 @@ def test_a_world_exported_and_imported_continues_alike(client, town_with_engine)
     client.delete_world(copy.world_id)
 
 
+def test_a_navigation_field_comes_back_as_a_grid(client):
+    box = lambda x0, y0, x1, y1: [{"x": x0, "y": y0}, {"x": x1, "y": y0}, {"x": x1, "y": y1},
+                                  {"x": x0, "y": y1}]
+    world = client.create_world({
+        "name": "wall", "obstacles": [{"vertices": box(-1, -6, 1, 6)}],
+        "navigation_targets": [{"id": 4, "shape": [{"x": -8, "y": 0}]}]}).world_id
+    field = client.navigation_field(world, 4)
+    d, (x0, y0), cell = field["distance"], field["origin"], field["cell"]
+    assert field["target_id"] == 4 and cell == 0.25 and d.ndim == 2
+
+    def at(x, y):
+        return d[int((y - y0) / cell), int((x - x0) / cell)]
+
+    assert np.isinf(at(0, 0))           # inside the wall
+    assert at(-8, 0.5) < 1              # beside the target
+    assert at(3, 0) > 14                # behind the wall (11 m straight): around it
+    with pytest.raises(throng.NotFound, match="its targets: 4"):
+        client.navigation_field(world, 5)
+    client.delete_world(world)
+
+
 def test_token_is_sent_and_checked(throngd_path):
     from conftest import Server
     server = Server(throngd_path, "--token", "s3cret")

@@ -178,3 +178,22 @@ def test_travel_colours_follow_each_agents_whole_run():
     renderer = render.FrameRenderer(run, 200, colour="travel")
     renderer.frame(0)
     assert np.allclose(renderer.agents.get_facecolor()[0], render.TRAVEL_COLOURS[1])
+
+
+def test_a_navigation_field_draws_under_the_agents(tmp_path):
+    """Distances as shades (near light, far dark), unreachable cells grey, agents on top."""
+    rows, cols = 40, 60
+    ys, xs = np.mgrid[0:rows, 0:cols]
+    distance = np.hypot(xs - 5.0, ys - 20.0).astype(np.float32) * 0.5
+    distance[10:30, 28:32] = np.inf  # a wall nothing behind it is measured through
+    field = {"target_id": 3, "origin": (-15.0, -10.0), "cell": 0.5, "distance": distance}
+    path = render.render_field(field, str(tmp_path / "field.png"),
+                               agents={"x": np.array([0.0, 5.0]), "y": np.array([0.0, 2.0])})
+    image = np.asarray(Image.open(path).convert("RGB")).astype(int)
+    assert image.shape[0] == 720 and image.shape[1] == 720
+
+    fig = render.Figure()
+    ax = fig.add_subplot(1, 1, 1)
+    shown = render.draw_field(ax, field).get_array()
+    assert shown.mask[20, 30] and not shown.mask[20, 5]  # the wall's cells are left out
+    assert shown[20, 5] < shown[20, 55]                   # near the target, far from it

@@ -3,6 +3,7 @@
 import dataclasses
 
 import grpc
+import numpy as np
 from google.protobuf import json_format
 
 from throng import columns
@@ -236,6 +237,19 @@ class Client:
         return self._call("ImportWorld", pb.ImportWorldRequest(world_export=world_export,
                                                                world_id=world_id),
                           world_id or world_export.world_id)
+
+    def navigation_field(self, world_id, target_id):
+        """One navigation target's distance field (docs/NAVIGATION.md), as a dict:
+        "distance" (a rows x columns float32 array, m; inf where the target cannot be
+        reached), "origin" (x, y of the grid's corner), "cell" (m) and "target_id". Axes:
+        the engine's internal ground plane, which is the caller's (x, y) in the default
+        frame; throng.render.draw_field draws it."""
+        f = self._call("GetNavigationField",
+                       pb.GetNavigationFieldRequest(world_id=world_id, target_id=target_id),
+                       world_id)
+        distance = np.asarray(f.distance, dtype=np.float32).reshape(f.rows, f.columns)
+        return {"target_id": f.target_id, "origin": (f.origin_x, f.origin_y), "cell": f.cell,
+                "distance": distance}
 
     def solve(self, config, tick, dt, agents=None, vehicles=None, integrate=False,
               debug=False, forward=None):

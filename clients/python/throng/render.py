@@ -291,6 +291,43 @@ class FrameRenderer:
         return np.asarray(self.canvas.buffer_rgba())[..., :3].copy()
 
 
+def draw_field(ax, field, levels=12):
+    """A navigation field (Client.navigation_field) under whatever `ax` shows next: the
+    distance to the target as shades (near: light, far: dark), equal-distance contours,
+    and the cells the target cannot be reached from (in or near an obstacle) in grey.
+    Returns the image artist."""
+    d = np.asarray(field["distance"], dtype=np.float32)
+    rows, cols = d.shape
+    x0, y0 = field["origin"]
+    extent = (x0, x0 + cols * field["cell"], y0, y0 + rows * field["cell"])
+    reachable = np.isfinite(d)
+    shown = np.ma.masked_where(~reachable, d)
+    image = ax.imshow(shown, origin="lower", extent=extent, cmap="Blues", zorder=0,
+                      interpolation="nearest")
+    ax.imshow(np.ma.masked_where(reachable, np.ones_like(d)), origin="lower", extent=extent,
+              cmap="Greys", vmin=0, vmax=2, zorder=0, interpolation="nearest")
+    if reachable.any() and np.ptp(d[reachable]) > 0:
+        xs = x0 + (np.arange(cols) + 0.5) * field["cell"]
+        ys = y0 + (np.arange(rows) + 0.5) * field["cell"]
+        ax.contour(xs, ys, shown, levels=levels, colors="white", linewidths=0.5, zorder=0.5)
+    return image
+
+
+def render_field(field, path, agents=None, size_px=720):
+    """One PNG of a navigation field with the agents (a dict of "x" and "y" arrays, in the
+    field's frame) on top."""
+    fig = Figure(figsize=(size_px / 100, size_px / 100), dpi=100)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot(1, 1, 1)
+    ax.set_aspect("equal")
+    draw_field(ax, field)
+    if agents is not None and len(agents["x"]):
+        ax.scatter(agents["x"], agents["y"], s=6, color=COLOURS[0], zorder=2)
+    ax.set_title(f"navigation target {field['target_id']}: distance to it")
+    fig.savefig(path)
+    return path
+
+
 def plot_stats(run, out_dir):
     """latency.png (client round trip and server tick per tick) and outcomes.png."""
     tick = run["tick"]

@@ -137,6 +137,8 @@ class Client {
   // id, or `world_id`): docs/SERVICE.md, "Moving a world".
   v1::WorldExport ExportWorld(const std::string& world_id);
   v1::WorldInfo ImportWorld(const v1::WorldExport& world_export, const std::string& world_id = "");
+  // One navigation target's distance field, to draw it (docs/NAVIGATION.md).
+  v1::NavigationField GetNavigationField(const std::string& world_id, uint32_t target_id);
 
  private:
   // The call's token and deadline, and the world it names (kWorldIdMetadataKey) if any.
