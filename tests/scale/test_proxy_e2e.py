@@ -48,21 +48,34 @@ def world_scene(i):
     return throng.make_scenario("random", 40, seed=i + 1)
 
 
-def run_world(address, i, ticks):
-    """World proxy-i on the server at `address`: the scenario's first step, then `ticks` - 1
-    Advance ticks, one at a time. Returns every tick's columns as bytes."""
+def run_world(client, i, ticks):
+    """World proxy-i through `client`: the scenario's first step, then `ticks` - 1 Advance
+    ticks, one at a time. Returns every tick's columns as bytes."""
     scene = world_scene(i)
     world = f"proxy-{i}"
     out = []
-    with throng.Client(address, timeout=30) as c:
-        c.wait_ready(10)
-        assert c.create_world(scene, world_id=world).world_id == world
-        r = c.step(world, scene.tick, scene.dt, scene.agents, integrate=True)
+    assert client.create_world(scene, world_id=world).world_id == world
+    r = client.step(world, scene.tick, scene.dt, scene.agents, integrate=True)
+    out.append(b"".join(r.agents[k].tobytes() for k in ("vx", "vy", "x", "y")))
+    for _ in range(ticks - 1):
+        r, _ = client.advance(world, 1, scene.dt)
         out.append(b"".join(r.agents[k].tobytes() for k in ("vx", "vy", "x", "y")))
-        for _ in range(ticks - 1):
-            r, _ = c.advance(world, 1, scene.dt)
-            out.append(b"".join(r.agents[k].tobytes() for k in ("vx", "vy", "x", "y")))
     return out
+
+
+def run_worlds(address, worlds, threads):
+    """Worlds 0..worlds-1 over `threads` client threads, each with one channel (as a game
+    server keeps one), world i on thread i % threads. Returns each world's ticks."""
+    def thread(k):
+        with throng.Client(address, timeout=30) as c:
+            c.wait_ready(30)
+            return {i: run_world(c, i, TICKS) for i in range(k, worlds, threads)}
+
+    with concurrent.futures.ThreadPoolExecutor(threads) as pool:
+        done = {}
+        for part in pool.map(thread, range(threads)):
+            done.update(part)
+    return [done[i] for i in range(worlds)]
 
 
 def worlds_on(replica):
@@ -72,9 +85,8 @@ def worlds_on(replica):
 
 def test_worlds_through_the_proxy_equal_worlds_alone(cluster):
     replicas, alone, proxy = cluster
-    with concurrent.futures.ThreadPoolExecutor(THREADS) as pool:
-        proxied = list(pool.map(lambda i: run_world(proxy.address, i, TICKS), range(WORLDS)))
-    direct = [run_world(alone.address, i, TICKS) for i in range(WORLDS)]
+    proxied = run_worlds(proxy.address, WORLDS, THREADS)
+    direct = run_worlds(alone.address, WORLDS, 1)
     for i in range(WORLDS):
         assert len(proxied[i]) == TICKS
         assert proxied[i] == direct[i], f"world proxy-{i} differs through the proxy"
