@@ -147,12 +147,12 @@ void World::Restore(WorldKept kept) {
     throw std::invalid_argument("totals.ticks: " + std::to_string(kept.totals.ticks) +
                                 " ticks but no state");
   }
-  ValidateKeptMemory(kept.memory);
   if (!std::isfinite(kept.totals.time_stopped_s) || kept.totals.time_stopped_s < 0) {
     throw std::invalid_argument("totals.time_stopped_s: must be finite and >= 0");
   }
-  // Checked: nothing below throws.
+  // The first change: it checks the memory (ValidateKeptMemory) before it replaces any.
   in_->memory.Restore(std::move(kept.memory));
+  // Nothing below throws.
   has_state_ = kept.has_state;
   state_ = kept.has_state ? std::move(kept.state) : Snapshot{};
   totals_ = kept.totals;
