@@ -153,9 +153,9 @@ class OrcaPipeline {
     sync();
     times->grid_ms += ms_since(t0);
 
-    const SortedAgentsView sorted{Raw(px_),     Raw(py_),        Raw(vx_),          Raw(vy_),
-                                  Raw(radius_), Raw(max_speed_), Raw(pref_vx_),     Raw(pref_vy_),
-                                  Raw(id_),     Raw(flags_),     Raw(input_index_), n};
+    SortedAgentsView sorted{Raw(px_),     Raw(py_),        Raw(vx_),          Raw(vy_),
+                            Raw(radius_), Raw(max_speed_), Raw(pref_vx_),     Raw(pref_vy_),
+                            Raw(id_),     Raw(flags_),     Raw(input_index_), n};
 
     t0 = Clock::now();
     const size_t k = static_cast<size_t>(params.max_neighbors);
@@ -171,6 +171,14 @@ class OrcaPipeline {
     times->neighbors_ms += ms_since(t0);
 
     t0 = Clock::now();
+    if (params.right_of_way) {
+      Grow(want_vx_, n);
+      Grow(want_vy_, n);
+      thrust::for_each_n(policy, first, n,
+                         WantFunctor{sorted, obstacles, params, Raw(want_vx_), Raw(want_vy_)});
+      sorted.want_vx = Raw(want_vx_);
+      sorted.want_vy = Raw(want_vy_);
+    }
     for (State& st : state_) st.Grow(n);
     Grow(constraints_, n);
     const PassStateView pass_one = View(0);
@@ -203,6 +211,7 @@ class OrcaPipeline {
  private:
   Vector<uint32_t> buckets_, order_;  // sorted buckets; input index per sorted slot
   Vector<float> px_, py_, vx_, vy_, radius_, max_speed_, pref_vx_, pref_vy_;
+  Vector<float> want_vx_, want_vy_;  // right of way only
   Vector<uint32_t> id_, input_index_;
   Vector<uint8_t> flags_;
   Vector<QueryPoint> points_;

@@ -31,6 +31,10 @@ struct NeighborState {
   // A cooperative neighbour that a repair pass treats as non-cooperative (it turned non-ok
   // in the pass before): it does give way, so it is no reason for the jam step to push.
   bool demoted = false;
+  // A neighbour this agent gives way to (right of way): avoided at the velocity it has and,
+  // with a second line, at the one it wants (v_want), both with full responsibility.
+  bool goes_first = false;
+  Vec2 v_want = {0.f, 0.f};
 };
 
 struct SolveOutput {
@@ -353,6 +357,24 @@ THRONG_HD inline float DensityAhead(const AgentState& a, const NeighborState* ne
 
 }  // namespace detail
 
+// The agent's obstacle lines (hard, tau_obst) for the edges within its reach, written to
+// lines[0 ..); returns their count (at most kMaxObstacleLinesLimit).
+THRONG_HD inline int ObstacleLines(const AgentState& agent, const ObstacleView& obstacles,
+                                   const OrcaParams& params, Line* lines) {
+  detail::EdgeCandidate edges[kMaxObstacleLinesLimit];
+  const float range = params.time_horizon_obst * agent.max_speed + agent.radius;
+  const int edge_count = detail::SelectObstacleEdges(agent.p, range * range, obstacles, edges);
+  const float inv_tau_obst = 1.f / params.time_horizon_obst;
+  int line_count = 0;
+  for (int e = 0; e < edge_count; ++e) {
+    if (detail::ObstacleLine(agent, obstacles, edges[e].index, inv_tau_obst, lines, line_count,
+                             &lines[line_count])) {
+      ++line_count;
+    }
+  }
+  return line_count;
+}
+
 // Whether the pair already overlaps (the collision branch of AgentLine).
 THRONG_HD inline bool Overlapping(const AgentState& a, const NeighborState& b,
                                   float contact_margin_ratio) {
@@ -383,22 +405,19 @@ THRONG_HD inline SolveOutput SolveAgent(const AgentState& agent_in, const Neighb
 
   LocalArray<Line, kMaxLines> line_storage;
   Line* const lines = line_storage.data();
-  int line_count = 0;
-
-  {
-    detail::EdgeCandidate edges[kMaxObstacleLinesLimit];
-    const float range = params.time_horizon_obst * agent.max_speed + agent.radius;
-    const int edge_count = detail::SelectObstacleEdges(agent.p, range * range, obstacles, edges);
-    const float inv_tau_obst = 1.f / params.time_horizon_obst;
-    for (int e = 0; e < edge_count; ++e) {
-      if (detail::ObstacleLine(agent, obstacles, edges[e].index, inv_tau_obst, lines, line_count,
-                               &lines[line_count])) {
-        ++line_count;
-      }
-    }
-  }
+  int line_count = ObstacleLines(agent, obstacles, params, lines);
   const int num_obst_lines = line_count;
   line_count += neighbor_count;
+  // Right of way: a second line for each neighbour the agent gives way to, at the velocity
+  // that neighbour wants, as long as there is room for it.
+  const int first_extra = line_count;
+  uint8_t extra_of[kMaxNeighborsLimit];  // neighbour index of each second line
+  for (int k = 0; k < neighbor_count && line_count < kMaxLines; ++k) {
+    if (neighbors[k].goes_first) extra_of[line_count++ - first_extra] = static_cast<uint8_t>(k);
+  }
+  auto neighbor_of_line = [&](int j) -> const NeighborState& {
+    return j < first_extra ? neighbors[j - num_obst_lines] : neighbors[extra_of[j - first_extra]];
+  };
 
   const float inv_time_step = 1.f / params.time_step;
   const float margin = params.contact_margin_ratio;
@@ -407,6 +426,11 @@ THRONG_HD inline SolveOutput SolveAgent(const AgentState& agent_in, const Neighb
     for (int k = 0; k < neighbor_count; ++k) {
       lines[num_obst_lines + k] =
           detail::AgentLine(agent, neighbors[k], inv_tau, inv_time_step, margin);
+    }
+    for (int j = first_extra; j < line_count; ++j) {
+      NeighborState wanting = neighbor_of_line(j);
+      wanting.v = wanting.v_want;
+      lines[j] = detail::AgentLine(agent, wanting, inv_tau, inv_time_step, margin);
     }
   };
   build_agent_lines(params.time_horizon);
@@ -417,7 +441,7 @@ THRONG_HD inline SolveOutput SolveAgent(const AgentState& agent_in, const Neighb
   float bias_share = 0.f;  // the largest share any neighbour in conflict asks for
   for (int j = 0; j < line_count; ++j) {
     const bool agent_line = j >= num_obst_lines;
-    const NeighborState* nb = agent_line ? &neighbors[j - num_obst_lines] : nullptr;
+    const NeighborState* nb = agent_line ? &neighbor_of_line(j) : nullptr;
     if (agent_line && bias_share < 1.f &&
         Det(lines[j].direction, lines[j].point - agent.v_pref) > 0.f) {
       bias_share = fmaxf(bias_share, detail::SideBiasShare(agent, *nb, params.side_bias_fade));
@@ -439,7 +463,7 @@ THRONG_HD inline SolveOutput SolveAgent(const AgentState& agent_in, const Neighb
   }
 
   SolveOutput out;
-  out.constraints = line_count;
+  out.constraints = first_extra;  // right of way's second lines are not counted
   out.flags = 0;
   out.feasible = true;
   out.status = SolveStatus::kOk;

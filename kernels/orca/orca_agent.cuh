@@ -10,6 +10,7 @@
 #include "kernels/math/hd.cuh"
 #include "kernels/math/local_array.cuh"
 #include "kernels/orca/orca.cuh"
+#include "kernels/orca/orca_right_of_way.cuh"
 #include "kernels/orca/orca_types.h"
 #include "kernels/math/vec.cuh"
 
@@ -29,6 +30,10 @@ struct SortedAgentsView {
   const uint8_t* __restrict__ flags;
   const uint32_t* __restrict__ input_index;  // position in the caller's columns
   uint32_t count;
+  // With OrcaParams::right_of_way: each slow agent's wanted velocity (WantFunctor); null
+  // when the rule is off.
+  const float* __restrict__ want_vx = nullptr;
+  const float* __restrict__ want_vy = nullptr;
 };
 
 // Results written at the agent's input index: one writer each, no atomics.
@@ -231,6 +236,46 @@ THRONG_HD inline orca::NeighborState NeighborStateOf(const SortedAgentsView& a, 
           (a.flags[j] & kAgentNonCooperative) != 0};
 }
 
+// Right of way (OrcaParams::right_of_way): the velocity each slow cooperative agent would
+// take with only the walls in its way, read by its neighbours when they give way to it.
+struct WantFunctor {
+  SortedAgentsView agents;
+  orca::ObstacleView obstacles;
+  OrcaParams params;
+  float* __restrict__ want_vx;
+  float* __restrict__ want_vy;
+
+  THRONG_HD void operator()(uint32_t i) const {
+    const orca::AgentState a = AgentStateOf(agents, i);
+    Vec2 want = a.v_pref;
+    if ((agents.flags[i] & kAgentNonCooperative) == 0 && orca::SlowForRightOfWay(a.v, a.v_pref))
+      want = orca::WantedVelocity(a, obstacles, params);
+    want_vx[i] = want.x;
+    want_vy[i] = want.y;
+  }
+};
+
+// Right of way: agent i gives way to each kept neighbour that goes first in a jam, avoiding
+// it with full responsibility at the velocity that neighbour wants. Nothing when the rule
+// is off.
+THRONG_HD inline void GiveRightOfWay(const SortedAgentsView& agents, uint32_t i,
+                                     const uint32_t* list, int count,
+                                     orca::NeighborState* neighbors) {
+  if (agents.want_vx == nullptr) return;
+  const orca::AgentState self = AgentStateOf(agents, i);
+  const Vec2 self_want{agents.want_vx[i], agents.want_vy[i]};
+  for (int k = 0; k < count; ++k) {
+    const uint32_t j = list[k];
+    const Vec2 want{agents.want_vx[j], agents.want_vy[j]};
+    if (orca::GivesWayTo(self, self_want, neighbors[k], want)) {
+      neighbors[k].v_want = want;
+      neighbors[k].non_cooperative = true;
+      neighbors[k].demoted = true;  // it does give way to others: no reason to push
+      neighbors[k].goes_first = true;
+    }
+  }
+}
+
 struct OrcaPassOneFunctor {
   SortedAgentsView agents;
   const uint32_t* __restrict__ lists;
@@ -256,6 +301,7 @@ struct OrcaPassOneFunctor {
     LocalArray<orca::NeighborState, kMaxNeighborsLimit> neighbor_storage;
     orca::NeighborState* const neighbors = neighbor_storage.data();
     for (int k = 0; k < count; ++k) neighbors[k] = NeighborStateOf(agents, list[k]);
+    GiveRightOfWay(agents, i, list, count, neighbors);
     const orca::SolveOutput solved =
         orca::SolveAgent(AgentStateOf(agents, i), neighbors, count, obstacles, params);
     out.vx[i] = solved.velocity.x;
@@ -299,9 +345,10 @@ struct OrcaRepairPassFunctor {
     if (triggered) {
       LocalArray<orca::NeighborState, kMaxNeighborsLimit> neighbor_storage;
       orca::NeighborState* const neighbors = neighbor_storage.data();
+      for (int k = 0; k < count; ++k) neighbors[k] = NeighborStateOf(agents, list[k]);
+      GiveRightOfWay(agents, i, list, count, neighbors);
       for (int k = 0; k < count; ++k) {
         const uint32_t j = list[k];
-        neighbors[k] = NeighborStateOf(agents, j);
         if (prev.status[j] != kOk) {
           neighbors[k].v = {prev.vx[j], prev.vy[j]};
           neighbors[k].non_cooperative = true;

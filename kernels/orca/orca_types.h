@@ -87,6 +87,12 @@ struct OrcaParams {
   // neighbour's line, the whole LP3 velocity as without the rule. false: plain safe stop.
   bool jam_step = true;
   float jam_step_depth = 0.01f;  // m, 0 .. 1
+  // Right of way (docs/ORCA.md, "Right of way"): of two cooperative agents standing nearly still
+  // within reach of each other, one goes first (the one the walls leave more of its way,
+  // then the one in front, then the lower id) and the other avoids it with full
+  // responsibility at the velocity it wants, so that an even split of the way does not
+  // leave both standing.
+  bool right_of_way = false;
   // Comparison baseline only: RVO2 2.0's silent fallback (infeasible -> LP3, reported ok).
   // Use PlainRvo2Params() to get the whole baseline.
   bool rvo2_fallback = false;
@@ -104,6 +110,7 @@ inline OrcaParams PlainRvo2Params(OrcaParams p) {
   p.revalidate_fallback = false;
   p.jam_step = false;
   p.density_speed = false;
+  p.right_of_way = false;
   p.rvo2_fallback = true;
   return p;
 }

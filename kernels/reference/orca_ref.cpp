@@ -35,6 +35,7 @@ struct SolveRules {
   bool jam_step = false;
   double jam_step_depth = 0.0;
   bool density_speed = false;
+  bool right_of_way = false;
 };
 
 SolveRules RulesFor(const OrcaParams& params, const OrcaOptions& options) {
@@ -53,6 +54,7 @@ SolveRules RulesFor(const OrcaParams& params, const OrcaOptions& options) {
   rules.revalidate_fallback = params.revalidate_fallback;
   rules.jam_step = params.jam_step;
   rules.density_speed = params.density_speed;
+  rules.right_of_way = params.right_of_way;
   rules.jam_step_depth = params.jam_step_depth;
   rules.ordered = options.fallback == Fallback::kOrdered;
   return rules;
@@ -61,6 +63,7 @@ SolveRules RulesFor(const OrcaParams& params, const OrcaOptions& options) {
 // What one agent's solves share, whatever the horizon and the pass: the agent, its
 // obstacle lines (tau_obst) and its kept neighbours (chosen with the full tau).
 struct AgentSetup {
+  size_t self_index = 0;
   AgentState self;
   std::vector<Line> obstacle_lines;
   size_t candidate_count = 0;
@@ -72,6 +75,7 @@ AgentSetup SetUpAgent(const OrcaScene& scene, const std::vector<ObstacleVertex>&
   AgentSetup setup;
   const AgentColumns& agents = scene.agents;
   const OrcaParams& params = scene.params;
+  setup.self_index = agent;
   setup.self = ReadAgent(agents, agent);
   if (setup.self.non_cooperative) return setup;
   const AgentState& self = setup.self;
@@ -105,6 +109,51 @@ AgentSetup SetUpAgent(const OrcaScene& scene, const std::vector<ObstacleVertex>&
   return setup;
 }
 
+// docs/ORCA.md, "Right of way". Slow: speed at most a fifth of the preferred speed.
+bool SlowInJam(const AgentState& a) { return AbsSq(a.velocity) <= 0.04 * AbsSq(a.pref_velocity); }
+
+// The velocity agent i would take with only the walls in its way: LP2 over its obstacle
+// lines toward its preferred velocity; zero when the walls leave nothing. Only a slow
+// cooperative agent's is ever read, so the others get their preferred velocity.
+Vec2d WantedVelocity(const AgentSetup& setup) {
+  const AgentState& self = setup.self;
+  if (self.non_cooperative || !SlowInJam(self)) return self.pref_velocity;
+  Vec2d want;
+  if (lp::LinearProgram2(setup.obstacle_lines, self.max_speed, self.pref_velocity, false, &want) <
+      setup.obstacle_lines.size()) {
+    return {0.0, 0.0};
+  }
+  return want;
+}
+
+// Whether `self` (wanting self_want) gives way to `other` (wanting other_want): both
+// cooperative and slow, centres within 1.25 radius sums, and the other goes first: the
+// one the walls leave more of its preferred velocity (by more than 0.1 of it), else the
+// one further along the sum of the two preferred directions (by more than 0.05 radius
+// sums), else the lower id.
+bool GivesWay(const AgentState& self, Vec2d self_want, const AgentState& other, Vec2d other_want) {
+  if (self.non_cooperative || other.non_cooperative) return false;
+  if (!SlowInJam(self) || !SlowInJam(other)) return false;
+  const double radius_sum = self.radius + other.radius;
+  if (AbsSq(other.position - self.position) > 1.5625 * radius_sum * radius_sum) return false;
+  auto progress = [](const AgentState& a, Vec2d want) {
+    const double pref_sq = AbsSq(a.pref_velocity);
+    return pref_sq > 0.0 ? Dot(want, a.pref_velocity) / pref_sq : 0.0;
+  };
+  const double lead = progress(other, other_want) - progress(self, self_want);
+  if (lead > 0.1) return true;
+  if (lead < -0.1) return false;
+  auto unit = [](Vec2d v) {
+    const double length = std::sqrt(AbsSq(v));
+    return length > 0.0 ? (1.0 / length) * v : Vec2d{0.0, 0.0};
+  };
+  const double ahead =
+      Dot(other.position - self.position, unit(self.pref_velocity) + unit(other.pref_velocity));
+  if (ahead > 0.05 * radius_sum) return true;
+  if (ahead < -0.05 * radius_sum) return false;
+  return other.id < self.id;
+}
+
 // Kept neighbour j as a solve sees it. previous (repair passes only): a neighbour whose
 // status there is not ok is treated as non-cooperative, moving at its velocity there.
 AgentState NeighborAsSeen(const OrcaScene& scene, size_t j, const OrcaResult* previous) {
@@ -119,8 +168,10 @@ AgentState NeighborAsSeen(const OrcaScene& scene, size_t j, const OrcaResult* pr
 // The lines of one solve: obstacle lines, then one agent line per kept neighbour at
 // horizon agent_tau. previous (repair passes only): a neighbour whose status there is not
 // ok is treated as non-cooperative, moving at its velocity there.
+// wants (right of way only, else null): every agent's WantedVelocity.
 AgentProblem MakeProblem(const OrcaScene& scene, const AgentSetup& setup, double agent_tau,
-                         double margin_ratio, const OrcaResult* previous) {
+                         double margin_ratio, const OrcaResult* previous,
+                         const std::vector<Vec2d>* wants) {
   AgentProblem problem;
   if (setup.self.non_cooperative) return problem;
   problem.lines = setup.obstacle_lines;
@@ -130,13 +181,36 @@ AgentProblem MakeProblem(const OrcaScene& scene, const AgentSetup& setup, double
   problem.candidate_count = setup.candidate_count;
   problem.neighbors = setup.neighbors;
   const double time_step = scene.params.time_step;
+  const size_t self_index = setup.self_index;
+  auto gives_way = [&](size_t j) {
+    return wants != nullptr &&
+           GivesWay(setup.self, (*wants)[self_index], ReadAgent(scene.agents, j), (*wants)[j]);
+  };
   for (size_t j : setup.neighbors) {
-    const AgentState other = NeighborAsSeen(scene, j, previous);
+    AgentState other = NeighborAsSeen(scene, j, previous);
+    // Given way to: avoided with full responsibility, its line hard.
+    if (gives_way(j)) other.non_cooperative = true;
     bool overlapping = false;
     problem.lines.push_back(
         AgentLine(setup.self, other, time_step, agent_tau, margin_ratio, &overlapping));
     problem.hard.push_back(other.non_cooperative);
     problem.overlapping.push_back(overlapping);
+  }
+  // Right of way's second lines, at the velocity each neighbour given way to wants, while
+  // the solve's line arrays have room (as many as an agent can hold in the parallel solve).
+  constexpr size_t kLineCapacity = kMaxObstacleLinesLimit + kMaxNeighborsLimit;
+  for (size_t j : setup.neighbors) {
+    if (problem.lines.size() >= kLineCapacity) break;
+    if (!gives_way(j)) continue;
+    AgentState wanting = NeighborAsSeen(scene, j, previous);
+    wanting.non_cooperative = true;
+    wanting.velocity = (*wants)[j];
+    bool overlapping = false;
+    problem.lines.push_back(
+        AgentLine(setup.self, wanting, time_step, agent_tau, margin_ratio, &overlapping));
+    problem.hard.push_back(true);
+    problem.overlapping.push_back(overlapping);
+    problem.wanting.push_back(j);
   }
   return problem;
 }
@@ -204,9 +278,15 @@ uint16_t SaturateU16(size_t n) {
 }  // namespace
 
 AgentProblem BuildProblem(const OrcaScene& scene, size_t agent) {
-  const AgentSetup setup = SetUpAgent(scene, BuildObstacleVertices(scene.obstacles), agent);
+  const std::vector<ObstacleVertex> vertices = BuildObstacleVertices(scene.obstacles);
+  const AgentSetup setup = SetUpAgent(scene, vertices, agent);
+  std::vector<Vec2d> wants;
+  if (scene.params.right_of_way) {
+    for (size_t j = 0; j < scene.agents.size(); ++j)
+      wants.push_back(WantedVelocity(SetUpAgent(scene, vertices, j)));
+  }
   return MakeProblem(scene, setup, scene.params.time_horizon, scene.params.contact_margin_ratio,
-                     nullptr);
+                     nullptr, scene.params.right_of_way ? &wants : nullptr);
 }
 
 std::vector<lp::Line> BuildLines(const OrcaScene& scene, size_t agent,
@@ -230,8 +310,10 @@ struct AgentSolution {
 // One agent's solve, docs/ORCA.md "Solve and infeasibility": pass 1 when previous is
 // null, else a repair pass against previous's non-ok neighbours. feasible_only stops after
 // steps 0-2 (the caller keeps its earlier result when no LP2 succeeds).
+// wants: as MakeProblem's.
 AgentSolution SolveAgent(const OrcaScene& scene, const AgentSetup& setup, const SolveRules& rules,
-                         const OrcaResult* previous, bool feasible_only, SolveDiagnostics* diag) {
+                         const std::vector<Vec2d>* wants, const OrcaResult* previous,
+                         bool feasible_only, SolveDiagnostics* diag) {
   const OrcaParams& params = scene.params;
   AgentState self = setup.self;
   if (rules.density_speed) self.pref_velocity = DensitySpeedShare(scene, setup) * self.pref_velocity;
@@ -239,7 +321,8 @@ AgentSolution SolveAgent(const OrcaScene& scene, const AgentSetup& setup, const 
   const double time_step = params.time_step;
   AgentSolution out;
   out.horizon = tau;
-  const AgentProblem problem = MakeProblem(scene, setup, tau, rules.contact_margin_ratio, previous);
+  const AgentProblem problem =
+      MakeProblem(scene, setup, tau, rules.contact_margin_ratio, previous, wants);
 
   // Step 0: the target. v_pref, turned clockwise by side_bias times the largest share
   // any neighbour whose agent line of the full-tau problem v_pref breaks asks for
@@ -250,7 +333,7 @@ AgentSolution SolveAgent(const OrcaScene& scene, const AgentSetup& setup, const 
     for (size_t k = problem.obstacle_line_count; k < problem.lines.size(); ++k) {
       const Line& line = problem.lines[k];
       if (Det(line.direction, line.point - self.pref_velocity) > 0.0) {
-        const size_t j = setup.neighbors[k - problem.obstacle_line_count];
+        const size_t j = problem.NeighborOfLine(k - problem.obstacle_line_count);
         share =
             std::max(share, SideBiasShare(self, ReadAgent(scene.agents, j), rules.side_bias_fade));
       }
@@ -279,7 +362,7 @@ AgentSolution SolveAgent(const OrcaScene& scene, const AgentSetup& setup, const 
     double tau_k = tau;
     while (tau_k > time_step) {
       tau_k = std::max(0.5 * tau_k, time_step);
-      shortened = MakeProblem(scene, setup, tau_k, rules.contact_margin_ratio, previous);
+      shortened = MakeProblem(scene, setup, tau_k, rules.contact_margin_ratio, previous, wants);
       if (diag != nullptr) {
         ++diag->shortened_lp2_solves;
         if (previous != nullptr) ++diag->pass_two_lp2_solves;
@@ -339,7 +422,7 @@ AgentSolution SolveAgent(const OrcaScene& scene, const AgentSetup& setup, const 
   bool zero_breaks_non_cooperative = false;
   for (size_t k = problem.obstacle_line_count; k < problem.lines.size(); ++k) {
     const Line& line = problem.lines[k];
-    const size_t j = setup.neighbors[k - problem.obstacle_line_count];
+    const size_t j = problem.NeighborOfLine(k - problem.obstacle_line_count);
     const bool caller_driven = (scene.agents.flags[j] & kAgentNonCooperative) != 0;
     if (caller_driven && Det(line.direction, line.point) > kSafeStopTolerance)
       zero_breaks_non_cooperative = true;
@@ -381,8 +464,18 @@ OrcaResult SolveOrca(const OrcaScene& scene, const OrcaOptions& options,
     diagnostics->target_biased.assign(n, false);
   }
 
-  // Pass 1.
+  // Pass 1. Right of way reads the neighbours' wanted velocities, so every agent is set up
+  // before any is solved.
   std::vector<AgentSetup> setups(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (i % 256 == 0) ThrowIfStopRequested(options.stop, "orca");
+    setups[i] = SetUpAgent(scene, vertices, i);
+  }
+  std::vector<Vec2d> wants;
+  if (rules.right_of_way) {
+    for (const AgentSetup& setup : setups) wants.push_back(WantedVelocity(setup));
+  }
+  const std::vector<Vec2d>* wants_used = wants.empty() ? nullptr : &wants;
   for (size_t i = 0; i < n; ++i) {
     if (i % 256 == 0) ThrowIfStopRequested(options.stop, "orca");
     if ((agents.flags[i] & kAgentNonCooperative) != 0) {
@@ -391,9 +484,9 @@ OrcaResult SolveOrca(const OrcaScene& scene, const OrcaOptions& options,
       result.vy[i] = agents.vy[i];
       continue;
     }
-    setups[i] = SetUpAgent(scene, vertices, i);
     const AgentSetup& setup = setups[i];
-    const AgentSolution s = SolveAgent(scene, setup, rules, nullptr, false, diagnostics);
+    const AgentSolution s =
+        SolveAgent(scene, setup, rules, wants_used, nullptr, false, diagnostics);
     StoreVelocity(s, i, &result, diagnostics);
     result.solve_flags[i] = s.flags;
     result.candidates[i] = SaturateU16(setup.candidate_count);
@@ -426,8 +519,8 @@ OrcaResult SolveOrca(const OrcaScene& scene, const OrcaOptions& options,
       if ((agents.flags[i] & kAgentNonCooperative) != 0 || previous.status[i] != ok) continue;
       const std::vector<size_t>& kept = setups[i].neighbors;
       if (std::none_of(kept.begin(), kept.end(), [&](size_t j) { return turned[j]; })) continue;
-      const AgentSolution s =
-          SolveAgent(scene, setups[i], rules, &previous, !rules.revalidate_fallback, diagnostics);
+      const AgentSolution s = SolveAgent(scene, setups[i], rules, wants_used, &previous,
+                                         !rules.revalidate_fallback, diagnostics);
       uint8_t& flags = result.solve_flags[i];
       if (s.lp2_succeeded) {
         StoreVelocity(s, i, &result, diagnostics);  // status ok

@@ -118,6 +118,14 @@ struct AgentProblem {
   size_t obstacle_line_count = 0;
   size_t candidate_count = 0;     // agents passing the conservative per-pair filter
   std::vector<size_t> neighbors;  // agent indices kept, closest first (their line order)
+  // Right of way: after the per-neighbour lines, one more line per neighbour the agent
+  // gives way to, at the velocity that neighbour wants; these are the neighbours' indices.
+  std::vector<size_t> wanting;
+  // The agent index of the neighbour behind agent line k (k counted after the obstacle
+  // lines).
+  size_t NeighborOfLine(size_t k) const {
+    return k < neighbors.size() ? neighbors[k] : wanting[k - neighbors.size()];
+  }
 };
 
 // Builds agent `agent`'s pass-1 problem from the snapshot. A non-cooperative agent is not

@@ -117,6 +117,7 @@ inline OrcaScene RandomShapeScene(uint32_t seed, size_t n) {
   p.jam_step = rng() % 4 != 0;
   p.jam_step_depth = 0.05f * unit(rng);
   p.density_speed = rng() % 2 == 0;
+  p.right_of_way = rng() % 2 == 0;
   return scene;
 }
 

@@ -68,6 +68,25 @@ TEST(ConvertTest, zero_fields_take_engine_defaults) {
   EXPECT_EQ(c.detection.oscillation_window, d.detection.oscillation_window);
 }
 
+// The crowd rules' switches are proto3 optional: unset takes the engine's default, a value
+// set is used whichever it is, and GetWorld reports what is in use.
+TEST(ConvertTest, orca_rule_switches_unset_take_the_default_and_a_value_set_holds) {
+  const OrcaParams d;
+  const WorldConfig unset = ConfigFromProto(v1::WorldConfig());
+  EXPECT_EQ(unset.orca.right_of_way, d.right_of_way);
+  EXPECT_EQ(unset.orca.jam_step, d.jam_step);
+  for (const bool value : {false, true}) {
+    v1::WorldConfig proto;
+    proto.mutable_orca()->set_right_of_way(value);
+    const WorldConfig c = ConfigFromProto(proto);
+    EXPECT_EQ(c.orca.right_of_way, value);
+    v1::WorldConfig reported;
+    ConfigToProto(c, &reported);
+    ASSERT_TRUE(reported.orca().has_right_of_way());
+    EXPECT_EQ(reported.orca().right_of_way(), value);
+  }
+}
+
 // The follower's switches beyond docs/ALGORITHMS.md §1 are proto3 optional: unset takes the
 // default (on), an explicit 0 or false switches one off, and GetWorld reports that.
 TEST(ConvertTest, follower_switches_unset_take_the_default_and_zero_switches_off) {
