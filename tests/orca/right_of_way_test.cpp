@@ -91,7 +91,9 @@ TEST(RightOfWayTest, BlocksTileJamsWithoutTheRuleAndEveryoneGetsHomeWithIt) {
         "[ figures  ] Blocks tile on %s: all 100 home after %d ticks with right of way, %d "
         "without (0: not within %d)\n",
         std::string(BackendName(backend)).c_str(), with, without, kLimit);
-    if (backend == BackendKind::kCpu) EXPECT_EQ(without, 0);
+    if (backend == BackendKind::kCpu) {
+      EXPECT_EQ(without, 0);
+    }
     EXPECT_GT(with, 0) << BackendName(backend);
     EXPECT_LT(with, 1500) << BackendName(backend);
   }
