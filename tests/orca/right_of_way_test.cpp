@@ -12,6 +12,7 @@
 #include "kernels/orca/orca_right_of_way.cuh"
 #include "kernels/scenarios/scenario.h"
 #include "kernels/world/world.h"
+#include "tests/world/ticks_to_all_home.h"
 
 namespace throng {
 namespace {
@@ -60,21 +61,7 @@ TEST(RightOfWayTest, TheOneTheWallsLeaveItsWayGoesFirstThenTheOneInFrontThenTheL
 int TicksToAllHome(BackendKind backend, bool right_of_way, int limit) {
   scenarios::Scenario s = scenarios::MakeScenario("blocks", 100, 1);
   s.config.orca.right_of_way = right_of_way;
-  World world(s.config, backend);
-  TickOptions integrate;
-  integrate.integrate = true;
-  TickResult r;
-  world.Step(s.initial, integrate, &r);
-  for (int t = 1; t <= limit; ++t) {
-    world.Advance(1, s.initial.dt, &r);
-    const AgentSnapshot& a = world.state().agents;
-    size_t home = 0;
-    for (size_t i = 0; i < a.size(); ++i) {
-      home += std::hypot(a.x[i] - a.goal_x[i], a.y[i] - a.goal_y[i]) < 1.f;
-    }
-    if (home == a.size()) return t;
-  }
-  return 0;
+  return testing::TicksToAllHome(s, backend, limit);
 }
 
 // Measured 2026-12-04: without the rule, on cpu, four agents stay pressed against a block's

@@ -12,6 +12,7 @@
 #include "kernels/scenarios/scenario.h"
 #include "kernels/world/world.h"
 #include "tests/backends/backend_param.h"
+#include "tests/world/ticks_to_all_home.h"
 
 namespace throng {
 namespace {
@@ -174,21 +175,7 @@ int TicksToAllHome(Way way, int limit) {
     }
     a.behavior.assign(a.size(), static_cast<uint8_t>(AgentBehavior::kNavigate));
   }
-  World world(s.config, BackendKind::kCpu);
-  TickOptions integrate;
-  integrate.integrate = true;
-  TickResult r;
-  world.Step(s.initial, integrate, &r);
-  for (int t = 1; t <= limit; ++t) {
-    world.Advance(1, s.initial.dt, &r);
-    const AgentSnapshot& a = world.state().agents;
-    size_t home = 0;
-    for (size_t i = 0; i < a.size(); ++i) {
-      home += std::hypot(a.x[i] - a.goal_x[i], a.y[i] - a.goal_y[i]) < 1.f;
-    }
-    if (home == a.size()) return t;
-  }
-  return 0;
+  return testing::TicksToAllHome(s, BackendKind::kCpu, limit);
 }
 
 // Measured 2026-12-03 (cpu): navigating, all 100 home at tick 3,114; arriving straight with
