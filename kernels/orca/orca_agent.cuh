@@ -256,8 +256,8 @@ struct WantFunctor {
 };
 
 // Right of way: agent i gives way to each kept neighbour that goes first in a jam, avoiding
-// it with full responsibility at the velocity that neighbour wants. Nothing when the rule
-// is off.
+// it with full responsibility at the velocity it has and (SolveAgent's second line) at the
+// one it wants. Nothing when the rule is off.
 THRONG_HD inline void GiveRightOfWay(const SortedAgentsView& agents, uint32_t i,
                                      const uint32_t* list, int count,
                                      orca::NeighborState* neighbors) {

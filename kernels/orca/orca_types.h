@@ -90,8 +90,8 @@ struct OrcaParams {
   // Right of way (docs/ORCA.md, "Right of way"): of two cooperative agents standing nearly still
   // within reach of each other, one goes first (the one the walls leave more of its way,
   // then the one in front, then the lower id) and the other avoids it with full
-  // responsibility at the velocity it wants, so that an even split of the way does not
-  // leave both standing.
+  // responsibility, at the velocity it has and at the one it wants, so that an even split
+  // of the way does not leave both standing. Off: it brings shallow contacts (docs/ORCA.md).
   bool right_of_way = false;
   // Comparison baseline only: RVO2 2.0's silent fallback (infeasible -> LP3, reported ok).
   // Use PlainRvo2Params() to get the whole baseline.
