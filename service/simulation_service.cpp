@@ -224,6 +224,16 @@ std::shared_ptr<WorldEntry> SimulationService::Lookup(const std::string& world_i
   return entry;
 }
 
+template <typename Body>
+Status SimulationService::WithLockedWorld(const std::string& world_id, Body&& body) {
+  Status status;
+  auto entry = Lookup(world_id, &status);
+  if (!entry) return status;
+  std::lock_guard lock(entry->mu);  // between ticks
+  if (entry->deleted) return Status(StatusCode::NOT_FOUND, "world_id: was deleted");
+  return body(entry);
+}
+
 Status SimulationService::CheckPopulation(const v1::AgentBatch& agents,
                                           const v1::VehicleBatch& vehicles,
                                           const v1::ForwardBatch& forward) const {
@@ -352,73 +362,67 @@ Status SimulationService::Advance(grpc::ServerContext* context, const v1::Advanc
                                   v1::AdvanceResponse* response) {
   return Handle("Advance", context, [&]() -> Status {
     if (request->ticks() < 1) return Status(StatusCode::INVALID_ARGUMENT, "ticks: must be >= 1");
-    Status status;
-    auto entry = Lookup(request->world_id(), &status);
-    if (!entry) return status;
-    std::lock_guard lock(entry->mu);
-    if (entry->deleted) return Status(StatusCode::NOT_FOUND, "world_id: was deleted");
-    auto& world = *entry->world;
-    if (request->ticks() > static_cast<uint32_t>(std::numeric_limits<int>::max())) {
-      return Status(StatusCode::INVALID_ARGUMENT, "ticks: must be <= 2147483647");
-    }
-    // One tick at a time (World::Advance(n) is n single ticks), so that a stopped call
-    // (deadline passed, client gone, server stopping) ends between or inside ticks.
-    const StopRequested stop = StopFor(context);
-    uint32_t done = 0;
-    std::string stopped;
-    if (world.has_state() && world.state().tick > kMaxTick - request->ticks()) {
-      return Status(StatusCode::INVALID_ARGUMENT,
-                    "ticks: " + std::to_string(request->ticks()) +
-                        " more would pass the last tick there is, 2^53");
-    }
-    try {
-      for (; done < request->ticks(); ++done) {
-        world.Advance(1, request->dt(), &entry->result, stop);
-        metrics_->RecordTick(entry->backend, entry->result.stats);
+    return WithLockedWorld(request->world_id(), [&](const std::shared_ptr<WorldEntry>& entry) {
+      auto& world = *entry->world;
+      if (request->ticks() > static_cast<uint32_t>(std::numeric_limits<int>::max())) {
+        return Status(StatusCode::INVALID_ARGUMENT, "ticks: must be <= 2147483647");
       }
-    } catch (const TickCancelled& e) {
-      stopped = e.what();
-    }
-    if (done > 0) AfterTick(*entry);
-    if (done < request->ticks()) {
-      const Status why = StoppedStatus(context, stopped);
-      return Status(why.error_code(), why.error_message() + "; " + std::to_string(done) + " of " +
-                                          std::to_string(request->ticks()) +
-                                          " ticks ran, and those stand");
-    }
-    auto* last = response->mutable_last();
-    last->set_world_id(entry->id);
-    TickOptions options;
-    options.integrate = true;
-    ResultToProto(entry->result, world.state(), options, entry->backend, last);
-    TotalsToProto(world.totals(), response->mutable_totals());
-    return Status::OK;
+      // One tick at a time (World::Advance(n) is n single ticks), so that a stopped call
+      // (deadline passed, client gone, server stopping) ends between or inside ticks.
+      const StopRequested stop = StopFor(context);
+      uint32_t done = 0;
+      std::string stopped;
+      if (world.has_state() && world.state().tick > kMaxTick - request->ticks()) {
+        return Status(StatusCode::INVALID_ARGUMENT,
+                      "ticks: " + std::to_string(request->ticks()) +
+                          " more would pass the last tick there is, 2^53");
+      }
+      try {
+        for (; done < request->ticks(); ++done) {
+          world.Advance(1, request->dt(), &entry->result, stop);
+          metrics_->RecordTick(entry->backend, entry->result.stats);
+        }
+      } catch (const TickCancelled& e) {
+        stopped = e.what();
+      }
+      if (done > 0) AfterTick(*entry);
+      if (done < request->ticks()) {
+        const Status why = StoppedStatus(context, stopped);
+        return Status(why.error_code(), why.error_message() + "; " + std::to_string(done) + " of " +
+                                            std::to_string(request->ticks()) +
+                                            " ticks ran, and those stand");
+      }
+      auto* last = response->mutable_last();
+      last->set_world_id(entry->id);
+      TickOptions options;
+      options.integrate = true;
+      ResultToProto(entry->result, world.state(), options, entry->backend, last);
+      TotalsToProto(world.totals(), response->mutable_totals());
+      return Status::OK;
+    });
   });
 }
 
 Status SimulationService::GetWorld(grpc::ServerContext* context, const v1::GetWorldRequest* request,
                                    v1::GetWorldResponse* response) {
   return Handle("GetWorld", context, [&]() -> Status {
-    Status status;
-    auto entry = Lookup(request->world_id(), &status);
-    if (!entry) return status;
-    std::lock_guard lock(entry->mu);
-    if (entry->deleted) return Status(StatusCode::NOT_FOUND, "world_id: was deleted");
-    const auto& world = *entry->world;
-    FillInfo(*entry, response->mutable_info());
-    *response->mutable_config() = entry->effective_config;
-    if (world.has_state()) {
-      response->set_tick(world.state().tick);
-      response->set_dt(world.state().dt);
-      if (request->include_state()) {
-        AgentsToProto(world.state().agents, response->mutable_agents());
-        VehiclesToProto(world.state().vehicles, response->mutable_vehicles());
-        ForwardToProto(world.state().forward, response->mutable_forward());
+    return WithLockedWorld(request->world_id(), [&](const std::shared_ptr<WorldEntry>& entry) {
+      const auto& world = *entry->world;
+      FillInfo(*entry, response->mutable_info());
+      *response->mutable_config() = entry->effective_config;
+      if (world.has_state()) {
+        response->set_tick(world.state().tick);
+        response->set_dt(world.state().dt);
+        if (request->include_state()) {
+          AgentsToProto(world.state().agents, response->mutable_agents());
+          VehiclesToProto(world.state().vehicles, response->mutable_vehicles());
+          ForwardToProto(world.state().forward, response->mutable_forward());
+        }
+        StatsToProto(world.last_stats(), entry->backend, response->mutable_last_stats());
       }
-      StatsToProto(world.last_stats(), entry->backend, response->mutable_last_stats());
-    }
-    TotalsToProto(world.totals(), response->mutable_totals());
-    return Status::OK;
+      TotalsToProto(world.totals(), response->mutable_totals());
+      return Status::OK;
+    });
   });
 }
 
@@ -480,14 +484,11 @@ Status SimulationService::ExportWorld(grpc::ServerContext* context,
                                       const v1::ExportWorldRequest* request,
                                       v1::WorldExport* response) {
   return Handle("ExportWorld", context, [&]() -> Status {
-    Status status;
-    auto entry = Lookup(request->world_id(), &status);
-    if (!entry) return status;
-    std::lock_guard lock(entry->mu);  // between ticks
-    if (entry->deleted) return Status(StatusCode::NOT_FOUND, "world_id: was deleted");
-    WorldToExport(entry->id, entry->effective_config, entry->world->Kept(), response);
-    spdlog::debug("ExportWorld: {} ({} bytes)", entry->id, response->payload().size());
-    return Status::OK;
+    return WithLockedWorld(request->world_id(), [&](const std::shared_ptr<WorldEntry>& entry) {
+      WorldToExport(entry->id, entry->effective_config, entry->world->Kept(), response);
+      spdlog::debug("ExportWorld: {} ({} bytes)", entry->id, response->payload().size());
+      return Status::OK;
+    });
   });
 }
 
@@ -556,30 +557,27 @@ Status SimulationService::GetNavigationField(grpc::ServerContext* context,
                                              const v1::GetNavigationFieldRequest* request,
                                              v1::NavigationField* response) {
   return Handle("GetNavigationField", context, [&]() -> Status {
-    Status status;
-    auto entry = Lookup(request->world_id(), &status);
-    if (!entry) return status;
-    std::lock_guard lock(entry->mu);
-    if (entry->deleted) return Status(StatusCode::NOT_FOUND, "world_id: was deleted");
-    const NavField* field = entry->world->NavigationField(request->target_id());
-    if (!field) {
-      std::string ids;
-      for (const auto& t : entry->world->config().navigation_targets) {
-        ids += (ids.empty() ? "" : ", ") + std::to_string(t.id);
+    return WithLockedWorld(request->world_id(), [&](const std::shared_ptr<WorldEntry>& entry) {
+      const NavField* field = entry->world->NavigationField(request->target_id());
+      if (!field) {
+        std::string ids;
+        for (const auto& t : entry->world->config().navigation_targets) {
+          ids += (ids.empty() ? "" : ", ") + std::to_string(t.id);
+        }
+        return Status(StatusCode::NOT_FOUND,
+                      "target_id: " + std::to_string(request->target_id()) +
+                          " is not a navigation target of this world (" +
+                          (ids.empty() ? std::string("it has none") : "its targets: " + ids) + ")");
       }
-      return Status(StatusCode::NOT_FOUND,
-                    "target_id: " + std::to_string(request->target_id()) +
-                        " is not a navigation target of this world (" +
-                        (ids.empty() ? std::string("it has none") : "its targets: " + ids) + ")");
-    }
-    response->set_target_id(request->target_id());
-    response->set_origin_x(field->spec.origin.x);
-    response->set_origin_y(field->spec.origin.y);
-    response->set_cell(field->spec.cell);
-    response->set_columns(static_cast<uint32_t>(field->spec.nx));
-    response->set_rows(static_cast<uint32_t>(field->spec.ny));
-    response->mutable_distance()->Add(field->distance.begin(), field->distance.end());
-    return Status::OK;
+      response->set_target_id(request->target_id());
+      response->set_origin_x(field->spec.origin.x);
+      response->set_origin_y(field->spec.origin.y);
+      response->set_cell(field->spec.cell);
+      response->set_columns(static_cast<uint32_t>(field->spec.nx));
+      response->set_rows(static_cast<uint32_t>(field->spec.ny));
+      response->mutable_distance()->Add(field->distance.begin(), field->distance.end());
+      return Status::OK;
+    });
   });
 }
 

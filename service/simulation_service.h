@@ -65,6 +65,10 @@ class SimulationService final : public ::throng::v1::Simulation::Service {
 
   // The live world, or NOT_FOUND (INVALID_ARGUMENT for an empty id).
   std::shared_ptr<WorldEntry> Lookup(const std::string& world_id, grpc::Status* status) const;
+  // Runs `body(entry)` on the live world `world_id`, locked between ticks: Lookup's
+  // statuses, or NOT_FOUND for a world deleted while this call waited for its lock.
+  template <typename Body>
+  grpc::Status WithLockedWorld(const std::string& world_id, Body&& body);
   grpc::Status CheckPopulation(const v1::AgentBatch& agents, const v1::VehicleBatch& vehicles,
                                const v1::ForwardBatch& forward) const;
   // One tick of a locked, live world.
