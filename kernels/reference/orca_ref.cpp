@@ -280,10 +280,11 @@ uint16_t SaturateU16(size_t n) {
 AgentProblem BuildProblem(const OrcaScene& scene, size_t agent) {
   const std::vector<ObstacleVertex> vertices = BuildObstacleVertices(scene.obstacles);
   const AgentSetup setup = SetUpAgent(scene, vertices, agent);
-  std::vector<Vec2d> wants;
+  // Right of way reads the wants of the agent and its kept neighbours only.
+  std::vector<Vec2d> wants(scene.agents.size());
   if (scene.params.right_of_way) {
-    for (size_t j = 0; j < scene.agents.size(); ++j)
-      wants.push_back(WantedVelocity(SetUpAgent(scene, vertices, j)));
+    wants[agent] = WantedVelocity(setup);
+    for (size_t j : setup.neighbors) wants[j] = WantedVelocity(SetUpAgent(scene, vertices, j));
   }
   return MakeProblem(scene, setup, scene.params.time_horizon, scene.params.contact_margin_ratio,
                      nullptr, scene.params.right_of_way ? &wants : nullptr);
