@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "bench/body_depth.h"
+#include "bench/evacuation.h"
 #include "bench/flow_settings.h"
 #include "bench/periodic_corridor.h"
 #include "bench/world_run.h"
@@ -280,17 +281,43 @@ int main(int argc, char** argv) {
       double deepest_max = 0;
       for (uint32_t seed : seeds) {
         bench::FlowFigures f;
+        bool evacuation = false;
+        bench::EvacuationFigures evac;
         try {
           scenarios::Scenario s = scenarios::MakeScenario(name, size, seed);
           if (plain) s.config.orca = PlainRvo2Params(s.config.orca);
           for (const std::string& kv : sets) bench::ApplySetting(kv, &s.config);
           const int ticks =
               std::max(1, static_cast<int>(std::lround(ticks_factor * s.suggested_ticks)));
-          f = bench::Run(s, ParseBackendKind(backend), ticks, list_not_home);
+          Vec2 room_lo, room_hi;
+          evacuation = scenarios::EvacuationRoom(s, &room_lo, &room_hi);
+          if (evacuation) {
+            evac = bench::RunEvacuation(s, ParseBackendKind(backend), ticks);
+          } else {
+            f = bench::Run(s, ParseBackendKind(backend), ticks, list_not_home);
+          }
         } catch (const std::exception& e) {
           std::fprintf(stderr, "throng-bench-flow: %s %zu seed %u: %s\n", name.c_str(), size, seed,
                        e.what());
           return 1;
+        }
+        if (evacuation) {
+          // Whoever leaves the room is taken off the world (bench/evacuation.h); the last
+          // one out gives the evacuation time.
+          std::printf(
+              "%-13s %6zu %-6s evacuation: %zu of %zu out in %d ticks, last at %.1f s, mean "
+              "%.1f s, deeper than 1 cm %llu, deepest %.2f cm, in obstacles %llu, %.2f ms/tick "
+              "(seed %u)\n",
+              name.c_str(), evac.people, plain ? "plain" : "throng", evac.out, evac.people,
+              evac.ticks, evac.last_out_s, evac.mean_out_s,
+              static_cast<unsigned long long>(evac.deep_overlaps), 100.0 * evac.deepest,
+              static_cast<unsigned long long>(evac.in_obstacles), evac.ms_per_tick, seed);
+          std::fflush(stdout);
+          home_sum += evac.out;
+          walkers_sum += evac.people;
+          deep_sum += evac.deep_overlaps;
+          deepest_max = std::max(deepest_max, evac.deepest);
+          continue;
         }
         char home[32];
         std::snprintf(home, sizeof home, "%zu/%zu", f.home, f.with_goals);

@@ -28,6 +28,10 @@ using Json = nlohmann::json;
 std::vector<std::string> Names() { return ScenarioNames(); }
 // Scenarios of forward agents rather than pedestrians.
 bool IsForward(const std::string& name) { return name == "flock" || name == "drones"; }
+// Evacuation scenes have no goals: people leave the room (EvacuationRoom) and are taken off.
+bool IsEvacuation(const std::string& name) {
+  return name == "rimea_9" || name == "rimea_9_two_exits";
+}
 
 // The columns MeasureOverlaps reads, with the world's default radius where the snapshot
 // leaves it out.
@@ -258,10 +262,11 @@ void ExpectSameScenario(const Scenario& a, const Scenario& b) {
   ExpectSameSnapshot(a.initial, b.initial);
 }
 
-TEST(ScenarioTest, names_are_the_ten_scenarios) {
+TEST(ScenarioTest, names_are_the_fourteen_scenarios) {
   EXPECT_EQ(Names(),
             (std::vector<std::string>{"circle", "random", "corridor", "crossing", "town", "flock",
-                                      "drones", "bottleneck_1m", "bottleneck_2m", "blocks"}));
+                                      "drones", "bottleneck_1m", "bottleneck_2m", "blocks",
+                                      "u_trap", "rimea_6", "rimea_9", "rimea_9_two_exits"}));
 }
 
 // RVO2's Blocks tile as blocks.h builds it, each agent sent to its start mirrored through
@@ -341,8 +346,9 @@ TEST(ScenarioTest, every_scenario_has_the_asked_size_and_columns) {
       for (size_t i = 0; i < size; ++i) ASSERT_EQ(a.id[i], i);
       EXPECT_EQ(a.x.size(), size);
       EXPECT_EQ(a.y.size(), size);
-      EXPECT_EQ(a.goal_x.size(), size);
-      EXPECT_EQ(a.goal_y.size(), size);
+      const size_t goals = IsEvacuation(name) ? 0 : size;
+      EXPECT_EQ(a.goal_x.size(), goals);
+      EXPECT_EQ(a.goal_y.size(), goals);
       const VehicleSnapshot& v = s.initial.vehicles;
       const size_t vehicles = name == "town" ? TownVehicles(size) : 0;
       ASSERT_EQ(v.size(), vehicles);
@@ -621,10 +627,13 @@ TEST(ScenarioTest, nobody_starts_or_ends_in_an_obstacle) {
     const AgentSnapshot& a = s.initial.agents;
     const float radius = s.config.agent_defaults.radius;
     float start = 1e9f, goal = 1e9f;
+    ASSERT_EQ(a.has_goals(), !IsEvacuation(name) && !IsForward(name));
     for (const auto& obstacle : s.config.obstacles) {
       for (size_t i = 0; i < a.size(); ++i) {
         start = std::min(start, ObstacleClearance({a.x[i], a.y[i]}, obstacle));
-        goal = std::min(goal, ObstacleClearance({a.goal_x[i], a.goal_y[i]}, obstacle));
+        if (a.has_goals()) {
+          goal = std::min(goal, ObstacleClearance({a.goal_x[i], a.goal_y[i]}, obstacle));
+        }
       }
     }
     EXPECT_GE(start, radius);

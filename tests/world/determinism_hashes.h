@@ -34,8 +34,16 @@ inline constexpr DeterminismHash kDeterminismHashes[] = {
     {"flock", "reference", 0xe35d8e2e653a35daull},
     {"random", "cpu", 0x1a5731c9c26663f8ull},
     {"random", "reference", 0xd588e34d82c0922aull},
+    {"rimea_6", "cpu", 0x74f13cfe13bd22dfull},
+    {"rimea_6", "reference", 0xe612939020b21c0dull},
+    {"rimea_9", "cpu", 0x1563c5404cc8b2f5ull},
+    {"rimea_9", "reference", 0x18e7c0e4b55edfedull},
+    {"rimea_9_two_exits", "cpu", 0x0127b7d0a38d1395ull},
+    {"rimea_9_two_exits", "reference", 0x3c5bcfa6f74f27dfull},
     {"town", "cpu", 0xd1a475f6a80c8a11ull},
     {"town", "reference", 0x22ecb84b410ef643ull},
+    {"u_trap", "cpu", 0x79897c6950c2120eull},
+    {"u_trap", "reference", 0x4f7ed26e4edce463ull},
 };
 
 }  // namespace throng

@@ -108,6 +108,7 @@ def find_tool(tool=None):
 
 def make_scenario(name, size, seed=1, tool=None):
     """Generates a named scenario ("circle", "random", "corridor", "crossing", "town",
-    "flock", "drones", "bottleneck_1m", "bottleneck_2m", "blocks") with the engine's scenario
-    library, through the throng-scenario tool."""
+    "flock", "drones", "bottleneck_1m", "bottleneck_2m", "blocks", "u_trap", "rimea_6",
+    "rimea_9", "rimea_9_two_exits") with the engine's scenario library, through the
+    throng-scenario tool."""
     return scenario_from_dict(_run_tool(tool, [name, "--size", str(size), "--seed", str(seed)]))
