@@ -55,6 +55,8 @@ EvacuationFigures RunEvacuation(const scenarios::Scenario& scenario, BackendKind
       if (a.x[i] >= lo.x && a.x[i] <= hi.x && a.y[i] >= lo.y && a.y[i] <= hi.y) continue;
       keep[i] = 0;
       ++f.out;
+      f.out_left += a.x[i] < lo.x;
+      f.out_right += a.x[i] > hi.x;
       f.last_out_s = f.ticks * static_cast<double>(snapshot.dt);
       out_sum += f.last_out_s;
     }

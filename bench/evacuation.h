@@ -16,6 +16,8 @@ namespace throng::bench {
 struct EvacuationFigures {
   size_t people = 0;
   size_t out = 0;              // left the room within the run
+  size_t out_left = 0;         // of them, across the room's low-x wall
+  size_t out_right = 0;        // across its high-x wall (the rest: the others)
   int ticks = 0;               // run (stops early once everyone is out)
   double last_out_s = 0;       // the evacuation time: when the last one left; 0 if none did
   double mean_out_s = 0;       // over those who left

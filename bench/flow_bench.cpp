@@ -306,10 +306,10 @@ int main(int argc, char** argv) {
           // one out gives the evacuation time.
           std::printf(
               "%-13s %6zu %-6s evacuation: %zu of %zu out in %d ticks, last at %.1f s, mean "
-              "%.1f s, deeper than 1 cm %llu, deepest %.2f cm, in obstacles %llu, %.2f ms/tick "
-              "(seed %u)\n",
+              "%.1f s, by the left wall %zu, by the right %zu, deeper than 1 cm %llu, deepest "
+              "%.2f cm, in obstacles %llu, %.2f ms/tick (seed %u)\n",
               name.c_str(), evac.people, plain ? "plain" : "throng", evac.out, evac.people,
-              evac.ticks, evac.last_out_s, evac.mean_out_s,
+              evac.ticks, evac.last_out_s, evac.mean_out_s, evac.out_left, evac.out_right,
               static_cast<unsigned long long>(evac.deep_overlaps), 100.0 * evac.deepest,
               static_cast<unsigned long long>(evac.in_obstacles), evac.ms_per_tick, seed);
           std::fflush(stdout);

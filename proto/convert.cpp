@@ -210,6 +210,8 @@ WorldConfig ConfigFromProto(const v1::WorldConfig& p) {
   if (nav.has_wall_comfort()) c.navigation.wall_comfort = nav.wall_comfort();
   if (nav.has_wall_cost()) c.navigation.wall_cost = nav.wall_cost();
   if (nav.has_margin()) c.navigation.margin = nav.margin();
+  if (nav.has_density_cost()) c.navigation.density_cost = nav.density_cost();
+  if (nav.has_reroute_every()) c.navigation.reroute_every = nav.reroute_every();
 
   const OrcaParams orca;
   c.orca.time_horizon = Or(p.orca().time_horizon(), orca.time_horizon);
@@ -311,6 +313,8 @@ void ConfigToProto(const WorldConfig& c, v1::WorldConfig* p) {
   nav->set_wall_comfort(c.navigation.wall_comfort);
   nav->set_wall_cost(c.navigation.wall_cost);
   nav->set_margin(c.navigation.margin);
+  nav->set_density_cost(c.navigation.density_cost);
+  nav->set_reroute_every(c.navigation.reroute_every);
   auto* orca = p->mutable_orca();
   orca->set_time_horizon(c.orca.time_horizon);
   orca->set_time_horizon_obst(c.orca.time_horizon_obst);
@@ -526,6 +530,7 @@ void StatsToProto(const TickStats& s, std::string_view backend, v1::TickStats* p
   p->set_stall_episodes(s.stall_episodes);
   p->set_longest_stall_ticks(s.longest_stall_ticks);
   p->set_jam_steps(s.jam_steps);
+  p->set_reroutes(s.reroutes);
   p->set_stopped(s.stopped);
   p->set_time_stopped(s.time_stopped_s);
   p->set_constraints_mean(s.constraints_mean);
@@ -570,6 +575,7 @@ void TotalsToProto(const WorldTotals& s, v1::WorldTotals* p) {
   p->set_stall_episodes(s.stall_episodes);
   p->set_longest_stall_ticks(s.longest_stall_ticks);
   p->set_jam_steps(s.jam_steps);
+  p->set_reroutes(s.reroutes);
   p->set_agent_overlaps(s.agent_overlaps);
   p->set_vehicle_overlaps(s.vehicle_overlaps);
   p->set_agents_in_obstacles(s.agents_in_obstacles);
@@ -590,6 +596,7 @@ void CountsFromProto(const Proto& p, Counts* s) {
   s->stall_episodes = p.stall_episodes();
   s->longest_stall_ticks = p.longest_stall_ticks();
   s->jam_steps = p.jam_steps();
+  s->reroutes = p.reroutes();
   s->agent_overlaps = p.agent_overlaps();
   s->vehicle_overlaps = p.vehicle_overlaps();
   s->agents_in_obstacles = p.agents_in_obstacles();

@@ -32,6 +32,7 @@ void MemoryToProto(const KeptMemory& m, v1::AgentMemory* a, v1::VehicleMemory* v
     a->add_progress_ref(x.progress_ref);
     a->add_goal_x(x.goal.x);
     a->add_goal_y(x.goal.y);
+    a->add_route(x.route);
   }
   v->mutable_id()->Add(m.vehicle_ids.begin(), m.vehicle_ids.end());
   for (const VehicleMemory& x : m.vehicles) {
@@ -46,7 +47,8 @@ void MemoryToProto(const KeptMemory& m, v1::AgentMemory* a, v1::VehicleMemory* v
   }
 }
 
-// Every column of a memory message as long as its ids.
+// Every column of a memory message as long as its ids. `route` came later: an export
+// without it (empty) reads as no re-routes.
 template <class Message>
 void CheckLengths(const Message& m, const char* name) {
   const auto* descriptor = m.GetDescriptor();
@@ -54,6 +56,7 @@ void CheckLengths(const Message& m, const char* name) {
   const int rows = m.id_size();
   for (int f = 0; f < descriptor->field_count(); ++f) {
     const int n = reflection->FieldSize(m, descriptor->field(f));
+    if (n == 0 && descriptor->field(f)->name() == "route") continue;
     if (n != rows) {
       throw std::invalid_argument(std::string(name) + "." + descriptor->field(f)->name() + ": " +
                                   std::to_string(n) + " values for " + std::to_string(rows) +
@@ -77,6 +80,7 @@ KeptMemory MemoryFromProto(const v1::AgentMemory& a, const v1::VehicleMemory& v)
     x.ticks_without_progress = a.ticks_without_progress(i);
     x.progress_ref = a.progress_ref(i);
     x.goal = {a.goal_x(i), a.goal_y(i)};
+    x.route = a.route_size() == 0 ? 0 : a.route(i);
   }
   m.vehicle_ids.assign(v.id().begin(), v.id().end());
   m.vehicles.resize(m.vehicle_ids.size());
@@ -111,6 +115,13 @@ void WorldToExport(const std::string& world_id, const v1::WorldConfig& effective
   TotalsToProto(kept.totals, p.mutable_totals());
   StatsToProto(kept.last_stats, "", p.mutable_last_stats());  // GetWorld names the backend
   MemoryToProto(kept.memory, p.mutable_agent_memory(), p.mutable_vehicle_memory());
+  v1::NavigationCrowd* crowd = p.mutable_crowd();
+  crowd->set_present(kept.crowd.present);
+  crowd->set_tick(kept.crowd.tick);
+  for (const Vec2 q : kept.crowd.positions) {
+    crowd->add_x(q.x);
+    crowd->add_y(q.y);
+  }
   out->Clear();
   out->set_format(kWorldExportFormat);
   // Deterministic: the same world exports to the same bytes.
@@ -154,6 +165,15 @@ ImportedWorld WorldFromExport(const v1::WorldExport& in) {
   w.kept.totals = TotalsFromProto(p.totals());
   w.kept.last_stats = StatsFromProto(p.last_stats());
   w.kept.memory = MemoryFromProto(p.agent_memory(), p.vehicle_memory());
+  if (p.crowd().x_size() != p.crowd().y_size()) {
+    throw std::invalid_argument("crowd.y: " + std::to_string(p.crowd().y_size()) + " values for " +
+                                std::to_string(p.crowd().x_size()) + " x");
+  }
+  w.kept.crowd.present = p.crowd().present();
+  w.kept.crowd.tick = p.crowd().tick();
+  for (int i = 0; i < p.crowd().x_size(); ++i) {
+    w.kept.crowd.positions.push_back({p.crowd().x(i), p.crowd().y(i)});
+  }
   return w;
 }
 

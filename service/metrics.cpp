@@ -59,6 +59,7 @@ struct EngineSeries {
   Counter* stall_episodes;
   Gauge* longest_stall;
   Counter* jam_steps;
+  Counter* reroutes;
   std::array<Counter*, kCollisionKinds.size()> collisions;
   Histogram* constraints_mean;
   Gauge* constraints_max;
@@ -136,6 +137,15 @@ ServiceMetrics::Impl::Impl(int max_worlds, const prometheus::Labels& replica) {
               "Stalls begun: agents whose time without progress reached stall_ticks. "
               "A rise means new jams forming (a door, a counter-flow, a blocked path); "
               "compare with throng_longest_stall_ticks to see whether they clear.")
+          .Labels(replica)
+          .Register(r);
+  auto& reroutes =
+      BuildCounter()
+          .Name("throng_reroutes_total")
+          .Help(
+              "Navigating agents that took a new route after stall_ticks without progress "
+              "(docs/NAVIGATION.md, \"Re-routing\"). Rising with throng_stall_episodes_total: "
+              "crowds are being sent round a clogged exit or passage.")
           .Labels(replica)
           .Register(r);
   auto& jam_steps =
@@ -266,6 +276,7 @@ ServiceMetrics::Impl::Impl(int max_worlds, const prometheus::Labels& replica) {
     e.stall_episodes = &stall_episodes.Add({{"backend", backend}});
     e.longest_stall = &longest_stall.Add({{"backend", backend}});
     e.jam_steps = &jam_steps.Add({{"backend", backend}});
+    e.reroutes = &reroutes.Add({{"backend", backend}});
     for (size_t k = 0; k < kCollisionKinds.size(); ++k) {
       e.collisions[k] =
           &collisions.Add({{"backend", backend}, {"kind", std::string(kCollisionKinds[k])}});
@@ -385,6 +396,7 @@ void ServiceMetrics::RecordTick(std::string_view backend, const TickStats& stats
   add(e.stall_episodes, static_cast<double>(stats.stall_episodes));
   e.longest_stall->Set(static_cast<double>(stats.longest_stall_ticks));
   add(e.jam_steps, static_cast<double>(stats.jam_steps));
+  add(e.reroutes, static_cast<double>(stats.reroutes));
   add(e.collisions[0], static_cast<double>(stats.agent_overlaps));
   add(e.collisions[1], static_cast<double>(stats.vehicle_overlaps));
   add(e.collisions[2], static_cast<double>(stats.agents_in_obstacles));

@@ -113,6 +113,10 @@ NavGridSpec NavGridFor(const std::vector<Polygon>& obstacles, const std::vector<
   Require(params.wall_cost >= 0.f && params.wall_cost <= 100.f,
           "wall_cost: must be >= 0 and <= 100");
   Require(params.margin >= 0.f && params.margin <= 1000.f, "margin: must be >= 0 and <= 1000 m");
+  Require(params.density_cost >= 0.f && params.density_cost <= 100.f,
+          "density_cost: must be >= 0 and <= 100");
+  Require(params.reroute_every >= 0 && params.reroute_every <= 1000000,
+          "reroute_every: must be >= 0 and <= 1000000 ticks");
 
   Vec2 lo{INFINITY, INFINITY}, hi{-INFINITY, -INFINITY};
   auto cover = [&](Vec2 v) {

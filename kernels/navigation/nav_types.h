@@ -44,6 +44,12 @@ struct NavFieldParams {
   float wall_comfort = 1.f;  // m
   float wall_cost = 1.f;
   float margin = 4.f;  // m of open ground around the obstacles and targets
+  // Re-routing (docs/NAVIGATION.md, "Re-routing"): a navigating agent that has made no
+  // progress for DetectionParams::stall_ticks takes a new route, its target's crowd field:
+  // the costs above plus `density_cost` per metre for each person per m^2 around a cell,
+  // from the positions of a tick no more than `reroute_every` ticks old. 0: no re-routing.
+  float density_cost = 1.f;
+  int reroute_every = 50;  // ticks
 };
 
 // The grid, which cells agents cannot stand in, and the cost of crossing each other cell

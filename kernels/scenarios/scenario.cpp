@@ -7,9 +7,9 @@
 namespace throng::scenarios {
 
 std::vector<std::string> ScenarioNames() {
-  return {"circle", "random",  "corridor",      "crossing",         "town",
-          "flock",  "drones",  "bottleneck_1m", "bottleneck_2m",    "blocks",
-          "u_trap", "rimea_6", "rimea_9",       "rimea_9_two_exits"};
+  return {"circle", "random",  "corridor",      "crossing",          "town",
+          "flock",  "drones",  "bottleneck_1m", "bottleneck_2m",     "blocks",
+          "u_trap", "rimea_6", "rimea_9",       "rimea_9_two_exits", "two_exits"};
 }
 
 Scenario MakeScenario(std::string_view name, size_t size, uint32_t seed) {
@@ -24,7 +24,7 @@ Scenario MakeScenario(std::string_view name, size_t size, uint32_t seed) {
   if (name == "drones") return detail::MakeDrones(size, seed);
   if (name == "u_trap") return detail::MakeUTrap(size, seed);
   if (name == "rimea_6") return detail::MakeRimea6(size, seed);
-  if (name == "rimea_9" || name == "rimea_9_two_exits") {
+  if (name == "rimea_9" || name == "rimea_9_two_exits" || name == "two_exits") {
     return detail::MakeEvacuation(name, size, seed);
   }
   if (const float door = BottleneckDoor(name); door > 0.f) {

@@ -25,7 +25,7 @@ struct Scenario {
 
 // "circle", "random", "corridor", "crossing", "town", "flock", "drones", "bottleneck_1m",
 // "bottleneck_2m", "blocks", and the navigating scenes (docs/NAVIGATION.md) "u_trap",
-// "rimea_6", "rimea_9" and "rimea_9_two_exits".
+// "rimea_6", "rimea_9", "rimea_9_two_exits" and "two_exits".
 std::vector<std::string> ScenarioNames();
 
 // Vehicles in a town of `size` pedestrians: one per 50 people (200 at 10,000), and at
@@ -38,7 +38,8 @@ inline size_t TownVehicles(size_t size) {
 // The door of "bottleneck_1m" and "bottleneck_2m", m (1 and 2); 0 for every other name.
 float BottleneckDoor(std::string_view name);
 
-// The room that the people of an evacuation scene ("rimea_9", "rimea_9_two_exits") leave,
+// The room that the people of an evacuation scene ("rimea_9", "rimea_9_two_exits",
+// "two_exits") leave,
 // as the corners lo and hi: the caller takes whoever's centre is outside it off the world,
 // as evacuation simulators do, and the tick the last one leaves is the evacuation time.
 // false for every other scene.

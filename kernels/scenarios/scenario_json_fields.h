@@ -170,6 +170,8 @@ void VisitFields(V& v, NavFieldParams& p) {
   v("wall_comfort", p.wall_comfort, kOptional);
   v("wall_cost", p.wall_cost, kOptional);
   v("margin", p.margin, kOptional);
+  v("density_cost", p.density_cost, kOptional);
+  v("reroute_every", p.reroute_every, kOptional);
 }
 
 template <class V>

@@ -74,7 +74,7 @@ Scenario MakeFlock(size_t size, uint32_t seed);   // scenario_forward.cpp
 Scenario MakeDrones(size_t size, uint32_t seed);  // scenario_forward.cpp
 Scenario MakeUTrap(size_t size, uint32_t seed);   // scenario_navigation.cpp
 Scenario MakeRimea6(size_t size, uint32_t seed);  // scenario_navigation.cpp
-// scenario_evacuation.cpp: "rimea_9" or "rimea_9_two_exits".
+// scenario_evacuation.cpp: "rimea_9", "rimea_9_two_exits" or "two_exits".
 Scenario MakeEvacuation(std::string_view name, size_t size, uint32_t seed);
 
 }  // namespace throng::scenarios::detail

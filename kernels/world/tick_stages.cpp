@@ -24,7 +24,10 @@ void ValidateAndGather(TickContext& c) {
   c.w.memory.GatherVehicles(c.snapshot.vehicles.id, &c.w.vehicle_memory);
 }
 
-void Pedestrians(TickContext& c) { PreparePedestrians(c.config, c.snapshot, c.w); }
+void Pedestrians(TickContext& c) {
+  PrepareCrowdFields(c.config, c.snapshot, c.w);
+  PreparePedestrians(c.config, c.snapshot, c.w);
+}
 
 void Vehicles(TickContext& c) {
   c.vehicles_braking = DriveVehicles(c.config, c.snapshot, c.options.stop, c.w);
@@ -99,6 +102,7 @@ void Stats(TickContext& c) {
       stats.longest_stall_ticks = std::max(stats.longest_stall_ticks, waited);
     }
     if (ar.flags[i] & kAgentStopped) ++stats.stopped;
+    if (ar.flags[i] & kAgentRerouted) ++stats.reroutes;
   }
   if (solved > 0) {
     stats.constraints_mean = static_cast<double>(constraints_sum) / solved;

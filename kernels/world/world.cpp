@@ -70,8 +70,9 @@ void BuildNavigation(const WorldConfig& config, World::Internals& w) {
                         " cells in all (fewer targets, a coarser navigation.cell, or a smaller "
                         "world)");
   }
-  const NavCosts costs = BuildNavCosts(w.obstacles, targets, config.navigation);
-  for (const NavTarget& t : targets) w.nav_fields.push_back(BuildNavField(costs, t));
+  w.nav_costs = BuildNavCosts(w.obstacles, targets, config.navigation);
+  for (const NavTarget& t : targets) w.nav_fields.push_back(BuildNavField(w.nav_costs, t));
+  w.nav_targets = std::move(targets);
 }
 
 }  // namespace
@@ -102,6 +103,11 @@ void World::Step(const Snapshot& s, const TickOptions& options, TickResult* out)
   Internals& w = *in_;
   w.memory.Commit(s.agents.id, std::move(w.agent_memory), s.vehicles.id,
                   std::move(w.vehicle_memory));
+  if (w.crowd_refreshed) {
+    w.crowd = std::move(w.crowd_next);
+    w.crowd_committed_serial = w.crowd_next_serial;
+    w.crowd_refreshed = false;
+  }
   state_ = std::move(tick.next);
   has_state_ = true;
   out->tick = s.tick;
@@ -137,7 +143,7 @@ const NavField* World::NavigationField(uint32_t target_id) const {
 }
 
 WorldKept World::Kept() const {
-  return {has_state_, state_, in_->memory.Kept(), totals_, last_stats_};
+  return {has_state_, state_, in_->memory.Kept(), in_->crowd, totals_, last_stats_};
 }
 
 void World::Restore(WorldKept kept) {
@@ -150,9 +156,13 @@ void World::Restore(WorldKept kept) {
   if (!std::isfinite(kept.totals.time_stopped_s) || kept.totals.time_stopped_s < 0) {
     throw std::invalid_argument("totals.time_stopped_s: must be finite and >= 0");
   }
+  ValidateNavCrowd(kept.crowd);
   // The first change: it checks the memory (ValidateKeptMemory) before it replaces any.
   in_->memory.Restore(std::move(kept.memory));
-  // Nothing below throws.
+  // Nothing below throws. The crowd fields are rebuilt from the restored crowd on demand.
+  in_->crowd = std::move(kept.crowd);
+  in_->crowd_committed_serial = ++in_->crowd_serial;
+  in_->crowd_refreshed = false;
   has_state_ = kept.has_state;
   state_ = kept.has_state ? std::move(kept.state) : Snapshot{};
   totals_ = kept.totals;

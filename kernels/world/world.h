@@ -25,6 +25,7 @@ struct WorldKept {
   bool has_state = false;
   Snapshot state;  // meaningful when has_state
   KeptMemory memory;
+  NavCrowd crowd;
   WorldTotals totals;
   TickStats last_stats;
 };

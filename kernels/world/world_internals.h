@@ -25,6 +25,17 @@ struct World::Internals {
   std::vector<NavField> nav_fields;
   std::vector<Vec2> nav_points;
   std::vector<std::vector<Vec2>> nav_shapes;
+  NavCosts nav_costs;                  // the static costs, for crowd fields
+  std::vector<NavTarget> nav_targets;  // internal frame, in nav_ids' order
+  // Re-routing (docs/NAVIGATION.md): the committed crowd, and a refreshed one this tick
+  // commits with it. Serials tell which crowd a cached crowd field was built from (a
+  // cancelled tick's refresh is never committed, and its fields are then rebuilt).
+  NavCrowd crowd, crowd_next;
+  bool crowd_refreshed = false;
+  uint64_t crowd_serial = 0;  // the last serial handed out
+  uint64_t crowd_committed_serial = 0, crowd_next_serial = 0;
+  std::vector<NavField> crowd_fields;        // per target, built on demand
+  std::vector<uint64_t> crowd_field_serial;  // 0: none
 
   // Buffers reused from tick to tick.
   std::vector<AgentMemory> agent_memory;
@@ -52,6 +63,9 @@ inline float Or(const std::vector<float>& column, size_t i, float fallback) {
 // Stages of World::Step, in order. Each reads the snapshot and the world's buffers and
 // writes buffers only: nothing here changes what the world keeps until Step commits.
 
+// Re-routing: refreshes the crowd when re-routed agents need it and it is older than
+// navigation.reroute_every ticks, and builds the crowd fields they follow.
+void PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, World::Internals& w);
 // Pedestrians in the internal frame, with their preferred velocities (behaviours).
 void PreparePedestrians(const WorldConfig& config, const Snapshot& s, World::Internals& w);
 // Vehicles: spline following, then the path check caps their speed. Returns how many

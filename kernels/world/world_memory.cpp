@@ -134,6 +134,23 @@ bool Within(float v, float lo, float hi) { return v >= lo && v <= hi; }  // fals
 
 }  // namespace
 
+void ValidateNavCrowd(const NavCrowd& crowd) {
+  if (!crowd.present && !crowd.positions.empty()) {
+    throw std::invalid_argument("crowd.positions: " + std::to_string(crowd.positions.size()) +
+                                " positions but no crowd");
+  }
+  if (crowd.tick > kMaxTick) {
+    throw std::invalid_argument("crowd.tick: beyond the last tick there is, 2^53");
+  }
+  for (size_t i = 0; i < crowd.positions.size(); ++i) {
+    const Vec2 p = crowd.positions[i];
+    if (!(std::fabs(p.x) <= kMaxCoordinate && std::fabs(p.y) <= kMaxCoordinate)) {
+      throw std::invalid_argument("crowd.positions[" + std::to_string(i) +
+                                  "]: must be finite and within 2e6 m");
+    }
+  }
+}
+
 void ValidateKeptMemory(const KeptMemory& m) {
   CheckIds(m.agent_ids, m.agents.size(), "agent");
   CheckIds(m.vehicle_ids, m.vehicles.size(), "vehicle");

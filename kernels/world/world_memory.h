@@ -19,6 +19,18 @@ struct AgentMemory {
   // distance made along the preferred direction since the last progress.
   float progress_ref = std::numeric_limits<float>::infinity();
   Vec2 goal{std::numeric_limits<float>::quiet_NaN(), 0.f};  // the goal progress refers to
+  // Navigating agents: how often it has been re-routed (docs/NAVIGATION.md, "Re-routing");
+  // > 0: it follows its target's crowd field.
+  uint32_t route = 0;
+};
+
+// The positions re-routed agents' crowd fields are built from (docs/NAVIGATION.md,
+// "Re-routing"): every pedestrian of tick `tick`, internal frame. Kept between ticks and
+// exported, so that a restored world builds the same fields.
+struct NavCrowd {
+  bool present = false;
+  uint64_t tick = 0;
+  std::vector<Vec2> positions;
 };
 
 struct VehicleMemory {
@@ -55,6 +67,10 @@ struct KeptMemory {
 // Throws std::invalid_argument naming the first bad value ("memory.agents[3].last_side: ..."):
 // lengths that differ, repeated ids, values no tick could have left.
 void ValidateKeptMemory(const KeptMemory& memory);
+// Throws std::invalid_argument naming the first bad value ("crowd.positions[2]: ..."):
+// positions beyond kMaxCoordinate or not finite, a tick beyond kMaxTick, positions without
+// a crowd.
+void ValidateNavCrowd(const NavCrowd& crowd);
 
 class WorldMemory {
  public:

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "kernels/math/ring.h"
+#include "kernels/navigation/crowd_cost.h"
 #include "kernels/navigation/distance_field.h"
 #include "kernels/steering/steering.cuh"
 #include "kernels/vehicles/spline.cuh"
@@ -35,15 +36,21 @@ float ProjectOnWholeLane(const SplineSet& lanes, uint32_t spline, Vec3 p) {
   return best_s;
 }
 
+// The index of a navigation target (validated: present).
+size_t TargetIndex(const World::Internals& w, uint32_t target) {
+  return static_cast<size_t>(std::find(w.nav_ids.begin(), w.nav_ids.end(), target) -
+                             w.nav_ids.begin());
+}
+
 // BEHAVIOR_NAVIGATE (docs/NAVIGATION.md): along the target's field at the agent's own
-// speed, under the arrive behaviour's acceleration limit. Inside a polygon target, or
-// within the slowing radius of a point target, it arrives: on its own goal when it has
-// one (`goal`), else on the point, or at rest where it stands in the polygon. Where the
-// field leads nowhere (outside its grid, or cut off) it heads straight for the target.
-Vec2 Navigate(const World::Internals& w, uint32_t target, Vec2 p, Vec2 v, const Vec2* goal,
-              const ArriveParams& arrive, float dt) {
-  const size_t k = static_cast<size_t>(std::find(w.nav_ids.begin(), w.nav_ids.end(), target) -
-                                       w.nav_ids.begin());  // validated: present
+// speed, under the arrive behaviour's acceleration limit; a re-routed agent (`rerouted`)
+// along the target's crowd field. Inside a polygon target, or within the slowing radius of
+// a point target, it arrives: on its own goal when it has one (`goal`), else on the point,
+// or at rest where it stands in the polygon. Where the field leads nowhere (outside its
+// grid, or cut off) it heads straight for the target.
+Vec2 Navigate(const World::Internals& w, uint32_t target, bool rerouted, Vec2 p, Vec2 v,
+              const Vec2* goal, const ArriveParams& arrive, float dt) {
+  const size_t k = TargetIndex(w, target);
   const std::vector<Vec2>& shape = w.nav_shapes[k];
   const Vec2 point = w.nav_points[k];
   if (shape.size() >= 3 && InsideRing(shape, p)) {
@@ -52,7 +59,8 @@ Vec2 Navigate(const World::Internals& w, uint32_t target, Vec2 p, Vec2 v, const 
   if (shape.size() == 1 && Length(point - p) <= arrive.slowing_radius) {
     return ArriveStep(p, v, goal != nullptr ? *goal : point, arrive, dt);
   }
-  const Vec2 way = NavDirectionAt(w.nav_fields[k], p);
+  const bool crowd = rerouted && k < w.crowd_field_serial.size() && w.crowd_field_serial[k] != 0;
+  const Vec2 way = NavDirectionAt(crowd ? w.crowd_fields[k] : w.nav_fields[k], p);
   if (Length(way) == 0.f) return ArriveStep(p, v, point, arrive, dt);
   return SteerToward(v, way * arrive.max_speed, arrive, dt);
 }
@@ -62,6 +70,49 @@ size_t IndexOfLane(const std::vector<uint32_t>& lane_ids, uint32_t id) {
 }
 
 }  // namespace
+
+// Whether re-routing may act on pedestrian i: a cooperative agent that navigates.
+bool Reroutable(const WorldConfig& config, const AgentSnapshot& a, size_t i) {
+  if (config.navigation.reroute_every <= 0) return false;
+  if (!a.flags.empty() && (a.flags[i] & kSnapshotNonCooperative)) return false;
+  return EffectiveBehavior(a, i, config.agent_defaults.behavior) == AgentBehavior::kNavigate;
+}
+
+void PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, World::Internals& w) {
+  w.crowd_refreshed = false;
+  const AgentSnapshot& a = s.agents;
+  std::vector<uint8_t> needed(w.nav_ids.size(), 0);
+  bool any = false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (w.agent_memory[i].route == 0 || !Reroutable(config, a, i)) continue;
+    needed[TargetIndex(w, a.target[i])] = 1;
+    any = true;
+  }
+  if (!any) return;
+  const auto every = static_cast<uint64_t>(config.navigation.reroute_every);
+  if (!w.crowd.present || s.tick < w.crowd.tick || s.tick - w.crowd.tick >= every) {
+    w.crowd_next.present = true;
+    w.crowd_next.tick = s.tick;
+    w.crowd_next.positions.resize(a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+      const Vec3 p = config.frame.ToInternal({a.x[i], a.y[i], Or(a.z, i, 0.f)});
+      w.crowd_next.positions[i] = {p.x, p.y};
+    }
+    w.crowd_refreshed = true;
+    w.crowd_next_serial = ++w.crowd_serial;
+  }
+  const NavCrowd& crowd = w.crowd_refreshed ? w.crowd_next : w.crowd;
+  const uint64_t serial = w.crowd_refreshed ? w.crowd_next_serial : w.crowd_committed_serial;
+  w.crowd_fields.resize(w.nav_ids.size());
+  w.crowd_field_serial.resize(w.nav_ids.size(), 0);
+  for (size_t k = 0; k < needed.size(); ++k) {
+    if (!needed[k] || w.crowd_field_serial[k] == serial) continue;
+    w.crowd_fields[k] =
+        BuildNavField(AddCrowdCost(w.nav_costs, crowd.positions, config.navigation.density_cost),
+                      w.nav_targets[k]);
+    w.crowd_field_serial[k] = serial;
+  }
+}
 
 // Pedestrians in the internal frame, with their preferred velocities (behaviours).
 void PreparePedestrians(const WorldConfig& config, const Snapshot& s, World::Internals& w) {
@@ -124,8 +175,8 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, World::Int
           pref = SteerToward({v.x, v.y}, Flee({p.x, p.y}, goal, arrive.max_speed), arrive, dt);
           break;
         case AgentBehavior::kNavigate:
-          pref = Navigate(w, a.target[i], {p.x, p.y}, {v.x, v.y}, has_goal ? &goal : nullptr,
-                          arrive, dt);
+          pref = Navigate(w, a.target[i], w.agent_memory[i].route > 0, {p.x, p.y}, {v.x, v.y},
+                          has_goal ? &goal : nullptr, arrive, dt);
           break;
         default:
           if (!a.pref_vx.empty()) {
@@ -312,7 +363,15 @@ void FillResults(const WorldConfig& config, const Snapshot& s, const TickOptions
     motion.has_goal = w.has_goal[i] != 0;
     motion.goal = w.goal[i];
     motion.goal_distance = Length(w.goal[i] - Vec2{oa.px[i], oa.py[i]});
-    ar.flags[i] = DetectConditions(w.agent_memory[i], config.detection, motion, dt);
+    AgentMemory& memory = w.agent_memory[i];
+    ar.flags[i] = DetectConditions(memory, config.detection, motion, dt);
+    // Re-routing: each stall_ticks without progress, a navigating agent takes a new route.
+    const int stall = config.detection.stall_ticks;
+    if (memory.ticks_without_progress > 0 && memory.ticks_without_progress % stall == 0 &&
+        Reroutable(config, s.agents, i)) {
+      if (memory.route < UINT32_MAX) ++memory.route;
+      ar.flags[i] |= kAgentRerouted;
+    }
   }
 
   VehicleResults& vr = out->vehicles;

@@ -43,6 +43,7 @@ void WorldTotals::Add(const TickStats& stats) {
   stalled += stats.stalled;
   stall_episodes += stats.stall_episodes;
   jam_steps += stats.jam_steps;
+  reroutes += stats.reroutes;
   longest_stall_ticks = std::max(longest_stall_ticks, stats.longest_stall_ticks);
   agent_overlaps += stats.agent_overlaps;
   vehicle_overlaps += stats.vehicle_overlaps;

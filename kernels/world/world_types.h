@@ -38,6 +38,7 @@ enum AgentCondition : uint8_t {
   kAgentOscillating = 1u << 0,  // its avoidance swung side to side within the window
   kAgentStalled = 1u << 1,      // no progress for DetectionParams::stall_ticks: re-plan
   kAgentStopped = 1u << 2,      // wants to move but was given (almost) no speed this tick
+  kAgentRerouted = 1u << 3,     // navigating, took a new route this tick (docs/NAVIGATION.md)
 };
 
 // How a pedestrian's preferred velocity is made (docs/ALGORITHMS.md §3; AgentSnapshot::behavior).
@@ -244,6 +245,8 @@ struct TickStats {
   // Solved agents whose solve was infeasible and that moved by a jam step instead of
   // standing (docs/ORCA.md, step 5; SolveFlag kSolveJamStep).
   uint64_t jam_steps = 0;
+  // Navigating agents re-routed this tick (kAgentRerouted; docs/NAVIGATION.md).
+  uint64_t reroutes = 0;
   uint64_t stopped = 0;         // agents wanting to move but given no speed
   double time_stopped_s = 0;    // stopped * dt
   double constraints_mean = 0;  // half-planes per solved agent
@@ -318,6 +321,7 @@ struct WorldTotals {
   uint64_t stall_episodes = 0;
   uint64_t longest_stall_ticks = 0;  // the largest TickStats::longest_stall_ticks
   uint64_t jam_steps = 0;            // agent-ticks
+  uint64_t reroutes = 0;
   uint64_t agent_overlaps = 0, vehicle_overlaps = 0, agents_in_obstacles = 0;
   uint64_t forward_in_obstacles = 0;  // forward-agent-ticks
   double time_stopped_s = 0;

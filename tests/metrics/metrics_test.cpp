@@ -184,6 +184,7 @@ TEST(ServiceMetricsTest, every_family_has_help_and_type) {
       {"throng_stall_episodes_total", "counter"},
       {"throng_longest_stall_ticks", "gauge"},
       {"throng_jam_steps_total", "counter"},
+      {"throng_reroutes_total", "counter"},
       {"throng_collisions_total", "counter"},
       {"throng_constraints_per_agent", "histogram"},
       {"throng_constraints_per_agent_max", "gauge"},

@@ -30,7 +30,7 @@ std::vector<std::string> Names() { return ScenarioNames(); }
 bool IsForward(const std::string& name) { return name == "flock" || name == "drones"; }
 // Evacuation scenes have no goals: people leave the room (EvacuationRoom) and are taken off.
 bool IsEvacuation(const std::string& name) {
-  return name == "rimea_9" || name == "rimea_9_two_exits";
+  return name == "rimea_9" || name == "rimea_9_two_exits" || name == "two_exits";
 }
 
 // The columns MeasureOverlaps reads, with the world's default radius where the snapshot
@@ -262,11 +262,11 @@ void ExpectSameScenario(const Scenario& a, const Scenario& b) {
   ExpectSameSnapshot(a.initial, b.initial);
 }
 
-TEST(ScenarioTest, names_are_the_fourteen_scenarios) {
-  EXPECT_EQ(Names(),
-            (std::vector<std::string>{"circle", "random", "corridor", "crossing", "town", "flock",
-                                      "drones", "bottleneck_1m", "bottleneck_2m", "blocks",
-                                      "u_trap", "rimea_6", "rimea_9", "rimea_9_two_exits"}));
+TEST(ScenarioTest, names_are_the_fifteen_scenarios) {
+  EXPECT_EQ(Names(), (std::vector<std::string>{"circle", "random", "corridor", "crossing", "town",
+                                               "flock", "drones", "bottleneck_1m", "bottleneck_2m",
+                                               "blocks", "u_trap", "rimea_6", "rimea_9",
+                                               "rimea_9_two_exits", "two_exits"}));
 }
 
 // RVO2's Blocks tile as blocks.h builds it, each agent sent to its start mirrored through

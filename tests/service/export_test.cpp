@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <cmath>
 #include <functional>
 #include <memory>
 #include <string>
@@ -128,6 +129,31 @@ TEST_F(ExportTest, every_scenario_moves_and_continues_bit_for_bit) {
   }
 }
 
+// Re-routed agents and the crowd their fields come from (docs/NAVIGATION.md, "Re-routing")
+// travel too: the two_exits room after re-routes began continues bit for bit.
+TEST_F(ExportTest, a_world_with_rerouted_agents_continues_bit_for_bit) {
+  auto from = from_->Stub(), to = to_->Stub();
+  const scenarios::Scenario s = scenarios::MakeScenario("two_exits", 200, 1);
+  const std::string id = RunScenario(*from, s, 220);
+  const v1::WorldExport exported = Export(*from, id);
+  v1::WorldExportPayload payload;
+  ASSERT_TRUE(payload.ParseFromString(exported.payload()));
+  ASSERT_TRUE(payload.crowd().present());
+  EXPECT_EQ(payload.crowd().x_size(), 200);
+  EXPECT_GT(payload.totals().reroutes(), 0u);
+  uint32_t rerouted = 0;
+  for (uint32_t r : payload.agent_memory().route()) rerouted += r > 0;
+  EXPECT_GT(rerouted, 0u);
+  v1::WorldInfo info;
+  const auto status = Import(*to, exported, &info);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  for (int t = 0; t < 40; ++t) {
+    const v1::StepResponse a = AdvanceOne(*from, id, s.initial.dt);
+    const v1::StepResponse b = AdvanceOne(*to, id, s.initial.dt);
+    ASSERT_EQ(a.SerializeAsString(), b.SerializeAsString()) << "tick " << a.tick();
+  }
+}
+
 // The payload re-serialized with a change, under a matching checksum.
 v1::WorldExport Edited(const v1::WorldExport& e,
                        const std::function<void(v1::WorldExportPayload*)>& edit) {
@@ -175,6 +201,14 @@ TEST_F(ExportTest, a_bad_export_is_refused_and_changes_nothing) {
   bad =
       Edited(good, [](v1::WorldExportPayload* p) { p->mutable_vehicle_memory()->add_progress(1); });
   refused(bad, StatusCode::INVALID_ARGUMENT, "vehicle_memory.progress: ");
+  bad = Edited(good, [](v1::WorldExportPayload* p) { p->mutable_crowd()->add_x(1); });
+  refused(bad, StatusCode::INVALID_ARGUMENT, "crowd.y: ");
+  bad = Edited(good, [](v1::WorldExportPayload* p) {
+    p->mutable_crowd()->set_present(true);
+    p->mutable_crowd()->add_x(NAN);
+    p->mutable_crowd()->add_y(0);
+  });
+  refused(bad, StatusCode::INVALID_ARGUMENT, "crowd.positions[0]");
   bad = Edited(good, [](v1::WorldExportPayload* p) { p->mutable_agents()->set_x(3, 1e30f); });
   refused(bad, StatusCode::INVALID_ARGUMENT, "world_export: agents.x[3]");
   bad = Edited(good, [](v1::WorldExportPayload* p) {

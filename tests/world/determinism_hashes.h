@@ -42,6 +42,8 @@ inline constexpr DeterminismHash kDeterminismHashes[] = {
     {"rimea_9_two_exits", "reference", 0x3c5bcfa6f74f27dfull},
     {"town", "cpu", 0xd1a475f6a80c8a11ull},
     {"town", "reference", 0x22ecb84b410ef643ull},
+    {"two_exits", "cpu", 0xf269115dc05f75a5ull},
+    {"two_exits", "reference", 0xcae9fe9cfa1c5222ull},
     {"u_trap", "cpu", 0x79897c6950c2120eull},
     {"u_trap", "reference", 0x4f7ed26e4edce463ull},
 };

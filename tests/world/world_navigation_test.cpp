@@ -134,6 +134,12 @@ TEST(WorldNavigationInputTest, BadTargetsAndMissingOnesAreNamed) {
   WorldConfig fine = Cup();
   fine.navigation.cell = 0.001f;
   ExpectRejected(fine, s, "navigation.cell: must be >= 0.05");
+  WorldConfig negative = Cup();
+  negative.navigation.reroute_every = -1;
+  ExpectRejected(negative, s, "navigation.reroute_every: must be >= 0");
+  WorldConfig dear = Cup();
+  dear.navigation.density_cost = NAN;
+  ExpectRejected(dear, s, "navigation.density_cost: must be >= 0 and <= 100");
   WorldConfig wide = Cup();  // a grid of 2,000 x 2,000 m: more cells than a grid may have
   wide.navigation_targets = {{7, {{0.f, 0.f, 0.f}}}, {2, {{2000.f, 2000.f, 0.f}}}};
   ExpectRejected(wide, s, "navigation.cell: the grid would hold");
@@ -178,12 +184,11 @@ int TicksToAllHome(Way way, int limit) {
   return testing::TicksToAllHome(s, BackendKind::kCpu, limit);
 }
 
-// Measured 2026-12-03 (cpu): navigating, all 100 home at tick 3,114; arriving straight with
-// Throng's rules, not all by 5,000 (96, issue 41); as plain ORCA, all at 2,917. So the
-// field brings everyone home where Throng's straight walk leaves four behind, but not yet
-// sooner than plain ORCA (issue 35's target): the last few arrivals decide the figure,
-// and they move with the field's settings (wall_cost 3 and clearance 2.5 m: 2,243; wall
-// cost 1 and clearance 2.5 m: not all home). docs/NAVIGATION.md.
+// Measured 2026-12-04 (cpu): navigating, all 100 home at tick 2,811 (3,114 before
+// re-routing: the last few, stalled against a block's corner, now take the crowd field
+// round it); arriving straight with Throng's rules, not all by 5,000 (96, issue 41); as
+// plain ORCA, all at 2,917. So the field brings everyone home where Throng's straight walk
+// leaves four behind, and sooner than plain ORCA (issue 35's target). docs/NAVIGATION.md.
 TEST(WorldNavigationBlocksTest, NavigatingEveryoneGetsHome) {
   const int navigating = TicksToAllHome(Way::kNavigate, 5000);
   const int straight = TicksToAllHome(Way::kStraight, 5000);
@@ -193,7 +198,8 @@ TEST(WorldNavigationBlocksTest, NavigatingEveryoneGetsHome) {
       "straight, %d as plain ORCA (0: not within 5,000)\n",
       navigating, straight, plain);
   EXPECT_GT(navigating, 0);
-  EXPECT_LT(navigating, 3500);
+  EXPECT_GT(plain, 0);
+  EXPECT_LT(navigating, plain);
 }
 
 }  // namespace

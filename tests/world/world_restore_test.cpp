@@ -12,24 +12,15 @@
 
 #include "kernels/scenarios/scenario.h"
 #include "kernels/world/world.h"
+#include "tests/world/ran_world.h"
 #include "tests/world/tick_hash.h"
 
 namespace throng {
 namespace {
 
-constexpr int kBefore = 40, kAfter = 40;
+using testing::RanWorld;
 
-// A cpu world of the scenario, stepped on its initial snapshot (integrated) and advanced
-// until it has run `ticks` ticks.
-std::unique_ptr<World> Ran(const scenarios::Scenario& s, int ticks) {
-  auto world = std::make_unique<World>(s.config, BackendKind::kCpu);
-  TickOptions options;
-  options.integrate = true;
-  TickResult r;
-  world->Step(s.initial, options, &r);
-  if (ticks > 1) world->Advance(ticks - 1, s.initial.dt, &r);
-  return world;
-}
+constexpr int kBefore = 40, kAfter = 40;
 
 // One more tick of each world: whether the two agree bit for bit (results and state).
 bool NextTickAgrees(World& a, World& b, float dt, uint64_t* tick = nullptr) {
@@ -47,7 +38,7 @@ class WorldRestoreTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(WorldRestoreTest, ARestoredWorldContinuesBitForBit) {
   const scenarios::Scenario s = scenarios::MakeScenario(GetParam(), 150, 11);
-  const std::unique_ptr<World> ran = Ran(s, kBefore);
+  const std::unique_ptr<World> ran = RanWorld(s, kBefore);
   World& original = *ran;
 
   World restored(s.config, BackendKind::kCpu);
@@ -78,7 +69,7 @@ INSTANTIATE_TEST_SUITE_P(Scenarios, WorldRestoreTest,
 // catch a restore that dropped it.
 TEST(WorldRestore, TheMemoryIsWhatMakesItExact) {
   const scenarios::Scenario s = scenarios::MakeScenario("town", 150, 11);
-  const std::unique_ptr<World> original = Ran(s, kBefore);
+  const std::unique_ptr<World> original = RanWorld(s, kBefore);
   WorldKept forgetful = original->Kept();
   forgetful.memory = {};
   World restored(s.config, BackendKind::kCpu);
@@ -101,7 +92,7 @@ std::string RefusalOf(World& world, const WorldKept& kept) {
 
 TEST(WorldRestore, ABadKeptStateIsRefusedAndChangesNothing) {
   const scenarios::Scenario s = scenarios::MakeScenario("town", 100, 2);
-  const std::unique_ptr<World> ran = Ran(s, 1);
+  const std::unique_ptr<World> ran = RanWorld(s, 1);
   World& world = *ran;
   const WorldKept good = world.Kept();
   ASSERT_FALSE(good.memory.agents.empty());

@@ -14,7 +14,8 @@ from throng.scenario import load_scenario, make_scenario
 from throng.v1 import simulation_pb2 as pb
 
 # TickStats fields recorded per tick (and summed in the summary).
-STAT_FIELDS = ("ok", "safe_stop", "emergency", "jam_steps", "oscillating", "stalled", "stall_episodes",
+STAT_FIELDS = ("ok", "safe_stop", "emergency", "jam_steps", "reroutes", "oscillating", "stalled",
+               "stall_episodes",
                "longest_stall_ticks", "stopped",
                "agent_overlaps", "vehicle_overlaps", "agents_in_obstacles", "vehicles_braking",
                "forward_blocked", "forward_in_obstacles")

@@ -1,0 +1,31 @@
+#include "kernels/navigation/crowd_cost.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace throng {
+
+NavCosts AddCrowdCost(const NavCosts& base, const std::vector<Vec2>& people, float density_cost) {
+  NavCosts out = base;
+  const NavGridSpec& g = base.spec;
+  if (g.cells() == 0 || !(density_cost > 0.f)) return out;
+  // Each person adds density_cost / (pi R^2) to the cells whose centres lie within R.
+  const float add = density_cost / (3.14159265f * kCrowdRadius * kCrowdRadius);
+  const float r_sq = kCrowdRadius * kCrowdRadius;
+  for (const Vec2 p : people) {
+    const auto lo_x = static_cast<int32_t>(std::floor((p.x - kCrowdRadius - g.origin.x) / g.cell));
+    const auto lo_y = static_cast<int32_t>(std::floor((p.y - kCrowdRadius - g.origin.y) / g.cell));
+    const auto hi_x = static_cast<int32_t>(std::floor((p.x + kCrowdRadius - g.origin.x) / g.cell));
+    const auto hi_y = static_cast<int32_t>(std::floor((p.y + kCrowdRadius - g.origin.y) / g.cell));
+    for (int32_t iy = std::max(lo_y, 0); iy <= std::min(hi_y, g.ny - 1); ++iy) {
+      for (int32_t ix = std::max(lo_x, 0); ix <= std::min(hi_x, g.nx - 1); ++ix) {
+        const size_t k = g.Index(ix, iy);
+        if (out.blocked[k] || LengthSq(g.Centre(ix, iy) - p) > r_sq) continue;
+        out.cost[k] += add;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace throng
