@@ -39,3 +39,21 @@ def test_run_reports_a_missing_server(tmp_path):
     p = _throng("run", "--server", "127.0.0.1:1", "--scenario", "no-such-file-or-name",
                 "--connect-timeout", "1", "--out", str(tmp_path))
     assert p.returncode == 2 and "error:" in p.stderr
+
+
+def test_run_records_the_navigation_field_and_render_draws_it(server, scenario_tool, tmp_path):
+    import numpy as np
+    out = tmp_path / "out"
+    p = _throng("run", "--server", server, "--scenario", "u_trap", "--size", "30", "--ticks",
+                "5", "--out", str(out), "--name", "trap", "--scenario-tool", scenario_tool)
+    assert p.returncode == 0, p.stderr
+    with np.load(out / "trap.npz") as run:
+        assert run["field_ids"].tolist() == [1]
+        distance = run["field_distance_0"]
+        assert distance.ndim == 2 and np.isfinite(distance).any() and np.isinf(distance).any()
+        assert float(run["field_cell_0"]) == 0.25
+    p = _throng("render", str(out / "trap.npz"), "--out", str(out), "--frames", "2",
+                "--size", "200", "--field", "1")
+    assert p.returncode == 0, p.stderr
+    p = _throng("render", str(out / "trap.npz"), "--out", str(out), "--field", "99")
+    assert p.returncode == 2 and "--field 99: the run's targets are [1]" in p.stderr

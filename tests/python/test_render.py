@@ -197,3 +197,69 @@ def test_a_navigation_field_draws_under_the_agents(tmp_path):
     shown = render.draw_field(ax, field).get_array()
     assert shown.mask[20, 30] and not shown.mask[20, 5]  # the wall's cells are left out
     assert shown[20, 5] < shown[20, 55]                   # near the target, far from it
+
+
+def _with_field(run, ids=(4,)):
+    """`run` with a recorded field per target (as run_scenario records them): distance
+    growing along x over the synthetic run's ground, 1 m cells."""
+    ys, xs = np.mgrid[0:30, 0:40]
+    run["field_ids"] = np.array(ids, np.uint32)
+    for k, _ in enumerate(ids):
+        run[f"field_distance_{k}"] = (xs + 10.0 * k).astype(np.float32)
+        run[f"field_origin_{k}"] = np.array([-20.0, -15.0], np.float32)
+        run[f"field_cell_{k}"] = np.array(1.0, np.float32)
+    return run
+
+
+def test_a_recorded_field_is_drawn_under_the_agents_unless_asked_not_to(tmp_path):
+    path = _write_run(tmp_path, _with_field(synthetic_run(ticks=2, n=1, m=0)))
+    run = render.load_run(path)
+    field = render.recorded_field(run)
+    assert field["target_id"] == 4 and field["cell"] == 1.0
+    assert field["origin"] == (-20.0, -15.0) and field["distance"].shape == (30, 40)
+
+    def blue_share(image):  # the field's shades: blue over red and green
+        rgb = image.astype(int)
+        return np.mean((rgb[..., 2] > rgb[..., 0] + 20) & (rgb[..., 2] > rgb[..., 1] - 5))
+    with_field = render.FrameRenderer(run, size_px=200, field=field).frame(0)
+    without = render.FrameRenderer(run, size_px=200).frame(0)
+    assert blue_share(with_field) > blue_share(without) + 0.3
+
+    written = render.render(path, str(tmp_path / "out"), max_frames=1, size_px=200, field=False)
+    assert written  # --no-field: nothing drawn, nothing refused
+
+
+def test_a_recorded_field_is_chosen_by_target_and_an_unknown_one_is_named():
+    run = _with_field(synthetic_run(ticks=2, n=1, m=0), ids=(4, 9))
+    assert render.recorded_field(run, 9)["distance"][0, 0] == 10.0
+    try:
+        render.recorded_field(run, 5)
+        raise AssertionError("no error")
+    except ValueError as e:
+        assert "--field 5" in str(e) and "[4, 9]" in str(e)
+    assert render.recorded_field(synthetic_run(ticks=2)) is None
+
+
+def test_run_records_fields_in_the_recordings_axes():
+    """A field fetched in the engine's internal plane is mirrored for frames whose second
+    ground axis is the internal one negated (the frames the view flips)."""
+
+    class FakeClient:
+        def navigation_field(self, world_id, target_id):
+            return {"distance": np.array([[1, 2], [3, 4], [5, 6]], np.float32),
+                    "origin": (10.0, 20.0), "cell": 0.5, "target_id": target_id}
+
+    class Target:
+        id = 7
+
+    class Config:
+        navigation_targets = [Target()]
+
+    plain = cli._record_fields(FakeClient(), "w", Config(), flip=False)
+    assert plain["field_ids"].tolist() == [7]
+    assert plain["field_distance_0"][0].tolist() == [1, 2]
+    assert plain["field_origin_0"].tolist() == [10.0, 20.0]
+    mirrored = cli._record_fields(FakeClient(), "w", Config(), flip=True)
+    # Internal y from 20 to 21.5 is the caller's -21.5 to -20, rows reversed.
+    assert mirrored["field_distance_0"][0].tolist() == [5, 6]
+    assert mirrored["field_origin_0"].tolist() == [10.0, -21.5]

@@ -36,6 +36,27 @@ def _up(config):
     """The column that is height in the caller's frame."""
     return "y" if config.up_axis == pb.UP_AXIS_Y else "z"
 
+def _record_fields(client, world_id, config, flip):
+    """Every navigation target's field (Client.navigation_field) in the recording's ground
+    axes: "field_ids", and for the k-th target "field_distance_k" (rows x columns, rows along
+    the second ground axis upward), "field_origin_k" and "field_cell_k". The engine's grid
+    lies in its internal ground plane, whose second axis is the caller's negated in the
+    frames the view flips (docs/NAVIGATION.md, "Fetching a field to draw it"); those are
+    mirrored here."""
+    out = {"field_ids": np.array([t.id for t in config.navigation_targets], np.uint32)}
+    for k, target in enumerate(config.navigation_targets):
+        field = client.navigation_field(world_id, target.id)
+        distance = np.asarray(field["distance"], np.float32)
+        x0, y0 = field["origin"]
+        if flip:
+            distance = distance[::-1]
+            y0 = -(y0 + distance.shape[0] * field["cell"])
+        out[f"field_distance_{k}"] = distance
+        out[f"field_origin_{k}"] = np.array([x0, y0], np.float32)
+        out[f"field_cell_{k}"] = np.array(field["cell"], np.float32)
+    return out
+
+
 def _flatten(polylines, ground):
     axes = ["xyz".index(a) for a in ground]
     pts = [np.array([[p.x, p.y, p.z] for p in line], dtype=np.float32).reshape(-1, 3)[:, axes]
@@ -64,6 +85,7 @@ def run_scenario(client, scenario, ticks, backend=None, log=None):
                                "latency_s", "server_s") + STAT_FIELDS}
     backend_name = info.backend
     try:
+        fields = _record_fields(client, info.world_id, config, flip)
         for i in range(ticks):
             tick = scenario.tick + i
             start = time.perf_counter()
@@ -160,6 +182,7 @@ def run_scenario(client, scenario, ticks, backend=None, log=None):
     out.update(scenario=np.array(scenario.name), size=np.array(scenario.size),
                seed=np.array(scenario.seed), dt=np.array(scenario.dt, np.float32),
                backend=np.array(backend_name), flip_vertical=np.array(flip))
+    out.update(fields)
     return out
 
 
@@ -258,9 +281,13 @@ def _view(text):
 
 def cmd_render(args):
     from throng.render import render
-    written = render(args.run, args.out, gif_name=args.gif, max_frames=args.frames,
-                     size_px=args.size, pngs=not args.no_png, view=args.view,
-                     colour=args.colour)
+    try:
+        written = render(args.run, args.out, gif_name=args.gif, max_frames=args.frames,
+                         size_px=args.size, pngs=not args.no_png, view=args.view,
+                         colour=args.colour, field=False if args.no_field else args.field)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     frames = [p for p in written if _is_frame(p)]
     if frames:
         print(f"wrote      {len(frames)} frames under {os.path.dirname(frames[0])}")
@@ -313,6 +340,10 @@ def main(argv=None):
     ren.add_argument("--colour", choices=("status", "travel"), default="status",
                      help="agents by the solve's outcome, or by where the run takes them "
                           "(the streams of a counter-flow)")
+    ren.add_argument("--field", type=int, metavar="TARGET_ID",
+                     help="the navigation target whose field is drawn under the agents "
+                          "(default: the world's first, when it has any)")
+    ren.add_argument("--no-field", action="store_true", help="no navigation field")
     ren.set_defaults(func=cmd_render)
     args = parser.parse_args(argv)
     try:

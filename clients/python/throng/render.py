@@ -164,7 +164,7 @@ def _bounds(run, aspect=1.0):
 class FrameRenderer:
     """One figure for a whole run; frame(t) returns tick t as an RGB array."""
 
-    def __init__(self, run, size_px=720, view=None, colour="status"):
+    def __init__(self, run, size_px=720, view=None, colour="status", field=None):
         self.run = run
         self.travel = travel_sectors(run) if colour == "travel" else None
         self.fig = Figure(figsize=(size_px / 100, size_px / 100), dpi=100)
@@ -182,6 +182,13 @@ class FrameRenderer:
         if bool(run["flip_vertical"]):
             ax.invert_yaxis()
         ax.tick_params(labelsize=7)
+        if field is not None:
+            draw_field(ax, field)
+            # imshow sets the limits to the field's grid; the view stays the run's.
+            ax.set_xlim(*xlim)
+            ax.set_ylim(*ylim)
+            if bool(run["flip_vertical"]):
+                ax.invert_yaxis()
         obstacles = _split(run["obstacle_points"], run["obstacle_offsets"])
         if obstacles:
             ax.add_collection(PolyCollection(obstacles, facecolors="0.55", edgecolors="0.3",
@@ -369,13 +376,34 @@ def load_run(path):
         return {k: data[k] for k in data.files}
 
 
+def recorded_field(run, target_id=None):
+    """The navigation field a run recorded for `target_id` (None: its first target), as
+    draw_field takes it, or None when the run has none. Raises ValueError for a target the
+    run does not have."""
+    ids = [int(i) for i in run.get("field_ids", ())]
+    if not ids:
+        if target_id is not None:
+            raise ValueError(f"--field {target_id}: the run recorded no navigation fields")
+        return None
+    if target_id is None:
+        target_id = ids[0]
+    if target_id not in ids:
+        raise ValueError(f"--field {target_id}: the run's targets are {ids}")
+    k = ids.index(target_id)
+    return {"distance": run[f"field_distance_{k}"], "origin": tuple(run[f"field_origin_{k}"]),
+            "cell": float(run[f"field_cell_{k}"]), "target_id": target_id}
+
+
 def render(run_path, out_dir, gif_name=None, max_frames=60, size_px=720, pngs=True, view=None,
-           colour="status"):
+           colour="status", field=None):
     """Writes frames/frame_NNNN.png, <gif_name> (default: the run's name .gif) and the
     plots into `out_dir`; returns the paths written. `view`: (xmin, xmax, ymin, ymax) in
     the run's frame, or None for a view of the whole run. `colour`: "status" (the solve's
-    outcome and the detections) or "travel" (where the run takes each agent)."""
+    outcome and the detections) or "travel" (where the run takes each agent). `field`: the
+    navigation target whose recorded field is drawn under everything (None: the first, when
+    the run recorded any; False: none)."""
     run = load_run(run_path)
+    nav_field = None if field is False else recorded_field(run, field)
     os.makedirs(out_dir, exist_ok=True)
     ticks = run["agent_x"].shape[0]
     if ticks == 0:
@@ -384,7 +412,7 @@ def render(run_path, out_dir, gif_name=None, max_frames=60, size_px=720, pngs=Tr
     chosen = list(range(0, ticks, every))
     if chosen[-1] != ticks - 1:
         chosen.append(ticks - 1)  # always show the end
-    renderer = FrameRenderer(run, size_px, view, colour)
+    renderer = FrameRenderer(run, size_px, view, colour, nav_field)
     images = [Image.fromarray(renderer.frame(t)) for t in chosen]
     written = []
     if pngs:
