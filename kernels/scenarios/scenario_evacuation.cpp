@@ -26,8 +26,10 @@ constexpr float kTwoExitsPeople = 200.f;
 constexpr float kExit = 1.f;           // m, each exit's clear width
 constexpr float kWall = 0.3f;          // m
 constexpr float kPeopleMargin = 0.5f;  // m from the walls to the nearest centre
-constexpr float kBandGap = 1.f;        // m from the walls' outer face to the target ground
-constexpr float kBandWidth = 5.f;      // m
+// The target ground starts kBandGap beyond the walls: people left in the world stop where
+// they reach it, and 1 m out they stood in the exits' way (the demo's two_exits clogged).
+constexpr float kBandGap = 4.f;    // m from the walls' outer face to the target ground
+constexpr float kBandWidth = 8.f;  // m
 
 float Scale(size_t size, float people) {
   return std::max(1.f, std::sqrt(static_cast<float>(size) / people));
