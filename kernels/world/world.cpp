@@ -105,7 +105,6 @@ void World::Step(const Snapshot& s, const TickOptions& options, TickResult* out)
                   std::move(w.vehicle_memory));
   if (w.crowd_refreshed) {
     w.crowd = std::move(w.crowd_next);
-    w.crowd_committed_serial = w.crowd_next_serial;
     w.crowd_refreshed = false;
   }
   state_ = std::move(tick.next);
@@ -161,8 +160,8 @@ void World::Restore(WorldKept kept) {
   in_->memory.Restore(std::move(kept.memory));
   // Nothing below throws. The crowd fields are rebuilt from the restored crowd on demand.
   in_->crowd = std::move(kept.crowd);
-  in_->crowd_committed_serial = ++in_->crowd_serial;
   in_->crowd_refreshed = false;
+  in_->crowd_field_built.assign(in_->crowd_field_built.size(), 0);
   has_state_ = kept.has_state;
   state_ = kept.has_state ? std::move(kept.state) : Snapshot{};
   totals_ = kept.totals;

@@ -27,15 +27,14 @@ struct World::Internals {
   std::vector<std::vector<Vec2>> nav_shapes;
   NavCosts nav_costs;                  // the static costs, for crowd fields
   std::vector<NavTarget> nav_targets;  // internal frame, in nav_ids' order
-  // Re-routing (docs/NAVIGATION.md): the committed crowd, and a refreshed one this tick
-  // commits with it. Serials tell which crowd a cached crowd field was built from (a
-  // cancelled tick's refresh is never committed, and its fields are then rebuilt).
+  // Re-routing (docs/NAVIGATION.md): the committed crowd, and one refreshed this tick that
+  // Step commits (it clears crowd_refreshed). The crowd fields are cached per target until
+  // the crowd they came from changes: a refresh, a restore, or a refresh that a cancelled
+  // tick never committed (crowd_refreshed still set on the next tick) drops them.
   NavCrowd crowd, crowd_next;
   bool crowd_refreshed = false;
-  uint64_t crowd_serial = 0;  // the last serial handed out
-  uint64_t crowd_committed_serial = 0, crowd_next_serial = 0;
-  std::vector<NavField> crowd_fields;        // per target, built on demand
-  std::vector<uint64_t> crowd_field_serial;  // 0: none
+  std::vector<NavField> crowd_fields;      // per target, built on demand
+  std::vector<uint8_t> crowd_field_built;  // per target
 
   // Buffers reused from tick to tick.
   std::vector<AgentMemory> agent_memory;

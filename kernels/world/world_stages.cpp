@@ -59,7 +59,7 @@ Vec2 Navigate(const World::Internals& w, uint32_t target, bool rerouted, Vec2 p,
   if (shape.size() == 1 && Length(point - p) <= arrive.slowing_radius) {
     return ArriveStep(p, v, goal != nullptr ? *goal : point, arrive, dt);
   }
-  const bool crowd = rerouted && k < w.crowd_field_serial.size() && w.crowd_field_serial[k] != 0;
+  const bool crowd = rerouted && k < w.crowd_field_built.size() && w.crowd_field_built[k];
   const Vec2 way = NavDirectionAt(crowd ? w.crowd_fields[k] : w.nav_fields[k], p);
   if (Length(way) == 0.f) return ArriveStep(p, v, point, arrive, dt);
   return SteerToward(v, way * arrive.max_speed, arrive, dt);
@@ -71,6 +71,8 @@ size_t IndexOfLane(const std::vector<uint32_t>& lane_ids, uint32_t id) {
 
 }  // namespace
 
+namespace {
+
 // Whether re-routing may act on pedestrian i: a cooperative agent that navigates.
 bool Reroutable(const WorldConfig& config, const AgentSnapshot& a, size_t i) {
   if (config.navigation.reroute_every <= 0) return false;
@@ -78,8 +80,15 @@ bool Reroutable(const WorldConfig& config, const AgentSnapshot& a, size_t i) {
   return EffectiveBehavior(a, i, config.agent_defaults.behavior) == AgentBehavior::kNavigate;
 }
 
+}  // namespace
+
 void PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, World::Internals& w) {
-  w.crowd_refreshed = false;
+  w.crowd_fields.resize(w.nav_ids.size());
+  w.crowd_field_built.resize(w.nav_ids.size(), 0);
+  if (w.crowd_refreshed) {  // the last refresh was never committed: its fields go
+    w.crowd_field_built.assign(w.crowd_field_built.size(), 0);
+    w.crowd_refreshed = false;
+  }
   const AgentSnapshot& a = s.agents;
   std::vector<uint8_t> needed(w.nav_ids.size(), 0);
   bool any = false;
@@ -99,18 +108,15 @@ void PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, World::Int
       w.crowd_next.positions[i] = {p.x, p.y};
     }
     w.crowd_refreshed = true;
-    w.crowd_next_serial = ++w.crowd_serial;
+    w.crowd_field_built.assign(w.crowd_field_built.size(), 0);
   }
   const NavCrowd& crowd = w.crowd_refreshed ? w.crowd_next : w.crowd;
-  const uint64_t serial = w.crowd_refreshed ? w.crowd_next_serial : w.crowd_committed_serial;
-  w.crowd_fields.resize(w.nav_ids.size());
-  w.crowd_field_serial.resize(w.nav_ids.size(), 0);
   for (size_t k = 0; k < needed.size(); ++k) {
-    if (!needed[k] || w.crowd_field_serial[k] == serial) continue;
+    if (!needed[k] || w.crowd_field_built[k]) continue;
     w.crowd_fields[k] =
         BuildNavField(AddCrowdCost(w.nav_costs, crowd.positions, config.navigation.density_cost),
                       w.nav_targets[k]);
-    w.crowd_field_serial[k] = serial;
+    w.crowd_field_built[k] = 1;
   }
 }
 
