@@ -30,6 +30,8 @@ const std::map<std::string, Setter>& Setters() {
        [](WorldConfig* c, double v) { c->navigation.reroute_every = int(v); }},
       {"navigation.density_cost",
        [](WorldConfig* c, double v) { c->navigation.density_cost = float(v); }},
+      {"navigation.goal_cone",
+       [](WorldConfig* c, double v) { c->navigation.goal_cone = float(v); }},
       {"detection.stall_ticks",
        [](WorldConfig* c, double v) { c->detection.stall_ticks = int(v); }},
   };

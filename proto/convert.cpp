@@ -212,6 +212,7 @@ WorldConfig ConfigFromProto(const v1::WorldConfig& p) {
   if (nav.has_margin()) c.navigation.margin = nav.margin();
   if (nav.has_density_cost()) c.navigation.density_cost = nav.density_cost();
   if (nav.has_reroute_every()) c.navigation.reroute_every = nav.reroute_every();
+  if (nav.has_goal_cone()) c.navigation.goal_cone = nav.goal_cone();
 
   const OrcaParams orca;
   c.orca.time_horizon = Or(p.orca().time_horizon(), orca.time_horizon);
@@ -314,6 +315,7 @@ void ConfigToProto(const WorldConfig& c, v1::WorldConfig* p) {
   nav->set_wall_cost(c.navigation.wall_cost);
   nav->set_margin(c.navigation.margin);
   nav->set_density_cost(c.navigation.density_cost);
+  nav->set_goal_cone(c.navigation.goal_cone);
   nav->set_reroute_every(c.navigation.reroute_every);
   auto* orca = p->mutable_orca();
   orca->set_time_horizon(c.orca.time_horizon);

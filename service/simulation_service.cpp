@@ -7,6 +7,7 @@
 #include <exception>
 #include <limits>
 #include <new>
+#include <optional>
 #include <stdexcept>
 
 #include "kernels/input/input_limits.h"
@@ -558,7 +559,9 @@ Status SimulationService::GetNavigationField(grpc::ServerContext* context,
                                              v1::NavigationField* response) {
   return Handle("GetNavigationField", context, [&]() -> Status {
     return WithLockedWorld(request->world_id(), [&](const std::shared_ptr<WorldEntry>& entry) {
-      const NavField* field = entry->world->NavigationField(request->target_id());
+      // Marched again from the world's obstacles: the world keeps headings only.
+      const std::optional<NavDistanceGrid> field =
+          entry->world->NavigationDistances(request->target_id());
       if (!field) {
         std::string ids;
         for (const auto& t : entry->world->config().navigation_targets) {

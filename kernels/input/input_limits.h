@@ -39,11 +39,12 @@ constexpr size_t kMaxVehicleProfiles = 1'024;
 // over the whole grid (docs/NAVIGATION.md), so their number bounds the world's memory.
 constexpr size_t kMaxNavigationTargets = 16;
 constexpr size_t kMaxTargetVertices = 1'024;
-// Cells over all of a world's fields, while a field is built by serial fast marching (about
-// 0.5 us a cell here, docs/PERFORMANCE.md) and holds 12 bytes a cell: 4 million cells in
-// all, 2 s and 48 MB, so that a world's creation stays short whatever it asks for: one
-// target over 500 m x 500 m at 0.25 m, or 4 over 250 m x 250 m.
-constexpr size_t kMaxNavigationFieldCells = size_t{4} << 20;
+// Cells over all of a world's static fields: 8 targets over the largest grid (4,096 x 4,096
+// cells, 1 km x 1 km at 0.25 m with its margins). A field keeps one byte a cell
+// (docs/NAVIGATION.md, "Storage"), so they hold at most 134 MB; the crowd fields of
+// re-routing, at most one per target, at most as much again. A field is marched at about
+// 0.08 us a cell, one per thread: the largest world takes about 6 s to create here.
+constexpr size_t kMaxNavigationFieldCells = size_t{8} * 4096 * 4096;
 // Exact in a double, so every client language sees the tick it sent; at 1,000 ticks a
 // second it lasts 285,000 years, and a world at the limit still has room to Advance.
 constexpr uint64_t kMaxTick = uint64_t{1} << 53;

@@ -25,6 +25,12 @@ NavCosts AddCrowdCost(const NavCosts& base, const std::vector<Vec2>& people, flo
       }
     }
   }
+  // No more than kMaxCrowdDensity counts: denser is bodies on top of each other, and an
+  // unbounded cost would stretch the march's buckets (distance_field.cpp) without end.
+  const float most = kMaxCrowdDensity * density_cost;
+  for (size_t k = 0; k < out.cost.size(); ++k) {
+    if (!out.blocked[k]) out.cost[k] = std::min(out.cost[k], base.cost[k] + most);
+  }
   return out;
 }
 

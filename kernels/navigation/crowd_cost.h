@@ -13,10 +13,13 @@ namespace throng {
 // People are counted within this radius of a cell's centre: the density there is their
 // count over the disc's area.
 constexpr float kCrowdRadius = 1.f;  // m
+// The most a cell's density counts for: 10 people per m^2 is bodies pressed together.
+constexpr float kMaxCrowdDensity = 10.f;  // per m^2
 
 // `base` with `density_cost` per metre added to every free cell for each person per m^2
-// within kCrowdRadius of its centre (positions in the grid's frame; those off the grid add
-// nothing where they do not reach). Deterministic: people are added in order.
+// within kCrowdRadius of its centre, at most kMaxCrowdDensity of them (positions in the grid's
+// frame; those off the grid add nothing where they do not reach). Deterministic: people are added
+// in order.
 NavCosts AddCrowdCost(const NavCosts& base, const std::vector<Vec2>& people, float density_cost);
 
 }  // namespace throng

@@ -1,19 +1,33 @@
 // One target's navigation field (docs/NAVIGATION.md): fast marching over the costs, then
-// each cell's direction of fastest descent, and the direction at any point.
+// each cell's heading of fastest descent, and the direction at any point.
 #pragma once
+
+#include <vector>
 
 #include "kernels/navigation/nav_types.h"
 
 namespace throng {
 
-// The cost-weighted distance to `target` from every cell (first-order fast marching on the
-// 4-neighbour stencil, in double, stored as float) and each cell's descent direction. A
-// point target seeds the unblocked cells of the 3 x 3 block around it with their straight
+// The cost-weighted distance to `target` from every cell (+inf where blocked or cut off):
+// first-order multi-stencil fast marching (the 4 axis and the 4 diagonal neighbours) in
+// float, ordered by a bucket queue instead of a heap (docs/NAVIGATION.md, "Cost"). A point
+// target seeds the unblocked cells of the 3 x 3 block around it with their straight
 // distance; a polygon target the unblocked cells whose centres are inside it (its vertex
-// mean as a point when none is). Deterministic: ties leave the heap by cell index.
+// mean as a point when none is). Deterministic: serial, and a bucket's cells leave in the
+// order they came.
+std::vector<float> MarchNavDistances(const NavCosts& costs, const NavTarget& target);
+
+// The field a world keeps: those distances' descent heading in each cell (rows in
+// parallel), one byte a cell.
 NavField BuildNavField(const NavCosts& costs, const NavTarget& target);
 
-// The direction to walk at p: the descent directions of the four cells around p, weighted
+// A direction (any length) as the nearest of kNavHeadings headings; kNavNoHeading for
+// (0, 0) or a non-finite one. And back: the unit vector of a heading, (0, 0) for
+// kNavNoHeading.
+uint8_t EncodeNavHeading(float dx, float dy);
+Vec2 NavHeadingVector(uint8_t heading);
+
+// The direction to walk at p: the headings of the four cells around p, weighted
 // bilinearly over those that have one, normalised; the direction of the cell holding p
 // when none of the four has one; (0, 0) outside the grid or where no cell leads anywhere.
 Vec2 NavDirectionAt(const NavField& field, Vec2 p);

@@ -115,6 +115,8 @@ NavGridSpec NavGridFor(const std::vector<Polygon>& obstacles, const std::vector<
   Require(params.margin >= 0.f && params.margin <= 1000.f, "margin: must be >= 0 and <= 1000 m");
   Require(params.density_cost >= 0.f && params.density_cost <= 100.f,
           "density_cost: must be >= 0 and <= 100");
+  Require(params.goal_cone >= 0.f && params.goal_cone <= 1.58f,
+          "goal_cone: must be >= 0 and <= 1.58 rad (90 degrees)");
   Require(params.reroute_every >= 0 && params.reroute_every <= 1000000,
           "reroute_every: must be >= 0 and <= 1000000 ticks");
 

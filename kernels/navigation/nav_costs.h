@@ -12,9 +12,10 @@
 
 namespace throng {
 
-// At most this many cells in a world's grid: 1 km x 1 km at 0.25 m (docs/NAVIGATION.md,
-// "Limits"). A larger request is refused with std::invalid_argument.
-constexpr size_t kMaxNavCells = size_t{4000} * 4000;
+// At most this many cells in a world's grid: 1 km x 1 km at 0.25 m with the default 4 m
+// margins round it (docs/NAVIGATION.md, "Limits"). A larger request is refused with
+// std::invalid_argument.
+constexpr size_t kMaxNavCells = size_t{4096} * 4096;
 // At most this many cell visits rasterising the obstacles (the ground within reach of
 // their edges, and the rows they cross): about 1 s here, whatever the edges.
 constexpr size_t kMaxNavRasterWork = size_t{64} << 20;

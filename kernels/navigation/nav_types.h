@@ -50,6 +50,11 @@ struct NavFieldParams {
   // from the positions of a tick no more than `reroute_every` ticks old. 0: no re-routing.
   float density_cost = 1.f;
   int reroute_every = 50;  // ticks
+  // An agent that has its own goal (goal columns) heads along the field turned toward the
+  // goal by up to `goal_cone` (docs/NAVIGATION.md, "In a world"): a polygon target's field
+  // leads everyone to its nearest point, and the cone lets a group fan out toward their
+  // own spots instead of queueing for that one. 0: the field's way only.
+  float goal_cone = 0.52f;  // rad (30 degrees)
 };
 
 // The grid, which cells agents cannot stand in, and the cost of crossing each other cell
@@ -60,13 +65,22 @@ struct NavCosts {
   std::vector<float> cost;       // per metre; meaningless where blocked
 };
 
-// One target's field: the cost-weighted distance from each cell's centre to the target
-// (+inf where blocked or unreachable), and the unit direction that descends it fastest
-// (0, 0 where the distance is infinite or at the target itself).
+// One target's field as a world keeps it: per cell, the heading that descends the
+// cost-weighted distance to the target fastest, in one byte (docs/NAVIGATION.md, "Storage"):
+// 0 to kNavHeadings - 1 the angle from the first axis in steps of 360 / kNavHeadings
+// degrees, kNavNoHeading where the distance is infinite or flat (at the target itself).
+// The distances themselves are marched again when a client asks for them.
+constexpr int kNavHeadings = 240;  // 1.5 degree steps: every multiple of 45 degrees exact
+constexpr uint8_t kNavNoHeading = 255;
 struct NavField {
   NavGridSpec spec;
+  std::vector<uint8_t> heading;
+};
+
+// One target's distances over the grid (+inf where blocked or cut off), for drawing.
+struct NavDistanceGrid {
+  NavGridSpec spec;
   std::vector<float> distance;
-  std::vector<Vec2> direction;
 };
 
 }  // namespace throng

@@ -172,6 +172,7 @@ void VisitFields(V& v, NavFieldParams& p) {
   v("margin", p.margin, kOptional);
   v("density_cost", p.density_cost, kOptional);
   v("reroute_every", p.reroute_every, kOptional);
+  v("goal_cone", p.goal_cone, kOptional);
 }
 
 template <class V>

@@ -70,8 +70,13 @@ void BuildNavigation(const WorldConfig& config, World::Internals& w) {
                         " cells in all (fewer targets, a coarser navigation.cell, or a smaller "
                         "world)");
   }
-  w.nav_costs = BuildNavCosts(w.obstacles, targets, config.navigation);
-  for (const NavTarget& t : targets) w.nav_fields.push_back(BuildNavField(w.nav_costs, t));
+  const NavCosts costs = BuildNavCosts(w.obstacles, targets, config.navigation);
+  // One target's field per thread: each march is serial and reads only the costs.
+  w.nav_fields.resize(targets.size());
+#pragma omp parallel for schedule(dynamic)
+  for (size_t k = 0; k < targets.size(); ++k) {
+    w.nav_fields[k] = BuildNavField(costs, targets[k]);
+  }
   w.nav_targets = std::move(targets);
 }
 
@@ -139,6 +144,24 @@ const NavField* World::NavigationField(uint32_t target_id) const {
     if (in_->nav_ids[i] == target_id) return &in_->nav_fields[i];
   }
   return nullptr;
+}
+
+std::optional<NavDistanceGrid> World::NavigationDistances(uint32_t target_id) const {
+  for (size_t i = 0; i < in_->nav_ids.size(); ++i) {
+    if (in_->nav_ids[i] != target_id) continue;
+    const NavCosts costs = BuildNavCosts(in_->obstacles, in_->nav_targets, config_.navigation);
+    return NavDistanceGrid{costs.spec, MarchNavDistances(costs, in_->nav_targets[i])};
+  }
+  return std::nullopt;
+}
+
+size_t World::NavigationBytes() const {
+  size_t bytes = 0;
+  for (const NavField& f : in_->nav_fields) bytes += f.heading.capacity();
+  for (size_t k = 0; k < in_->crowd_fields.size(); ++k) {
+    bytes += in_->crowd_fields[k].heading.capacity();
+  }
+  return bytes;
 }
 
 WorldKept World::Kept() const {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include "kernels/backends/backend.h"
@@ -65,8 +66,16 @@ class World {
   const TickStats& last_stats() const { return last_stats_; }
 
   // The navigation field of the target with this id (WorldConfig::navigation_targets),
-  // in the internal frame; null when the world has no such target.
+  // in the internal frame, as the world keeps it (headings); null when the world has no
+  // such target.
   const NavField* NavigationField(uint32_t target_id) const;
+  // That target's distances, marched again from the world's obstacles (the world keeps
+  // headings only: docs/NAVIGATION.md, "Storage"); the same bits every time. About 0.1 s
+  // per million cells. Empty when the world has no such target.
+  std::optional<NavDistanceGrid> NavigationDistances(uint32_t target_id) const;
+  // Bytes the world holds in navigation fields: the static ones and the crowd fields
+  // built so far.
+  size_t NavigationBytes() const;
 
   WorldKept Kept() const;
   // Replaces what the world keeps with `kept`, after checking all of it as a tick would

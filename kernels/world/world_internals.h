@@ -25,8 +25,10 @@ struct World::Internals {
   std::vector<NavField> nav_fields;
   std::vector<Vec2> nav_points;
   std::vector<std::vector<Vec2>> nav_shapes;
-  NavCosts nav_costs;                  // the static costs, for crowd fields
-  std::vector<NavTarget> nav_targets;  // internal frame, in nav_ids' order
+  // Internal frame, in nav_ids' order. The costs are rasterised again from these and the
+  // obstacles when a crowd field or a target's distances are wanted, rather than kept:
+  // 5 bytes a cell, more than a field's 1.
+  std::vector<NavTarget> nav_targets;
   // Re-routing (docs/NAVIGATION.md): the committed crowd, and one refreshed this tick that
   // Step commits (it clears crowd_refreshed). The crowd fields are cached per target until
   // the crowd they came from changes: a refresh, a restore, or a refresh that a cancelled

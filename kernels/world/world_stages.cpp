@@ -5,6 +5,7 @@
 #include "kernels/math/ring.h"
 #include "kernels/navigation/crowd_cost.h"
 #include "kernels/navigation/distance_field.h"
+#include "kernels/navigation/nav_costs.h"
 #include "kernels/steering/steering.cuh"
 #include "kernels/vehicles/spline.cuh"
 #include "kernels/vehicles/turn_before_move.h"
@@ -42,6 +43,18 @@ size_t TargetIndex(const World::Internals& w, uint32_t target) {
                              w.nav_ids.begin());
 }
 
+// The field's way `way` turned toward the agent's goal by at most `cone` rad: still
+// downhill on the field (by at least cos(cone) of its steepest descent), and a group bound
+// for one polygon target spreads toward their own spots in it instead of converging on
+// the polygon's nearest point.
+Vec2 TurnedTowardGoal(Vec2 way, Vec2 p, const Vec2* goal, float cone) {
+  if (goal == nullptr || !(cone > 0.f) || !(LengthSq(*goal - p) > 0.f)) return way;
+  const Vec2 to_goal = *goal - p;
+  const float turn = std::clamp(std::atan2(Det(way, to_goal), Dot(way, to_goal)), -cone, cone);
+  const float c = std::cos(turn), s = std::sin(turn);
+  return {c * way.x - s * way.y, s * way.x + c * way.y};
+}
+
 // BEHAVIOR_NAVIGATE (docs/NAVIGATION.md): along the target's field at the agent's own
 // speed, under the arrive behaviour's acceleration limit; a re-routed agent (`rerouted`)
 // along the target's crowd field. Inside a polygon target, or within the slowing radius of
@@ -49,7 +62,7 @@ size_t TargetIndex(const World::Internals& w, uint32_t target) {
 // or at rest where it stands in the polygon. Where the field leads nowhere (outside its
 // grid, or cut off) it heads straight for the target.
 Vec2 Navigate(const World::Internals& w, uint32_t target, bool rerouted, Vec2 p, Vec2 v,
-              const Vec2* goal, const ArriveParams& arrive, float dt) {
+              const Vec2* goal, float cone, const ArriveParams& arrive, float dt) {
   const size_t k = TargetIndex(w, target);
   const std::vector<Vec2>& shape = w.nav_shapes[k];
   const Vec2 point = w.nav_points[k];
@@ -62,7 +75,7 @@ Vec2 Navigate(const World::Internals& w, uint32_t target, bool rerouted, Vec2 p,
   const bool crowd = rerouted && k < w.crowd_field_built.size() && w.crowd_field_built[k];
   const Vec2 way = NavDirectionAt(crowd ? w.crowd_fields[k] : w.nav_fields[k], p);
   if (Length(way) == 0.f) return ArriveStep(p, v, point, arrive, dt);
-  return SteerToward(v, way * arrive.max_speed, arrive, dt);
+  return SteerToward(v, TurnedTowardGoal(way, p, goal, cone) * arrive.max_speed, arrive, dt);
 }
 
 size_t IndexOfLane(const std::vector<uint32_t>& lane_ids, uint32_t id) {
@@ -110,14 +123,20 @@ void PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, World::Int
     w.crowd_refreshed = true;
     w.crowd_field_built.assign(w.crowd_field_built.size(), 0);
   }
-  const NavCrowd& crowd = w.crowd_refreshed ? w.crowd_next : w.crowd;
+  std::vector<size_t> build;
   for (size_t k = 0; k < needed.size(); ++k) {
-    if (!needed[k] || w.crowd_field_built[k]) continue;
-    w.crowd_fields[k] =
-        BuildNavField(AddCrowdCost(w.nav_costs, crowd.positions, config.navigation.density_cost),
-                      w.nav_targets[k]);
-    w.crowd_field_built[k] = 1;
+    if (needed[k] && !w.crowd_field_built[k]) build.push_back(k);
   }
+  if (build.empty()) return;
+  const NavCrowd& crowd = w.crowd_refreshed ? w.crowd_next : w.crowd;
+  const NavCosts costs = AddCrowdCost(BuildNavCosts(w.obstacles, w.nav_targets, config.navigation),
+                                      crowd.positions, config.navigation.density_cost);
+  // One target's field per thread: each march is serial and reads only the costs.
+#pragma omp parallel for schedule(dynamic)
+  for (size_t j = 0; j < build.size(); ++j) {
+    w.crowd_fields[build[j]] = BuildNavField(costs, w.nav_targets[build[j]]);
+  }
+  for (const size_t k : build) w.crowd_field_built[k] = 1;
 }
 
 // Pedestrians in the internal frame, with their preferred velocities (behaviours).
@@ -182,7 +201,7 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, World::Int
           break;
         case AgentBehavior::kNavigate:
           pref = Navigate(w, a.target[i], w.agent_memory[i].route > 0, {p.x, p.y}, {v.x, v.y},
-                          has_goal ? &goal : nullptr, arrive, dt);
+                          has_goal ? &goal : nullptr, config.navigation.goal_cone, arrive, dt);
           break;
         default:
           if (!a.pref_vx.empty()) {

@@ -199,6 +199,19 @@ def test_a_navigation_field_comes_back_as_a_grid(client):
     client.delete_world(world)
 
 
+def test_a_field_larger_than_grpcs_default_message_comes_back(client):
+    # 300 m x 300 m at 0.25 m: 1.5 million cells, 6 MB of distances, over the 4 MB a
+    # gRPC channel takes by default; the client asks for throngd's 256 MB.
+    world = client.create_world({
+        "name": "wide", "obstacles": [{"vertices": [{"x": 0, "y": 0}, {"x": 1, "y": 0},
+                                                    {"x": 1, "y": 1}]}],
+        "navigation_targets": [{"id": 1, "shape": [{"x": 300, "y": 300}]}]}).world_id
+    field = client.navigation_field(world, 1)
+    assert field["distance"].size > 1_500_000
+    assert field["distance"][0, 0] > 400  # the far corner: about 430 m
+    client.delete_world(world)
+
+
 def test_token_is_sent_and_checked(throngd_path):
     from conftest import Server
     server = Server(throngd_path, "--token", "s3cret")

@@ -4,6 +4,7 @@
 // re-routes are flagged and counted, and a restored world continues bit for bit because
 // the crowd the fields were built from travels with what it keeps.
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <cstdio>
 #include <memory>
@@ -64,6 +65,27 @@ TEST(RerouteTest, ReroutesAreFlaggedPerAgentAndCountedInTheStatsAndTotals) {
   const std::unique_ptr<World> off = RanWorld(TwoExits(0), 400);
   EXPECT_EQ(off->totals().reroutes, 0u);
   EXPECT_FALSE(off->Kept().crowd.present);
+}
+
+// Fields are built one target per thread (the world's two exits at creation, the crowd
+// fields when re-routes begin): a run repeats bit for bit at one thread and at two.
+TEST(RerouteTest, ARunWithCrowdFieldsRepeatsBitForBitAtAnyThreadCount) {
+  const scenarios::Scenario s = TwoExits(50);
+  auto run = [&](int threads) {
+    const int was = omp_get_max_threads();
+    omp_set_num_threads(threads);
+    const std::unique_ptr<World> world = RanWorld(s, 1);
+    Fnv1a hash;
+    for (int t = 1; t < 300; ++t) {
+      TickResult r;
+      world->Advance(1, s.initial.dt, &r);
+      MixTick(*world, r, &hash);
+    }
+    omp_set_num_threads(was);
+    EXPECT_GT(world->totals().reroutes, 0u);
+    return hash.h;
+  };
+  EXPECT_EQ(run(1), run(2));
 }
 
 // A world restored after re-routes began continues bit for bit; restored without its

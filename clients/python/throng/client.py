@@ -122,16 +122,21 @@ def step_request(world_id, tick, dt, agents=None, vehicles=None, integrate=False
 class Client:
     """A connection to throngd. Thread-safe (gRPC channels are)."""
 
-    def __init__(self, address, token=None, tls_ca=None, timeout=None):
+    def __init__(self, address, token=None, tls_ca=None, timeout=None, max_message_mb=256):
         """`address` "host:port"; `token` a bearer token sent with every call; `tls_ca`
         the path of a PEM root certificate (TLS), else plaintext; `timeout` seconds per
-        unary call."""
+        unary call; `max_message_mb` the largest request or reply, as throngd's
+        --max-message-mb (gRPC's own default, 4 MB, is less than one navigation field of
+        a million cells)."""
+        limit = max_message_mb * 1024 * 1024
+        options = [("grpc.max_receive_message_length", limit),
+                   ("grpc.max_send_message_length", limit)]
         if tls_ca:
             with open(tls_ca, "rb") as f:
                 creds = grpc.ssl_channel_credentials(root_certificates=f.read())
-            self._channel = grpc.secure_channel(address, creds)
+            self._channel = grpc.secure_channel(address, creds, options=options)
         else:
-            self._channel = grpc.insecure_channel(address)
+            self._channel = grpc.insecure_channel(address, options=options)
         # Metadata rather than call credentials: gRPC refuses those on plaintext channels,
         # and a loopback server with a token is a setup people use.
         self._metadata = (("authorization", f"Bearer {token}"),) if token else ()
