@@ -203,6 +203,9 @@ WorldConfig ConfigFromProto(const v1::WorldConfig& p) {
     for (const auto& q : p.navigation_targets(i).shape()) {
       c.navigation_targets[i].shape.push_back(FromPoint(q));
     }
+    for (const auto& q : p.navigation_targets(i).region()) {
+      c.navigation_targets[i].region.push_back(FromPoint(q));
+    }
   }
   const v1::NavigationConfig& nav = p.navigation();
   if (nav.has_cell()) c.navigation.cell = nav.cell();
@@ -307,6 +310,7 @@ void ConfigToProto(const WorldConfig& c, v1::WorldConfig* p) {
     auto* t = p->add_navigation_targets();
     t->set_id(g.id);
     for (Vec3 q : g.shape) ToPoint(q, t->add_shape());
+    for (Vec3 q : g.region) ToPoint(q, t->add_region());
   }
   auto* nav = p->mutable_navigation();
   nav->set_cell(c.navigation.cell);

@@ -35,9 +35,10 @@ constexpr size_t kMaxSplinePoints = 1'000'000;    // control points, all splines
 constexpr size_t kMaxObstacleVertices = 100'000;  // all obstacles of a world
 // Follower profiles of one world (VehicleColumns::profile is a uint16 index into them).
 constexpr size_t kMaxVehicleProfiles = 1'024;
-// Navigation targets per world, and vertices per target polygon: each target is a field
-// over the whole grid (docs/NAVIGATION.md), so their number bounds the world's memory.
-constexpr size_t kMaxNavigationTargets = 16;
+// Navigation targets per world, and vertices per target polygon. Each target's field covers
+// the world's grid or its own region, and kMaxNavigationFieldCells bounds their cells
+// together: many targets need regions (docs/NAVIGATION.md, "Regions").
+constexpr size_t kMaxNavigationTargets = 1'024;
 constexpr size_t kMaxTargetVertices = 1'024;
 // Cells over all of a world's static fields: 8 targets over the largest grid (4,096 x 4,096
 // cells, 1 km x 1 km at 0.25 m with its margins). A field keeps one byte a cell

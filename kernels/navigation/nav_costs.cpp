@@ -103,8 +103,7 @@ void RingFill::ForEachCellIndexInside(const std::vector<Vec2>& ring,
   }
 }
 
-NavGridSpec NavGridFor(const std::vector<Polygon>& obstacles, const std::vector<NavTarget>& targets,
-                       const NavFieldParams& params) {
+void ValidateNavParams(const NavFieldParams& params) {
   Require(params.cell >= 0.05f && params.cell <= 10.f, "cell: must be >= 0.05 and <= 10 m");
   Require(params.clearance >= 0.f && params.clearance <= 10.f,
           "clearance: must be >= 0 and <= 10 m");
@@ -119,7 +118,11 @@ NavGridSpec NavGridFor(const std::vector<Polygon>& obstacles, const std::vector<
           "goal_cone: must be >= 0 and <= 1.58 rad (90 degrees)");
   Require(params.reroute_every >= 0 && params.reroute_every <= 1000000,
           "reroute_every: must be >= 0 and <= 1000000 ticks");
+}
 
+NavGridSpec NavGridFor(const std::vector<Polygon>& obstacles, const std::vector<NavTarget>& targets,
+                       const NavFieldParams& params) {
+  ValidateNavParams(params);
   Vec2 lo{INFINITY, INFINITY}, hi{-INFINITY, -INFINITY};
   auto cover = [&](Vec2 v) {
     lo = {std::min(lo.x, v.x), std::min(lo.y, v.y)};
@@ -142,13 +145,42 @@ NavGridSpec NavGridFor(const std::vector<Polygon>& obstacles, const std::vector<
   return g;
 }
 
+NavGridSpec NavGridForRegion(Vec2 lo, Vec2 hi, const NavFieldParams& params) {
+  ValidateNavParams(params);
+  NavGridSpec g;
+  g.cell = params.cell;
+  g.origin = {lo.x - params.margin, lo.y - params.margin};
+  const double nx = std::ceil((static_cast<double>(hi.x) - lo.x + 2.0 * params.margin) / g.cell);
+  const double ny = std::ceil((static_cast<double>(hi.y) - lo.y + 2.0 * params.margin) / g.cell);
+  Require(nx * ny <= static_cast<double>(kMaxNavCells),
+          "cell: a target's region would hold " + std::to_string(static_cast<uint64_t>(nx * ny)) +
+              " cells, at most " + std::to_string(kMaxNavCells) +
+              " (a coarser cell, or a smaller region)");
+  g.nx = std::max(1, static_cast<int32_t>(nx));
+  g.ny = std::max(1, static_cast<int32_t>(ny));
+  return g;
+}
+
 NavCosts BuildNavCosts(const std::vector<Polygon>& obstacles, const std::vector<NavTarget>& targets,
                        const NavFieldParams& params) {
+  return BuildNavCostsOn(NavGridFor(obstacles, targets, params), obstacles, params);
+}
+
+NavCosts BuildNavCostsOn(const NavGridSpec& spec, const std::vector<Polygon>& obstacles,
+                         const NavFieldParams& params) {
   NavCosts out;
-  out.spec = NavGridFor(obstacles, targets, params);
+  out.spec = spec;
   const NavGridSpec& g = out.spec;
   if (g.cells() == 0) return out;
   const float reach = params.clearance + params.wall_comfort;
+  // Only what reaches the grid: a region's grid skips the world's other obstacles.
+  const Vec2 grid_lo = g.origin;
+  const Vec2 grid_hi = {g.origin.x + static_cast<float>(g.nx) * g.cell,
+                        g.origin.y + static_cast<float>(g.ny) * g.cell};
+  auto reaches = [&](Vec2 a, Vec2 b) {
+    return std::max(a.x, b.x) + reach >= grid_lo.x && std::min(a.x, b.x) - reach <= grid_hi.x &&
+           std::max(a.y, b.y) + reach >= grid_lo.y && std::min(a.y, b.y) - reach <= grid_hi.y;
+  };
   // The work below is the ground the edges' reach covers plus the rows they cross, in
   // cells: bounded before anything is done, so a few long hostile edges cannot hold a
   // world's creation (docs/NAVIGATION.md, "Limits").
@@ -157,6 +189,7 @@ NavCosts BuildNavCosts(const std::vector<Polygon>& obstacles, const std::vector<
     const std::vector<Vec2>& v = polygon.vertices;
     for (size_t e = 0; e < (v.size() == 2 ? 1 : v.size()); ++e) {
       const Vec2 a = v[e], b = v[(e + 1) % v.size()];
+      if (!reaches(a, b)) continue;
       const double length = Length(b - a);
       work += (length + 2.0 * reach + g.cell) * (2.0 * reach + 2.0 * g.cell) /
                   (static_cast<double>(g.cell) * g.cell) +
@@ -176,6 +209,7 @@ NavCosts BuildNavCosts(const std::vector<Polygon>& obstacles, const std::vector<
     const std::vector<Vec2>& v = polygon.vertices;
     for (size_t e = 0; e < (v.size() == 2 ? 1 : v.size()); ++e) {
       const Vec2 a = v[e], b = v[(e + 1) % v.size()];
+      if (!reaches(a, b)) continue;
       const CellRange rows = CellsOver(g, {std::min(a.x, b.x) - reach, std::min(a.y, b.y) - reach},
                                        {std::max(a.x, b.x) + reach, std::max(a.y, b.y) + reach});
       for (int32_t iy = rows.y0; iy <= rows.y1; ++iy) {
@@ -194,6 +228,12 @@ NavCosts BuildNavCosts(const std::vector<Polygon>& obstacles, const std::vector<
   RingFill fill(g);
   for (const Polygon& polygon : obstacles) {
     if (polygon.vertices.size() < 3) continue;
+    Vec2 lo = polygon.vertices[0], hi = polygon.vertices[0];
+    for (const Vec2 q : polygon.vertices) {
+      lo = {std::min(lo.x, q.x), std::min(lo.y, q.y)};
+      hi = {std::max(hi.x, q.x), std::max(hi.y, q.y)};
+    }
+    if (!reaches(lo, hi)) continue;
     fill.ForEachCellInside(polygon.vertices, [&](size_t k) { out.blocked[k] = 1; });
   }
   out.cost.assign(g.cells(), 1.f);

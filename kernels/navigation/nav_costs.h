@@ -45,8 +45,19 @@ class RingFill {
 NavGridSpec NavGridFor(const std::vector<Polygon>& obstacles, const std::vector<NavTarget>& targets,
                        const NavFieldParams& params);
 
+// The grid over a target's region, the box [lo, hi] (docs/NAVIGATION.md, "Regions"), with
+// `margin` round it as the world's grid has: bodies pushed a little beyond the box stay on
+// the field. The same checks.
+NavGridSpec NavGridForRegion(Vec2 lo, Vec2 hi, const NavFieldParams& params);
+
+// The parameters' bounds alone: std::invalid_argument naming `navigation.<field>`.
+void ValidateNavParams(const NavFieldParams& params);
+
 // That grid's blocked cells and costs (the same checks).
 NavCosts BuildNavCosts(const std::vector<Polygon>& obstacles, const std::vector<NavTarget>& targets,
                        const NavFieldParams& params);
+// The blocked cells and costs on a given grid: the obstacles that reach it.
+NavCosts BuildNavCostsOn(const NavGridSpec& spec, const std::vector<Polygon>& obstacles,
+                         const NavFieldParams& params);
 
 }  // namespace throng

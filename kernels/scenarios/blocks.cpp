@@ -7,7 +7,7 @@
 namespace throng::scenarios {
 namespace {
 
-constexpr float kTilePitch = 200.f;
+constexpr float kTilePitch = kBlocksTilePitch;
 constexpr float kRadius = 2.f;
 constexpr float kMaxSpeed = 2.f;
 

@@ -13,6 +13,7 @@ namespace throng::scenarios {
 // A tile: 100 agents (four groups of 25) and 4 blocks, in that order among the tiles'.
 constexpr size_t kBlocksTileAgents = 100;
 constexpr size_t kBlocksTilePolygons = 4;
+constexpr float kBlocksTilePitch = 200.f;  // m between tiles' centres
 
 // RVO2 Blocks' parameters: timeStep 0.25, neighborDist 15, maxNeighbors 10, timeHorizon 5,
 // timeHorizonObst 5 (radius 2, max speed 2 per agent).

@@ -161,6 +161,7 @@ template <class V>
 void VisitFields(V& v, NavigationTarget& t) {
   v("id", t.id, kRequired);
   v.Points("shape", t.shape, kRequired);
+  v.Points("region", t.region, kOptional);
 }
 
 template <class V>

@@ -69,11 +69,12 @@ Scenario MakeCorridor(size_t size, uint32_t seed);  // scenario_streets.cpp
 Scenario MakeCrossing(size_t size, uint32_t seed);  // scenario_streets.cpp
 // scenario_bottleneck.cpp; door is BottleneckDoor(name).
 Scenario MakeBottleneck(std::string_view name, float door, size_t size, uint32_t seed);
-Scenario MakeTown(size_t size, uint32_t seed);    // scenario_town.cpp
-Scenario MakeFlock(size_t size, uint32_t seed);   // scenario_forward.cpp
-Scenario MakeDrones(size_t size, uint32_t seed);  // scenario_forward.cpp
-Scenario MakeUTrap(size_t size, uint32_t seed);   // scenario_navigation.cpp
-Scenario MakeRimea6(size_t size, uint32_t seed);  // scenario_navigation.cpp
+Scenario MakeTown(size_t size, uint32_t seed);            // scenario_town.cpp
+Scenario MakeFlock(size_t size, uint32_t seed);           // scenario_forward.cpp
+Scenario MakeDrones(size_t size, uint32_t seed);          // scenario_forward.cpp
+Scenario MakeUTrap(size_t size, uint32_t seed);           // scenario_navigation.cpp
+Scenario MakeBlocksNavigate(size_t size, uint32_t seed);  // scenario_navigation.cpp
+Scenario MakeRimea6(size_t size, uint32_t seed);          // scenario_navigation.cpp
 // scenario_evacuation.cpp: "rimea_9", "rimea_9_two_exits" or "two_exits".
 Scenario MakeEvacuation(std::string_view name, size_t size, uint32_t seed);
 

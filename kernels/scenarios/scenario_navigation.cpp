@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kernels/scenarios/blocks.h"
 #include "kernels/scenarios/scenario_layout.h"
 
 namespace throng::scenarios::detail {
@@ -116,6 +117,48 @@ Scenario MakeRimea6(size_t size, uint32_t seed) {
                 {axis + goal_half + 1.f, goal_end + 1.f});
   s.suggested_ticks = layout::WalkTicks(leg1 + goal_end, layout::kPedestrianSpeed, s.initial.dt) +
                       static_cast<int>(std::ceil(static_cast<float>(size) / s.initial.dt));
+  return s;
+}
+
+// blocks_navigate: "blocks" with every agent navigating. Each tile has four targets, the
+// 50 m squares round its corners, each with the tile as its region (200 m x 200 m and the
+// 4 m margin at 0.5 m: 416 x 416 cells), so 10 x 10 tiles make 400 fields, 69 million
+// cells in all. An
+// agent navigates to its own tile's square round its goal and arrives on its goal there.
+// Clearance is the agents' radius (2 m).
+Scenario MakeBlocksNavigate(size_t size, uint32_t seed) {
+  Scenario s = MakeBlocks(size, seed);
+  s.name = "blocks_navigate";
+  s.config.navigation.clearance = s.config.agent_defaults.radius;
+  s.config.navigation.cell = 0.5f;
+  const size_t tiles = (size + kBlocksTileAgents - 1) / kBlocksTileAgents;
+  const auto tiles_x = static_cast<size_t>(std::ceil(std::sqrt(static_cast<double>(tiles))));
+  constexpr float kCorner = 75.f, kSquare = 25.f, kHalfTile = 0.5f * kBlocksTilePitch;
+  for (size_t t = 0; t < tiles; ++t) {
+    const Vec2 c{kBlocksTilePitch * static_cast<float>(t % tiles_x),
+                 kBlocksTilePitch * static_cast<float>(t / tiles_x)};
+    for (uint32_t q = 0; q < 4; ++q) {  // q: bit 0 the -x corners, bit 1 the -y ones
+      const Vec2 m{c.x + ((q & 1) ? -kCorner : kCorner), c.y + ((q & 2) ? -kCorner : kCorner)};
+      s.config.navigation_targets.push_back(
+          {static_cast<uint32_t>(4 * t + q),
+           {{m.x - kSquare, m.y - kSquare, 0.f},
+            {m.x + kSquare, m.y - kSquare, 0.f},
+            {m.x + kSquare, m.y + kSquare, 0.f},
+            {m.x - kSquare, m.y + kSquare, 0.f}},
+           {{c.x - kHalfTile, c.y - kHalfTile, 0.f}, {c.x + kHalfTile, c.y + kHalfTile, 0.f}}});
+    }
+  }
+  AgentSnapshot& a = s.initial.agents;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const float tx = std::round(a.x[i] / kBlocksTilePitch),
+                ty = std::round(a.y[i] / kBlocksTilePitch);
+    const auto t =
+        static_cast<uint32_t>(ty) * static_cast<uint32_t>(tiles_x) + static_cast<uint32_t>(tx);
+    const uint32_t q = (a.goal_x[i] < kBlocksTilePitch * tx ? 1u : 0u) +
+                       (a.goal_y[i] < kBlocksTilePitch * ty ? 2u : 0u);
+    a.target.push_back(4 * t + q);
+  }
+  a.behavior.assign(a.size(), static_cast<uint8_t>(AgentBehavior::kNavigate));
   return s;
 }
 

@@ -47,7 +47,7 @@ std::vector<SplineDesc> InternalSplines(const WorldConfig& config) {
 // Each target's field over the world's obstacles (docs/NAVIGATION.md), once per world.
 void BuildNavigation(const WorldConfig& config, World::Internals& w) {
   if (config.navigation_targets.empty()) return;
-  std::vector<NavTarget> targets;
+  std::vector<NavTarget> shared;  // the targets without a region: they share the world's grid
   for (const NavigationTarget& g : config.navigation_targets) {
     NavTarget t{g.id, {}};
     Vec2 sum{0.f, 0.f};
@@ -56,28 +56,51 @@ void BuildNavigation(const WorldConfig& config, World::Internals& w) {
       t.shape.push_back({i.x, i.y});
       sum = sum + Vec2{i.x, i.y};
     }
+    w.nav_index.push_back({g.id, static_cast<uint32_t>(w.nav_ids.size())});
     w.nav_ids.push_back(g.id);
     w.nav_points.push_back(sum * (1.f / static_cast<float>(t.shape.size())));
     w.nav_shapes.push_back(t.shape);
-    targets.push_back(std::move(t));
+    w.nav_in_region.push_back(!g.region.empty());
+    if (g.region.empty()) shared.push_back(t);
+    w.nav_targets.push_back(std::move(t));
   }
-  // The grid's size first: a refused world costs no rasterisation.
-  const size_t cells = NavGridFor(w.obstacles, targets, config.navigation).cells();
-  if (cells * targets.size() > kMaxNavigationFieldCells) {
-    throw LimitExceeded("navigation_targets: " + std::to_string(targets.size()) + " fields of " +
-                        std::to_string(cells) + " cells each, more than the limit of " +
+  std::sort(w.nav_index.begin(), w.nav_index.end());
+  // The grids' sizes first: a refused world costs no rasterisation.
+  const NavGridSpec world_grid =
+      shared.empty() ? NavGridSpec{} : NavGridFor(w.obstacles, shared, config.navigation);
+  size_t cells = 0;
+  for (size_t k = 0; k < w.nav_targets.size(); ++k) {
+    const std::vector<Vec3>& region = config.navigation_targets[k].region;
+    if (region.empty()) {
+      w.nav_specs.push_back(world_grid);
+    } else {
+      const Vec3 a = config.frame.ToInternal(region[0]), b = config.frame.ToInternal(region[1]);
+      w.nav_specs.push_back(NavGridForRegion({std::min(a.x, b.x), std::min(a.y, b.y)},
+                                             {std::max(a.x, b.x), std::max(a.y, b.y)},
+                                             config.navigation));
+    }
+    cells += w.nav_specs.back().cells();
+  }
+  if (cells > kMaxNavigationFieldCells) {
+    throw LimitExceeded("navigation_targets: " + std::to_string(w.nav_targets.size()) +
+                        " fields of " + std::to_string(cells) +
+                        " cells in all, more than the limit of " +
                         std::to_string(kMaxNavigationFieldCells) +
-                        " cells in all (fewer targets, a coarser navigation.cell, or a smaller "
-                        "world)");
+                        " (fewer targets, smaller regions, a coarser navigation.cell, or a "
+                        "smaller world)");
   }
-  const NavCosts costs = BuildNavCosts(w.obstacles, targets, config.navigation);
-  // One target's field per thread: each march is serial and reads only the costs.
-  w.nav_fields.resize(targets.size());
+  const NavCosts world_costs =
+      shared.empty() ? NavCosts{} : BuildNavCostsOn(world_grid, w.obstacles, config.navigation);
+  // One target's field per thread: each march is serial and reads only its costs (a region's
+  // rasterised in the same thread).
+  w.nav_fields.resize(w.nav_targets.size());
 #pragma omp parallel for schedule(dynamic)
-  for (size_t k = 0; k < targets.size(); ++k) {
-    w.nav_fields[k] = BuildNavField(costs, targets[k]);
+  for (size_t k = 0; k < w.nav_targets.size(); ++k) {
+    w.nav_fields[k] = BuildNavField(
+        w.nav_in_region[k] ? BuildNavCostsOn(w.nav_specs[k], w.obstacles, config.navigation)
+                           : world_costs,
+        w.nav_targets[k]);
   }
-  w.nav_targets = std::move(targets);
 }
 
 }  // namespace
@@ -139,20 +162,26 @@ void World::Advance(int ticks, float dt, TickResult* last, const StopRequested& 
   }
 }
 
+size_t NavTargetIndex(const World::Internals& w, uint32_t target_id) {
+  const auto it = std::lower_bound(w.nav_index.begin(), w.nav_index.end(),
+                                   std::pair<uint32_t, uint32_t>{target_id, 0});
+  return it != w.nav_index.end() && it->first == target_id ? it->second : w.nav_ids.size();
+}
+
+NavCosts NavCostsFor(const WorldConfig& config, const World::Internals& w, size_t k) {
+  return BuildNavCostsOn(w.nav_specs[k], w.obstacles, config.navigation);
+}
+
 const NavField* World::NavigationField(uint32_t target_id) const {
-  for (size_t i = 0; i < in_->nav_ids.size(); ++i) {
-    if (in_->nav_ids[i] == target_id) return &in_->nav_fields[i];
-  }
-  return nullptr;
+  const size_t k = NavTargetIndex(*in_, target_id);
+  return k < in_->nav_fields.size() ? &in_->nav_fields[k] : nullptr;
 }
 
 std::optional<NavDistanceGrid> World::NavigationDistances(uint32_t target_id) const {
-  for (size_t i = 0; i < in_->nav_ids.size(); ++i) {
-    if (in_->nav_ids[i] != target_id) continue;
-    const NavCosts costs = BuildNavCosts(in_->obstacles, in_->nav_targets, config_.navigation);
-    return NavDistanceGrid{costs.spec, MarchNavDistances(costs, in_->nav_targets[i])};
-  }
-  return std::nullopt;
+  const size_t k = NavTargetIndex(*in_, target_id);
+  if (k >= in_->nav_fields.size()) return std::nullopt;
+  const NavCosts costs = NavCostsFor(config_, *in_, k);
+  return NavDistanceGrid{costs.spec, MarchNavDistances(costs, in_->nav_targets[k])};
 }
 
 size_t World::NavigationBytes() const {

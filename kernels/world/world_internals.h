@@ -29,6 +29,9 @@ struct World::Internals {
   // obstacles when a crowd field or a target's distances are wanted, rather than kept:
   // 5 bytes a cell, more than a field's 1.
   std::vector<NavTarget> nav_targets;
+  std::vector<NavGridSpec> nav_specs;                    // each target's grid
+  std::vector<uint8_t> nav_in_region;                    // 1: its own region's grid
+  std::vector<std::pair<uint32_t, uint32_t>> nav_index;  // (id, index), sorted by id
   // Re-routing (docs/NAVIGATION.md): the committed crowd, and one refreshed this tick that
   // Step commits (it clears crowd_refreshed). The crowd fields are cached per target until
   // the crowd they came from changes: a refresh, a restore, or a refresh that a cancelled
@@ -55,6 +58,11 @@ struct World::Internals {
   FanBodies fan_bodies;
   ForwardSceneResults fan_results;
 };
+
+// The index of the navigation target with this id; nav_ids.size() when there is none.
+size_t NavTargetIndex(const World::Internals& w, uint32_t target_id);
+// Target k's blocked cells and costs on its grid, rasterised again from the obstacles.
+NavCosts NavCostsFor(const WorldConfig& config, const World::Internals& w, size_t k);
 
 // An optional column's value, or the default where the column is absent.
 inline float Or(const std::vector<float>& column, size_t i, float fallback) {

@@ -38,10 +38,7 @@ float ProjectOnWholeLane(const SplineSet& lanes, uint32_t spline, Vec3 p) {
 }
 
 // The index of a navigation target (validated: present).
-size_t TargetIndex(const World::Internals& w, uint32_t target) {
-  return static_cast<size_t>(std::find(w.nav_ids.begin(), w.nav_ids.end(), target) -
-                             w.nav_ids.begin());
-}
+size_t TargetIndex(const World::Internals& w, uint32_t target) { return NavTargetIndex(w, target); }
 
 // The field's way `way` turned toward the agent's goal by at most `cone` rad: still
 // downhill on the field (by at least cos(cone) of its steepest descent), and a group bound
@@ -129,12 +126,22 @@ void PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, World::Int
   }
   if (build.empty()) return;
   const NavCrowd& crowd = w.crowd_refreshed ? w.crowd_next : w.crowd;
-  const NavCosts costs = AddCrowdCost(BuildNavCosts(w.obstacles, w.nav_targets, config.navigation),
-                                      crowd.positions, config.navigation.density_cost);
-  // One target's field per thread: each march is serial and reads only the costs.
+  const float density_cost = config.navigation.density_cost;
+  // The targets on the world's grid share one crowd cost; a region's is its own.
+  NavCosts shared;
+  for (const size_t k : build) {
+    if (w.nav_in_region[k]) continue;
+    shared = AddCrowdCost(NavCostsFor(config, w, k), crowd.positions, density_cost);
+    break;
+  }
+  // One target's field per thread: each march is serial and reads only its costs.
 #pragma omp parallel for schedule(dynamic)
   for (size_t j = 0; j < build.size(); ++j) {
-    w.crowd_fields[build[j]] = BuildNavField(costs, w.nav_targets[build[j]]);
+    const size_t k = build[j];
+    w.crowd_fields[k] = BuildNavField(
+        w.nav_in_region[k] ? AddCrowdCost(NavCostsFor(config, w, k), crowd.positions, density_cost)
+                           : shared,
+        w.nav_targets[k]);
   }
   for (const size_t k : build) w.crowd_field_built[k] = 1;
 }

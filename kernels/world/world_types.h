@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "kernels/input/column_rule.h"
@@ -109,8 +110,18 @@ struct SphereObstacle {
 // Where navigating agents go (docs/NAVIGATION.md), in the caller's frame: one vertex is a
 // point, three or more a polygon (heights ignored). Ids are the agents' `target` values.
 struct NavigationTarget {
+  NavigationTarget() = default;
+  // {id, shape} or {id, shape, region}: most targets have no region.
+  NavigationTarget(uint32_t target_id, std::vector<Vec3> target_shape,
+                   std::vector<Vec3> target_region = {})
+      : id(target_id), shape(std::move(target_shape)), region(std::move(target_region)) {}
+
   uint32_t id = 0;
   std::vector<Vec3> shape;
+  // Empty: the field covers the world's grid (every obstacle and target, with margins).
+  // Else two opposite corners of a box on the ground, in the caller's frame: the field
+  // covers that box only, and holds the shape (docs/NAVIGATION.md, "Regions").
+  std::vector<Vec3> region;
 };
 
 struct WorldConfig {

@@ -56,6 +56,9 @@ void ValidateTargets(const WorldConfig& config, const AgentSnapshot& a) {
   const char* t = "agents";
   const size_t n = a.size();
   if (!a.target.empty()) RequireLength(t, "target", a.target.size(), n);
+  std::vector<uint32_t> ids;  // sorted: up to kMaxNavigationTargets per lookup
+  for (const NavigationTarget& g : config.navigation_targets) ids.push_back(g.id);
+  std::sort(ids.begin(), ids.end());
   for (size_t i = 0; i < n; ++i) {
     if (EffectiveBehavior(a, i, config.agent_defaults.behavior) != AgentBehavior::kNavigate) {
       continue;
@@ -64,10 +67,7 @@ void ValidateTargets(const WorldConfig& config, const AgentSnapshot& a) {
       Reject(std::string(t) + ".target: missing while agent " + std::to_string(i) +
              " navigates, which needs it");
     }
-    const bool known =
-        std::any_of(config.navigation_targets.begin(), config.navigation_targets.end(),
-                    [&](const NavigationTarget& g) { return g.id == a.target[i]; });
-    if (!known) {
+    if (!std::binary_search(ids.begin(), ids.end(), a.target[i])) {
       Reject(ColumnAt(t, "target", i) + ": " + std::to_string(a.target[i]) +
              " is not a navigation target of this world");
     }
@@ -285,6 +285,35 @@ void ValidateWorldConfig(const WorldConfig& c) {
         if (!(std::isfinite(x) && std::fabs(x) <= kMaxCoordinate)) {
           Reject(at + ".shape[" + std::to_string(v) + "]: coordinates must be finite and within " +
                  std::to_string(static_cast<int64_t>(kMaxCoordinate)) + " m");
+        }
+      }
+    }
+    if (!g.region.empty()) {
+      const std::string region = at + ".region";
+      if (g.region.size() != 2) {
+        Reject(region + ": " + std::to_string(g.region.size()) +
+               " points; a region is two, opposite corners of a box on the ground");
+      }
+      for (size_t v = 0; v < 2; ++v) {
+        const Vec3 q = g.region[v];
+        for (const float x : {q.x, q.y, q.z}) {
+          if (!(std::isfinite(x) && std::fabs(x) <= kMaxCoordinate)) {
+            Reject(region + "[" + std::to_string(v) + "]: coordinates must be finite and within " +
+                   std::to_string(static_cast<int64_t>(kMaxCoordinate)) + " m");
+          }
+        }
+      }
+      const Vec3 r0 = c.frame.ToInternal(g.region[0]), r1 = c.frame.ToInternal(g.region[1]);
+      const Vec2 lo{std::min(r0.x, r1.x), std::min(r0.y, r1.y)};
+      const Vec2 hi{std::max(r0.x, r1.x), std::max(r0.y, r1.y)};
+      const float cell = std::fmax(c.navigation.cell, 0.05f);  // its own check comes later
+      if (!(hi.x - lo.x >= cell && hi.y - lo.y >= cell)) {
+        Reject(region + ": the box must be at least navigation.cell wide on the ground");
+      }
+      for (size_t v = 0; v < g.shape.size(); ++v) {
+        const Vec3 q = c.frame.ToInternal(g.shape[v]);
+        if (q.x < lo.x || q.x > hi.x || q.y < lo.y || q.y > hi.y) {
+          Reject(at + ".shape[" + std::to_string(v) + "]: outside the target's region");
         }
       }
     }

@@ -18,6 +18,8 @@ struct DeterminismHash {
 inline constexpr DeterminismHash kDeterminismHashes[] = {
     {"blocks", "cpu", 0x2521ab551be3ea89ull},
     {"blocks", "reference", 0xac6044dd82592755ull},
+    {"blocks_navigate", "cpu", 0xc465e153de8f0a7full},
+    {"blocks_navigate", "reference", 0x5ecfd3064410b612ull},
     {"bottleneck_1m", "cpu", 0x0bbdee632d302e15ull},
     {"bottleneck_1m", "reference", 0x22896e2b7a618c06ull},
     {"bottleneck_2m", "cpu", 0x0eb8da74c8772c01ull},

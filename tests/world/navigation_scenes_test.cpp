@@ -4,6 +4,7 @@
 // room (the evacuation time with two of four exits closed).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -112,6 +113,48 @@ TEST(Rimea9Test, ClosingTwoOfFourExitsLengthensTheEvacuationBy1_6To2_4Times) {
   ASSERT_EQ(f2.out, 1000u);
   EXPECT_GE(f2.last_out_s / f4.last_out_s, 1.6);
   EXPECT_LE(f2.last_out_s / f4.last_out_s, 2.4);
+}
+
+// blocks_navigate: four targets a tile, each over its tile (its region); every agent's
+// target is its own tile's square round its goal. 10 x 10 tiles: 400 fields of 416 x 416
+// cells (the tile and the 4 m margin at 0.5 m), built when the world is made (RVO2's Blocks
+// at 10,000 agents, issue 35).
+TEST(BlocksNavigateTest, EachAgentNavigatesToItsOwnTilesSquareAndTenByTenTilesBuild) {
+  const scenarios::Scenario s = scenarios::MakeScenario("blocks_navigate", 400, 1);
+  ASSERT_EQ(s.config.navigation_targets.size(), 16u);
+  const AgentSnapshot& a = s.initial.agents;
+  ASSERT_EQ(a.target.size(), a.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    const NavigationTarget& t = s.config.navigation_targets[a.target[i]];
+    ASSERT_EQ(t.id, a.target[i]);
+    // A region's two corners, or a square's opposite ones.
+    auto inside = [](const std::vector<Vec3>& box, float x, float y) {
+      const Vec3 p = box[0], q = box[box.size() == 2 ? 1 : 2];
+      return x >= std::fmin(p.x, q.x) && x <= std::fmax(p.x, q.x) && y >= std::fmin(p.y, q.y) &&
+             y <= std::fmax(p.y, q.y);
+    };
+    EXPECT_TRUE(inside(t.region, a.x[i], a.y[i])) << i;
+    EXPECT_TRUE(inside(t.shape, a.goal_x[i], a.goal_y[i])) << i;
+  }
+  const scenarios::Scenario big = scenarios::MakeScenario("blocks_navigate", 10000, 1);
+  ASSERT_EQ(big.config.navigation_targets.size(), 400u);
+  const auto t0 = std::chrono::steady_clock::now();
+  World world(big.config, BackendKind::kCpu);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("[ figures  ] blocks_navigate, 10 x 10 tiles: 400 fields, %.1f MB, built in %.1f s\n",
+              static_cast<double>(world.NavigationBytes()) / 1e6, seconds);
+  EXPECT_EQ(world.NavigationBytes(), size_t{400} * 416 * 416);
+  TickResult r;
+  world.Step(big.initial, {}, &r);
+  size_t toward = 0;  // agents whose first preferred velocity closes on their goal
+  for (size_t i = 0; i < r.agents.pref_vx.size(); ++i) {
+    const AgentSnapshot& b = big.initial.agents;
+    toward += r.agents.pref_vx[i] * (b.goal_x[i] - b.x[i]) +
+                  r.agents.pref_vy[i] * (b.goal_y[i] - b.y[i]) >
+              0.f;
+  }
+  EXPECT_EQ(toward, big.initial.agents.size());
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -140,6 +141,15 @@ TEST(WorldNavigationInputTest, BadTargetsAndMissingOnesAreNamed) {
   WorldConfig negative = Cup();
   negative.navigation.reroute_every = -1;
   ExpectRejected(negative, s, "navigation.reroute_every: must be >= 0");
+  WorldConfig one_corner = Cup();
+  one_corner.navigation_targets[0].region = {{-20.f, -10.f, 0.f}};
+  ExpectRejected(one_corner, s, "navigation_targets[0].region: 1 points; a region is two");
+  WorldConfig flat = Cup();
+  flat.navigation_targets[0].region = {{-20.f, -10.f, 0.f}, {10.f, -10.f, 0.f}};
+  ExpectRejected(flat, s, "navigation_targets[0].region: the box must be at least");
+  WorldConfig away = Cup();
+  away.navigation_targets[0].region = {{-5.f, -10.f, 0.f}, {10.f, 10.f, 0.f}};
+  ExpectRejected(away, s, "navigation_targets[0].shape[0]: outside the target's region");
   WorldConfig wide_cone = Cup();
   wide_cone.navigation.goal_cone = 2.f;
   ExpectRejected(wide_cone, s, "navigation.goal_cone: must be >= 0 and <= 1.58 rad");
@@ -154,6 +164,27 @@ TEST(WorldNavigationInputTest, BadTargetsAndMissingOnesAreNamed) {
     nine.navigation_targets.push_back({k + 10, {{125.f * static_cast<float>(k), 1000.f, 0.f}}});
   }
   ExpectRejected(nine, s, "navigation_targets: 9 fields of");
+}
+
+// A target with a region has its field over that box (with the margin) only; agents in it navigate
+// as on the world's grid (the cup's nine all get out and home), and the cells counted against the
+// limit are the region's.
+TEST(WorldNavigationRegionTest, AFieldCoversItsRegionAndLeadsOutOfTheCup) {
+  WorldConfig c = Cup();
+  c.navigation_targets[0].region = {{6.f, 8.f, 0.f}, {-14.f, -8.f, 0.f}};  // any two corners
+  c.navigation_targets.push_back({8, {{300.f, 0.f, 0.f}}});  // far: the world grid grows
+  World world(c, BackendKind::kCpu);
+  const NavField* field = world.NavigationField(7);
+  ASSERT_NE(field, nullptr);
+  EXPECT_EQ(field->spec.origin.x, -18.f);  // the box with the 4 m margin
+  EXPECT_EQ(field->spec.origin.y, -12.f);
+  EXPECT_EQ(field->spec.nx, 112);  // 28 m at 0.25 m
+  EXPECT_EQ(field->spec.ny, 96);
+  EXPECT_GT(world.NavigationField(8)->spec.nx, 1200);  // the world's grid: the cup to x = 304
+  const std::optional<NavDistanceGrid> d = world.NavigationDistances(7);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->distance.size(), 112u * 96u);
+  EXPECT_EQ(HomeAfter(world, InTheCup(AgentBehavior::kNavigate), 600), 9);
 }
 
 // Issue 35's memory bound: the fields of a 1 km x 1 km world at 0.25 m for 8 targets in
@@ -220,28 +251,13 @@ namespace {
 // plain ORCA (RVO2's). Ticks until everyone is within 1 m of their goal (0: not within
 // `limit`).
 enum class Way { kNavigate, kNavigateFieldOnly, kStraight, kPlainOrca };
+// The navigating runs are the library's "blocks_navigate" (each group to its tile's 50 m
+// square round its goal corner, the tile as the target's region).
 int TicksToAllHome(Way way, int limit) {
-  scenarios::Scenario s = scenarios::MakeScenario("blocks", 100, 1);
+  const bool navigate = way == Way::kNavigate || way == Way::kNavigateFieldOnly;
+  scenarios::Scenario s = scenarios::MakeScenario(navigate ? "blocks_navigate" : "blocks", 100, 1);
   if (way == Way::kPlainOrca) s.config.orca = PlainRvo2Params(s.config.orca);
   if (way == Way::kNavigateFieldOnly) s.config.navigation.goal_cone = 0.f;
-  if (way == Way::kNavigate || way == Way::kNavigateFieldOnly) {
-    s.config.navigation.clearance = s.config.agent_defaults.radius;
-    s.config.navigation.cell = 0.5f;
-    const float corner[4][2] = {{1, 1}, {-1, 1}, {1, -1}, {-1, -1}};
-    for (uint32_t q = 0; q < 4; ++q) {
-      const float cx = 75.f * corner[q][0], cy = 75.f * corner[q][1];
-      s.config.navigation_targets.push_back({q,
-                                             {{cx - 25.f, cy - 25.f, 0.f},
-                                              {cx + 25.f, cy - 25.f, 0.f},
-                                              {cx + 25.f, cy + 25.f, 0.f},
-                                              {cx - 25.f, cy + 25.f, 0.f}}});
-    }
-    AgentSnapshot& a = s.initial.agents;
-    for (size_t i = 0; i < a.size(); ++i) {
-      a.target.push_back((a.goal_x[i] > 0 ? 0u : 1u) + (a.goal_y[i] > 0 ? 0u : 2u));
-    }
-    a.behavior.assign(a.size(), static_cast<uint8_t>(AgentBehavior::kNavigate));
-  }
   return testing::TicksToAllHome(s, BackendKind::kCpu, limit);
 }
 

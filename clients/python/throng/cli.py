@@ -36,15 +36,21 @@ def _up(config):
     """The column that is height in the caller's frame."""
     return "y" if config.up_axis == pb.UP_AXIS_Y else "z"
 
+_RECORDED_FIELDS = 16
+
+
 def _record_fields(client, world_id, config, flip):
     """Every navigation target's field (Client.navigation_field) in the recording's ground
     axes: "field_ids", and for the k-th target "field_distance_k" (rows x columns, rows along
     the second ground axis upward), "field_origin_k" and "field_cell_k". The engine's grid
     lies in its internal ground plane, whose second axis is the caller's negated in the
     frames the view flips (docs/NAVIGATION.md, "Fetching a field to draw it"); those are
-    mirrored here."""
-    out = {"field_ids": np.array([t.id for t in config.navigation_targets], np.uint32)}
-    for k, target in enumerate(config.navigation_targets):
+    mirrored here. At most the first _RECORDED_FIELDS targets: a world of hundreds of
+    regional targets (blocks_navigate at 10,000 agents has 400) would fill the recording
+    with fields nobody draws at once."""
+    targets = list(config.navigation_targets)[:_RECORDED_FIELDS]
+    out = {"field_ids": np.array([t.id for t in targets], np.uint32)}
+    for k, target in enumerate(targets):
         field = client.navigation_field(world_id, target.id)
         distance = np.asarray(field["distance"], np.float32)
         x0, y0 = field["origin"]
@@ -307,7 +313,8 @@ def main(argv=None):
     run.add_argument("--scenario", default="town",
                      help="a scenario name (circle, random, corridor, crossing, town, flock, "
                           "drones, bottleneck_1m, bottleneck_2m, blocks, u_trap, rimea_6, "
-                          "rimea_9, rimea_9_two_exits) or a scenario JSON file")
+                          "rimea_9, rimea_9_two_exits, two_exits, blocks_navigate) or a scenario "
+                          "JSON file")
     run.add_argument("--size", type=int, default=500,
                      help="pedestrians (town: + max(size/50, min(size, 20)) vehicles); forward "
                           "agents in flock and drones")
