@@ -4,10 +4,15 @@
 // SolveOrca plus the two-phase apply, as throng-bench-orca times it). Repetitions
 // alternate RVO2, Throng, RVO2, Throng in this process; each side builds its world anew
 // per repetition, outside the timing.
+//
+// --home: whole runs of Blocks instead (issue 35): RVO2 walking straight at each agent's
+// mirrored goal, against Throng's world with every agent navigating ("blocks_navigate"),
+// ticks until everyone is within 1 m of their goal.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -19,6 +24,8 @@
 #include "kernels/backends/cpu_backend.h"
 #include "kernels/scenarios/blocks.h"
 #include "kernels/scenarios/crowd.h"
+#include "kernels/scenarios/scenario.h"
+#include "kernels/world/world.h"
 
 namespace {
 
@@ -97,6 +104,58 @@ bool RunScene(Backend& backend, const std::string& name, const scenarios::CrowdS
   return true;
 }
 
+// Ticks until every agent of a k x k Blocks tiling is within 1 m of its mirrored goal, on
+// RVO2 (straight at the goal) and on Throng's world navigating; 0: not within `limit`.
+struct HomeRun {
+  int ticks = 0;
+  size_t home = 0;
+  double seconds = 0;
+};
+
+HomeRun Rvo2Home(size_t k, int limit) {
+  scenarios::CrowdScenario s = scenarios::Blocks(k, k);
+  s.goals = scenarios::BlocksMirroredGoals(s);
+  const auto t0 = Clock::now();
+  bench::Rvo2Side rvo2(s);
+  HomeRun run;
+  for (int t = 1; t <= limit; ++t) {
+    if (t > 1) rvo2.SetPreferredVelocities();
+    rvo2.Step();
+    run.home = rvo2.AtGoals(1.f);
+    if (run.home == s.scene.agents.size()) {
+      run.ticks = t;
+      break;
+    }
+  }
+  run.seconds = MsSince(t0) / 1000.0;
+  return run;
+}
+
+HomeRun ThrongHome(const std::string& scenario, size_t k, int limit) {
+  const scenarios::Scenario s = scenarios::MakeScenario(scenario, 100 * k * k, 1);
+  const auto t0 = Clock::now();
+  World world(s.config, BackendKind::kCpu);
+  TickOptions integrate;
+  integrate.integrate = true;
+  TickResult r;
+  world.Step(s.initial, integrate, &r);
+  HomeRun run;
+  for (int t = 1; t <= limit; ++t) {
+    world.Advance(1, s.initial.dt, &r);
+    const AgentSnapshot& a = world.state().agents;
+    run.home = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+      run.home += std::hypot(a.x[i] - a.goal_x[i], a.y[i] - a.goal_y[i]) < 1.f;
+    }
+    if (run.home == a.size()) {
+      run.ticks = t;
+      break;
+    }
+  }
+  run.seconds = MsSince(t0) / 1000.0;
+  return run;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -116,6 +175,11 @@ int main(int argc, char** argv) {
   app.add_option("--reps", set.reps, "alternated repetitions (RVO2, Throng, RVO2, ...)")
       ->check(CLI::PositiveNumber);
   app.add_flag("--plain", set.plain, "Throng with PlainRvo2Params (RVO2's rules)");
+  bool home = false;
+  int home_limit = 10000;
+  app.add_flag("--home", home,
+               "whole Blocks runs until everyone is home: RVO2 straight, Throng navigating");
+  app.add_option("--home-limit", home_limit, "ticks a --home run may take");
   app.add_flag("--obstacle-scan", set.obstacle_scan,
                "Throng scans every obstacle edge instead of its edge grid (same results)");
   CLI11_PARSE(app, argc, argv);
@@ -128,6 +192,21 @@ int main(int argc, char** argv) {
       "%d warm-up + %d timed steps, %d repetitions alternated in one process; Throng %s%s\n",
       set.warmup, set.steps, set.reps, set.plain ? "plain-RVO2 rules" : "default solve",
       set.obstacle_scan ? ", obstacle edges scanned" : ", obstacle edge grid");
+  if (home) {
+    std::printf(
+        "Blocks, whole runs: ticks (dt 0.25 s) until every agent is within 1 m of its "
+        "mirrored goal (0: not within %d)\n",
+        home_limit);
+    std::printf("%6s %7s | %22s | %22s\n", "tiles", "agents", "RVO2 straight", "Throng navigating");
+    for (size_t k : tiles) {
+      const HomeRun a = Rvo2Home(k, home_limit);
+      const HomeRun b = ThrongHome("blocks_navigate", k, home_limit);
+      std::printf("%3zu x%-2zu %7zu | %6d ticks %4zu home %5.0f s | %6d ticks %4zu home %5.0f s\n",
+                  k, k, 100 * k * k, a.ticks, a.home, a.seconds, b.ticks, b.home, b.seconds);
+      std::fflush(stdout);
+    }
+    return 0;
+  }
   const std::unique_ptr<Backend> backend = bench::TryCreateBackend("cpu");
   if (!backend) return 1;
   dynamic_cast<CpuBackend&>(*backend).UseEdgeGrid(!set.obstacle_scan);

@@ -41,6 +41,16 @@ void Rvo2Side::SetPreferredVelocities() {
 
 void Rvo2Side::Step() { sim_->doStep(); }
 
+size_t Rvo2Side::AtGoals(float radius) const {
+  size_t at = 0;
+  for (size_t i = 0; i < sim_->getNumAgents(); ++i) {
+    const RVO::Vector2& p = sim_->getAgentPosition(i);
+    const Vec2 d = mirror_.goals[i] - Vec2{p.x(), p.y()};
+    at += LengthSq(d) < radius * radius;
+  }
+  return at;
+}
+
 InputRecord Rvo2Side::Record() const {
   InputRecord r;
   r.time_step = sim_->getTimeStep();

@@ -26,6 +26,8 @@ class Rvo2Side {
   void Step();
   // What RVO2 holds, read back through its getters.
   InputRecord Record() const;
+  // How many agents stand within `radius` of their goals (the scene's goals).
+  size_t AtGoals(float radius) const;
 
  private:
   std::unique_ptr<RVO::RVOSimulator> sim_;
