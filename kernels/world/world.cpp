@@ -96,10 +96,12 @@ void BuildNavigation(const WorldConfig& config, World::Internals& w) {
   w.nav_fields.resize(w.nav_targets.size());
 #pragma omp parallel for schedule(dynamic)
   for (size_t k = 0; k < w.nav_targets.size(); ++k) {
-    w.nav_fields[k] = BuildNavField(
-        w.nav_in_region[k] ? BuildNavCostsOn(w.nav_specs[k], w.obstacles, config.navigation)
-                           : world_costs,
-        w.nav_targets[k]);
+    if (w.nav_in_region[k]) {
+      const NavCosts own = BuildNavCostsOn(w.nav_specs[k], w.obstacles, config.navigation);
+      w.nav_fields[k] = BuildNavField(own, w.nav_targets[k]);
+    } else {
+      w.nav_fields[k] = BuildNavField(world_costs, w.nav_targets[k]);  // read, not copied
+    }
   }
 }
 

@@ -138,10 +138,12 @@ void PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, World::Int
 #pragma omp parallel for schedule(dynamic)
   for (size_t j = 0; j < build.size(); ++j) {
     const size_t k = build[j];
-    w.crowd_fields[k] = BuildNavField(
-        w.nav_in_region[k] ? AddCrowdCost(NavCostsFor(config, w, k), crowd.positions, density_cost)
-                           : shared,
-        w.nav_targets[k]);
+    if (w.nav_in_region[k]) {
+      const NavCosts own = AddCrowdCost(NavCostsFor(config, w, k), crowd.positions, density_cost);
+      w.crowd_fields[k] = BuildNavField(own, w.nav_targets[k]);
+    } else {
+      w.crowd_fields[k] = BuildNavField(shared, w.nav_targets[k]);  // read, not copied
+    }
   }
   for (const size_t k : build) w.crowd_field_built[k] = 1;
 }
