@@ -168,6 +168,40 @@ void BM_Nav_Field(benchmark::State& state) {
 }
 BENCHMARK(BM_Nav_Field)->Arg(100)->Arg(250)->Unit(benchmark::kMillisecond);
 
+// The per-agent field lookup of BEHAVIOR_NAVIGATE (issue 35's "under 5% of a 100k-agent
+// tick"; compare with BM_World_Tick/cpu/100000 in the same run): `range(0)` agents at
+// random places on the 250 m field above, each reading the field's way there
+// (NavDirectionAt) and turning it toward a goal of its own (NavTurnTowardGoal), in
+// parallel over the agents as the world's preferred-velocity stage runs.
+void BM_Nav_Lookup(benchmark::State& state) {
+  constexpr float kSide = 250.f;
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<float> at(0.f, kSide), size(0.5f, 3.f);
+  std::vector<Polygon> boxes;
+  for (int k = 0; k < 1000; ++k) {
+    const float x = at(rng), y = at(rng), w = size(rng), h = size(rng);
+    boxes.push_back({{{x, y}, {x + w, y}, {x + w, y + h}, {x, y + h}}});
+  }
+  const NavTarget target{1, {{0.5f * kSide + 0.1f, 0.5f * kSide + 0.1f}}};
+  const NavField field = BuildNavField(BuildNavCosts(boxes, {target}, NavFieldParams{}), target);
+  const auto n = static_cast<size_t>(state.range(0));
+  std::vector<Vec2> where(n), goal(n), way(n);
+  for (size_t i = 0; i < n; ++i) {
+    where[i] = {at(rng), at(rng)};
+    goal[i] = {at(rng), at(rng)};
+  }
+  const NavGoalCone cone(NavFieldParams{}.goal_cone);
+  for (auto _ : state) {
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < n; ++i) {
+      way[i] = NavTurnTowardGoal(NavDirectionAt(field, where[i]), where[i], &goal[i], cone);
+    }
+    benchmark::DoNotOptimize(way.data());
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_Nav_Lookup)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 void RegisterFor(BackendKind kind, const std::vector<int64_t>& sizes) {
   const std::string name(BackendName(kind));
   for (int64_t n : sizes) {

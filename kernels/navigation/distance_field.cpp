@@ -286,4 +286,15 @@ Vec2 NavDirectionAt(const NavField& field, Vec2 p) {
   return len > 1e-6f ? sum * (1.f / len) : Vec2{0.f, 0.f};
 }
 
+Vec2 NavTurnTowardGoal(Vec2 way, Vec2 p, const Vec2* goal, const NavGoalCone& cone) {
+  if (goal == nullptr || !cone.on) return way;
+  const Vec2 to_goal = *goal - p;
+  const float length = Length(to_goal);
+  if (!(length > 0.f)) return way;
+  const Vec2 g = to_goal * (1.f / length);
+  if (Dot(way, g) >= cone.cos) return g;
+  const float side = Det(way, g) >= 0.f ? cone.sin : -cone.sin;  // toward the goal's side
+  return {cone.cos * way.x - side * way.y, side * way.x + cone.cos * way.y};
+}
+
 }  // namespace throng

@@ -2,6 +2,7 @@
 // each cell's heading of fastest descent, and the direction at any point.
 #pragma once
 
+#include <cmath>
 #include <vector>
 
 #include "kernels/navigation/nav_types.h"
@@ -31,5 +32,22 @@ Vec2 NavHeadingVector(uint8_t heading);
 // bilinearly over those that have one, normalised; the direction of the cell holding p
 // when none of the four has one; (0, 0) outside the grid or where no cell leads anywhere.
 Vec2 NavDirectionAt(const NavField& field, Vec2 p);
+
+// The goal cone (NavFieldParams::goal_cone) as its cosine and sine, taken once per tick
+// rather than per agent.
+struct NavGoalCone {
+  explicit NavGoalCone(float cone)
+      : on(cone > 0.f), cos(on ? std::cos(cone) : 1.f), sin(on ? std::sin(cone) : 0.f) {}
+  bool on;
+  float cos, sin;
+};
+
+// The field's way `way` (unit) turned toward the agent's goal by at most the cone (no
+// goal, or cone 0: `way`): still downhill on the field, by at least cos(cone) of its
+// steepest descent, and a group bound for one polygon target spreads toward their own
+// spots in it instead of converging on the polygon's nearest point (docs/NAVIGATION.md).
+// No trigonometry per agent: the goal's direction where it lies within the cone, else
+// `way` rotated by the cone toward it.
+Vec2 NavTurnTowardGoal(Vec2 way, Vec2 p, const Vec2* goal, const NavGoalCone& cone);
 
 }  // namespace throng

@@ -40,18 +40,6 @@ float ProjectOnWholeLane(const SplineSet& lanes, uint32_t spline, Vec3 p) {
 // The index of a navigation target (validated: present).
 size_t TargetIndex(const World::Internals& w, uint32_t target) { return NavTargetIndex(w, target); }
 
-// The field's way `way` turned toward the agent's goal by at most `cone` rad: still
-// downhill on the field (by at least cos(cone) of its steepest descent), and a group bound
-// for one polygon target spreads toward their own spots in it instead of converging on
-// the polygon's nearest point.
-Vec2 TurnedTowardGoal(Vec2 way, Vec2 p, const Vec2* goal, float cone) {
-  if (goal == nullptr || !(cone > 0.f) || !(LengthSq(*goal - p) > 0.f)) return way;
-  const Vec2 to_goal = *goal - p;
-  const float turn = std::clamp(std::atan2(Det(way, to_goal), Dot(way, to_goal)), -cone, cone);
-  const float c = std::cos(turn), s = std::sin(turn);
-  return {c * way.x - s * way.y, s * way.x + c * way.y};
-}
-
 // BEHAVIOR_NAVIGATE (docs/NAVIGATION.md): along the target's field at the agent's own
 // speed, under the arrive behaviour's acceleration limit; a re-routed agent (`rerouted`)
 // along the target's crowd field. Inside a polygon target, or within the slowing radius of
@@ -59,7 +47,7 @@ Vec2 TurnedTowardGoal(Vec2 way, Vec2 p, const Vec2* goal, float cone) {
 // or at rest where it stands in the polygon. Where the field leads nowhere (outside its
 // grid, or cut off) it heads straight for the target.
 Vec2 Navigate(const World::Internals& w, uint32_t target, bool rerouted, Vec2 p, Vec2 v,
-              const Vec2* goal, float cone, const ArriveParams& arrive, float dt) {
+              const Vec2* goal, const NavGoalCone& cone, const ArriveParams& arrive, float dt) {
   const size_t k = TargetIndex(w, target);
   const std::vector<Vec2>& shape = w.nav_shapes[k];
   const Vec2 point = w.nav_points[k];
@@ -72,7 +60,7 @@ Vec2 Navigate(const World::Internals& w, uint32_t target, bool rerouted, Vec2 p,
   const bool crowd = rerouted && k < w.crowd_field_built.size() && w.crowd_field_built[k];
   const Vec2 way = NavDirectionAt(crowd ? w.crowd_fields[k] : w.nav_fields[k], p);
   if (Length(way) == 0.f) return ArriveStep(p, v, point, arrive, dt);
-  return SteerToward(v, TurnedTowardGoal(way, p, goal, cone) * arrive.max_speed, arrive, dt);
+  return SteerToward(v, NavTurnTowardGoal(way, p, goal, cone) * arrive.max_speed, arrive, dt);
 }
 
 size_t IndexOfLane(const std::vector<uint32_t>& lane_ids, uint32_t id) {
@@ -155,6 +143,7 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, World::Int
   const size_t n = a.size();
   const float dt = s.dt;
   const AgentDefaults& ad = config.agent_defaults;
+  const NavGoalCone cone(config.navigation.goal_cone);
   AgentColumns& oa = w.orca_agents;
   oa.Resize(n);
   w.goal.assign(n, Vec2{});
@@ -210,7 +199,7 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, World::Int
           break;
         case AgentBehavior::kNavigate:
           pref = Navigate(w, a.target[i], w.agent_memory[i].route > 0, {p.x, p.y}, {v.x, v.y},
-                          has_goal ? &goal : nullptr, config.navigation.goal_cone, arrive, dt);
+                          has_goal ? &goal : nullptr, cone, arrive, dt);
           break;
         default:
           if (!a.pref_vx.empty()) {

@@ -261,7 +261,7 @@ int TicksToAllHome(Way way, int limit) {
   return testing::TicksToAllHome(s, BackendKind::kCpu, limit);
 }
 
-// Measured 2026-12-04 (cpu): navigating, all 100 home at tick 1,163; along the field
+// Measured 2026-12-04 (cpu): navigating, all 100 home at tick 1,535; along the field
 // only (goal_cone 0), at 3,004: each group converges on its target square's nearest
 // corner and queues there (at tick 1,000, 22 home against 88 walking straight);
 // arriving straight with Throng's rules, not all by 5,000 (96, issue 41); as plain ORCA,
