@@ -141,8 +141,8 @@ void BM_World_Tick(benchmark::State& state, BackendKind kind) {
 // wide at 0.25 m cells (1,000 x 1,000 cells at 250 m, with the grid's 4 m margin a little
 // more) holding 1,000 boxes of 0.5-3 m, and a point target in its middle. Costs (the
 // rasterisation) and the field (fast marching and directions) are timed apart.
-void BM_Nav_Field(benchmark::State& state) {
-  const float side = static_cast<float>(state.range(0));
+// 1,000 boxes of 0.5-3 m at random in a square `side` m wide.
+std::vector<Polygon> NavBoxes(float side) {
   std::mt19937 rng(9);
   std::uniform_real_distribution<float> at(0.f, side), size(0.5f, 3.f);
   std::vector<Polygon> boxes;
@@ -150,6 +150,12 @@ void BM_Nav_Field(benchmark::State& state) {
     const float x = at(rng), y = at(rng), w = size(rng), h = size(rng);
     boxes.push_back({{{x, y}, {x + w, y}, {x + w, y + h}, {x, y + h}}});
   }
+  return boxes;
+}
+
+void BM_Nav_Field(benchmark::State& state) {
+  const float side = static_cast<float>(state.range(0));
+  const std::vector<Polygon> boxes = NavBoxes(side);
   const NavTarget target{1, {{0.5f * side + 0.1f, 0.5f * side + 0.1f}}};
   double costs_ms = 0, field_ms = 0;
   for (auto _ : state) {
@@ -175,15 +181,11 @@ BENCHMARK(BM_Nav_Field)->Arg(100)->Arg(250)->Unit(benchmark::kMillisecond);
 // parallel over the agents as the world's preferred-velocity stage runs.
 void BM_Nav_Lookup(benchmark::State& state) {
   constexpr float kSide = 250.f;
-  std::mt19937 rng(9);
-  std::uniform_real_distribution<float> at(0.f, kSide), size(0.5f, 3.f);
-  std::vector<Polygon> boxes;
-  for (int k = 0; k < 1000; ++k) {
-    const float x = at(rng), y = at(rng), w = size(rng), h = size(rng);
-    boxes.push_back({{{x, y}, {x + w, y}, {x + w, y + h}, {x, y + h}}});
-  }
   const NavTarget target{1, {{0.5f * kSide + 0.1f, 0.5f * kSide + 0.1f}}};
-  const NavField field = BuildNavField(BuildNavCosts(boxes, {target}, NavFieldParams{}), target);
+  const NavField field =
+      BuildNavField(BuildNavCosts(NavBoxes(kSide), {target}, NavFieldParams{}), target);
+  std::mt19937 rng(10);
+  std::uniform_real_distribution<float> at(0.f, kSide);
   const auto n = static_cast<size_t>(state.range(0));
   std::vector<Vec2> where(n), goal(n), way(n);
   for (size_t i = 0; i < n; ++i) {

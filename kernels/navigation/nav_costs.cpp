@@ -120,6 +120,27 @@ void ValidateNavParams(const NavFieldParams& params) {
           "reroute_every: must be >= 0 and <= 1000000 ticks");
 }
 
+namespace {
+
+// The grid over [lo, hi] with `margin` round it; `what` and `smaller` name it in the error.
+NavGridSpec GridOver(Vec2 lo, Vec2 hi, const NavFieldParams& params, const std::string& what,
+                     const std::string& smaller) {
+  NavGridSpec g;
+  g.cell = params.cell;
+  g.origin = {lo.x - params.margin, lo.y - params.margin};
+  const double nx = std::ceil((static_cast<double>(hi.x) - lo.x + 2.0 * params.margin) / g.cell);
+  const double ny = std::ceil((static_cast<double>(hi.y) - lo.y + 2.0 * params.margin) / g.cell);
+  Require(nx * ny <= static_cast<double>(kMaxNavCells),
+          "cell: " + what + " would hold " + std::to_string(static_cast<uint64_t>(nx * ny)) +
+              " cells, at most " + std::to_string(kMaxNavCells) + " (a coarser cell, or " +
+              smaller + ")");
+  g.nx = std::max(1, static_cast<int32_t>(nx));
+  g.ny = std::max(1, static_cast<int32_t>(ny));
+  return g;
+}
+
+}  // namespace
+
 NavGridSpec NavGridFor(const std::vector<Polygon>& obstacles, const std::vector<NavTarget>& targets,
                        const NavFieldParams& params) {
   ValidateNavParams(params);
@@ -130,35 +151,13 @@ NavGridSpec NavGridFor(const std::vector<Polygon>& obstacles, const std::vector<
   };
   for (const Polygon& p : obstacles) std::for_each(p.vertices.begin(), p.vertices.end(), cover);
   for (const NavTarget& t : targets) std::for_each(t.shape.begin(), t.shape.end(), cover);
-  NavGridSpec g;
-  if (!(lo.x <= hi.x)) return g;  // nothing to navigate around or to
-  g.cell = params.cell;
-  g.origin = {lo.x - params.margin, lo.y - params.margin};
-  const double nx = std::ceil((static_cast<double>(hi.x) - lo.x + 2.0 * params.margin) / g.cell);
-  const double ny = std::ceil((static_cast<double>(hi.y) - lo.y + 2.0 * params.margin) / g.cell);
-  Require(nx * ny <= static_cast<double>(kMaxNavCells),
-          "cell: the grid would hold " + std::to_string(static_cast<uint64_t>(nx * ny)) +
-              " cells, at most " + std::to_string(kMaxNavCells) +
-              " (a coarser cell, or a smaller world)");
-  g.nx = std::max(1, static_cast<int32_t>(nx));
-  g.ny = std::max(1, static_cast<int32_t>(ny));
-  return g;
+  if (!(lo.x <= hi.x)) return {};  // nothing to navigate around or to
+  return GridOver(lo, hi, params, "the grid", "a smaller world");
 }
 
 NavGridSpec NavGridForRegion(Vec2 lo, Vec2 hi, const NavFieldParams& params) {
   ValidateNavParams(params);
-  NavGridSpec g;
-  g.cell = params.cell;
-  g.origin = {lo.x - params.margin, lo.y - params.margin};
-  const double nx = std::ceil((static_cast<double>(hi.x) - lo.x + 2.0 * params.margin) / g.cell);
-  const double ny = std::ceil((static_cast<double>(hi.y) - lo.y + 2.0 * params.margin) / g.cell);
-  Require(nx * ny <= static_cast<double>(kMaxNavCells),
-          "cell: a target's region would hold " + std::to_string(static_cast<uint64_t>(nx * ny)) +
-              " cells, at most " + std::to_string(kMaxNavCells) +
-              " (a coarser cell, or a smaller region)");
-  g.nx = std::max(1, static_cast<int32_t>(nx));
-  g.ny = std::max(1, static_cast<int32_t>(ny));
-  return g;
+  return GridOver(lo, hi, params, "a target's region", "a smaller region");
 }
 
 NavCosts BuildNavCosts(const std::vector<Polygon>& obstacles, const std::vector<NavTarget>& targets,
