@@ -44,7 +44,7 @@ constexpr size_t kMaxTargetVertices = 1'024;
 // cells, 1 km x 1 km at 0.25 m with its margins). A field keeps one byte a cell
 // (docs/NAVIGATION.md, "Storage"), so they hold at most 134 MB; the crowd fields of
 // re-routing, at most one per target, at most as much again. A field is marched at about
-// 0.08 us a cell, one per thread: the largest world takes about 6 s to create here.
+// 0.08 us a cell, one per thread: the largest world takes about 8 s to create here.
 constexpr size_t kMaxNavigationFieldCells = size_t{8} * 4096 * 4096;
 // Exact in a double, so every client language sees the tick it sent; at 1,000 ticks a
 // second it lasts 285,000 years, and a world at the limit still has room to Advance.
