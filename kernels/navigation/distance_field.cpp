@@ -54,7 +54,7 @@ std::vector<std::pair<float, uint32_t>> Seeds(const NavCosts& c, const NavTarget
 
 // The march's working grid: the field's grid with a ring of blocked cells around it, so
 // that no neighbour lookup needs a bounds check. Cell (ix, iy) is at (iy + 1) * width +
-// ix + 1. A cell's values sit together (16 bytes): the march reads a neighbourhood at a
+// ix + 1. A cell's values sit together (12 bytes): the march reads a neighbourhood at a
 // time, and one cache line then serves all it asks of a cell.
 struct MarchCell {
   // The state in the low two bits; above them, which diagonal neighbours the cell reaches
