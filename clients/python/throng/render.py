@@ -174,6 +174,10 @@ class FrameRenderer:
         box = (0.06, 0.30, 0.90, 0.62) if cone else (0.04, 0.04, 0.92, 0.88)
         ax = self.fig.add_axes(box)
         self.ax = ax
+        if field is not None:
+            # First: imshow sets the limits to the field's grid, and the run's view below
+            # replaces them.
+            draw_field(ax, field)
         # `view`: (xmin, xmax, ymin, ymax) to look at (a close view); else the whole run.
         xlim, ylim = (view[:2], view[2:]) if view else _bounds(run, aspect=box[3] / box[2])
         ax.set_xlim(*xlim)
@@ -182,13 +186,6 @@ class FrameRenderer:
         if bool(run["flip_vertical"]):
             ax.invert_yaxis()
         ax.tick_params(labelsize=7)
-        if field is not None:
-            draw_field(ax, field)
-            # imshow sets the limits to the field's grid; the view stays the run's.
-            ax.set_xlim(*xlim)
-            ax.set_ylim(*ylim)
-            if bool(run["flip_vertical"]):
-                ax.invert_yaxis()
         obstacles = _split(run["obstacle_points"], run["obstacle_offsets"])
         if obstacles:
             ax.add_collection(PolyCollection(obstacles, facecolors="0.55", edgecolors="0.3",
