@@ -56,11 +56,8 @@ void BuildNavigation(const WorldConfig& config, World::Internals& w) {
       t.shape.push_back({i.x, i.y});
       sum = sum + Vec2{i.x, i.y};
     }
-    w.nav_index.push_back({g.id, static_cast<uint32_t>(w.nav_ids.size())});
-    w.nav_ids.push_back(g.id);
+    w.nav_index.push_back({g.id, static_cast<uint32_t>(w.nav_targets.size())});
     w.nav_points.push_back(sum * (1.f / static_cast<float>(t.shape.size())));
-    w.nav_shapes.push_back(t.shape);
-    w.nav_in_region.push_back(!g.region.empty());
     if (g.region.empty()) shared.push_back(t);
     w.nav_targets.push_back(std::move(t));
   }
@@ -96,7 +93,7 @@ void BuildNavigation(const WorldConfig& config, World::Internals& w) {
   w.nav_fields.resize(w.nav_targets.size());
 #pragma omp parallel for schedule(dynamic)
   for (size_t k = 0; k < w.nav_targets.size(); ++k) {
-    if (w.nav_in_region[k]) {
+    if (NavHasRegion(config, k)) {
       const NavCosts own = BuildNavCostsOn(w.nav_specs[k], w.obstacles, config.navigation);
       w.nav_fields[k] = BuildNavField(own, w.nav_targets[k]);
     } else {
@@ -167,7 +164,7 @@ void World::Advance(int ticks, float dt, TickResult* last, const StopRequested& 
 size_t NavTargetIndex(const World::Internals& w, uint32_t target_id) {
   const auto it = std::lower_bound(w.nav_index.begin(), w.nav_index.end(),
                                    std::pair<uint32_t, uint32_t>{target_id, 0});
-  return it != w.nav_index.end() && it->first == target_id ? it->second : w.nav_ids.size();
+  return it != w.nav_index.end() && it->first == target_id ? it->second : w.nav_targets.size();
 }
 
 NavCosts NavCostsFor(const WorldConfig& config, const World::Internals& w, size_t k) {

@@ -19,18 +19,15 @@ struct World::Internals {
   WorldMemory memory;
   SplineSet lanes;  // internal frame, for projections (the backend holds its own for path checks)
   std::vector<Polygon> obstacles;
-  // Navigation: each target's field and the point an arriving agent heads for (internal
-  // frame), in the order of WorldConfig::navigation_targets.
-  std::vector<uint32_t> nav_ids;
+  // Navigation, per target in the order of WorldConfig::navigation_targets: its id and
+  // shape (internal frame), its field, the point an arriving agent heads for and its grid.
+  // The costs are rasterised again from the targets and the obstacles when a crowd field
+  // or a target's distances are wanted, rather than kept: 5 bytes a cell, more than a
+  // field's 1.
+  std::vector<NavTarget> nav_targets;
   std::vector<NavField> nav_fields;
   std::vector<Vec2> nav_points;
-  std::vector<std::vector<Vec2>> nav_shapes;
-  // Internal frame, in nav_ids' order. The costs are rasterised again from these and the
-  // obstacles when a crowd field or a target's distances are wanted, rather than kept:
-  // 5 bytes a cell, more than a field's 1.
-  std::vector<NavTarget> nav_targets;
-  std::vector<NavGridSpec> nav_specs;                    // each target's grid
-  std::vector<uint8_t> nav_in_region;                    // 1: its own region's grid
+  std::vector<NavGridSpec> nav_specs;
   std::vector<std::pair<uint32_t, uint32_t>> nav_index;  // (id, index), sorted by id
   // Re-routing (docs/NAVIGATION.md): the committed crowd, and one refreshed this tick that
   // Step commits (it clears crowd_refreshed). The crowd fields are cached per target until
@@ -59,8 +56,12 @@ struct World::Internals {
   ForwardSceneResults fan_results;
 };
 
-// The index of the navigation target with this id; nav_ids.size() when there is none.
+// The index of the navigation target with this id; nav_targets.size() when there is none.
 size_t NavTargetIndex(const World::Internals& w, uint32_t target_id);
+// Whether target k has a region, and so its own grid (else it shares the world's).
+inline bool NavHasRegion(const WorldConfig& config, size_t k) {
+  return !config.navigation_targets[k].region.empty();
+}
 // Target k's blocked cells and costs on its grid, rasterised again from the obstacles.
 NavCosts NavCostsFor(const WorldConfig& config, const World::Internals& w, size_t k);
 

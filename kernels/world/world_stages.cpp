@@ -37,9 +37,6 @@ float ProjectOnWholeLane(const SplineSet& lanes, uint32_t spline, Vec3 p) {
   return best_s;
 }
 
-// The index of a navigation target (validated: present).
-size_t TargetIndex(const World::Internals& w, uint32_t target) { return NavTargetIndex(w, target); }
-
 // BEHAVIOR_NAVIGATE (docs/NAVIGATION.md): along the target's field at the agent's own
 // speed, under the arrive behaviour's acceleration limit; a re-routed agent (`rerouted`)
 // along the target's crowd field. Inside a polygon target, or within the slowing radius of
@@ -48,8 +45,8 @@ size_t TargetIndex(const World::Internals& w, uint32_t target) { return NavTarge
 // grid, or cut off) it heads straight for the target.
 Vec2 Navigate(const World::Internals& w, uint32_t target, bool rerouted, Vec2 p, Vec2 v,
               const Vec2* goal, const NavGoalCone& cone, const ArriveParams& arrive, float dt) {
-  const size_t k = TargetIndex(w, target);
-  const std::vector<Vec2>& shape = w.nav_shapes[k];
+  const size_t k = NavTargetIndex(w, target);  // validated: present
+  const std::vector<Vec2>& shape = w.nav_targets[k].shape;
   const Vec2 point = w.nav_points[k];
   if (shape.size() >= 3 && InsideRing(shape, p)) {
     return ArriveStep(p, v, goal != nullptr ? *goal : p, arrive, dt);
@@ -81,18 +78,18 @@ bool Reroutable(const WorldConfig& config, const AgentSnapshot& a, size_t i) {
 }  // namespace
 
 void PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, World::Internals& w) {
-  w.crowd_fields.resize(w.nav_ids.size());
-  w.crowd_field_built.resize(w.nav_ids.size(), 0);
+  w.crowd_fields.resize(w.nav_targets.size());
+  w.crowd_field_built.resize(w.nav_targets.size(), 0);
   if (w.crowd_refreshed) {  // the last refresh was never committed: its fields go
     w.crowd_field_built.assign(w.crowd_field_built.size(), 0);
     w.crowd_refreshed = false;
   }
   const AgentSnapshot& a = s.agents;
-  std::vector<uint8_t> needed(w.nav_ids.size(), 0);
+  std::vector<uint8_t> needed(w.nav_targets.size(), 0);
   bool any = false;
   for (size_t i = 0; i < a.size(); ++i) {
     if (w.agent_memory[i].route == 0 || !Reroutable(config, a, i)) continue;
-    needed[TargetIndex(w, a.target[i])] = 1;
+    needed[NavTargetIndex(w, a.target[i])] = 1;
     any = true;
   }
   if (!any) return;
@@ -118,7 +115,7 @@ void PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, World::Int
   // The targets on the world's grid share one crowd cost; a region's is its own.
   NavCosts shared;
   for (const size_t k : build) {
-    if (w.nav_in_region[k]) continue;
+    if (NavHasRegion(config, k)) continue;
     shared = AddCrowdCost(NavCostsFor(config, w, k), crowd.positions, density_cost);
     break;
   }
@@ -126,7 +123,7 @@ void PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, World::Int
 #pragma omp parallel for schedule(dynamic)
   for (size_t j = 0; j < build.size(); ++j) {
     const size_t k = build[j];
-    if (w.nav_in_region[k]) {
+    if (NavHasRegion(config, k)) {
       const NavCosts own = AddCrowdCost(NavCostsFor(config, w, k), crowd.positions, density_cost);
       w.crowd_fields[k] = BuildNavField(own, w.nav_targets[k]);
     } else {

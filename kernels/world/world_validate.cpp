@@ -272,6 +272,18 @@ void ValidateWorldConfig(const WorldConfig& c) {
                         " targets, more than the limit of " +
                         std::to_string(kMaxNavigationTargets));
   }
+  // Each point of `points` finite and within the coordinate bound, named `name[v]`.
+  auto require_coordinates = [](const std::string& name, const std::vector<Vec3>& points) {
+    for (size_t v = 0; v < points.size(); ++v) {
+      const Vec3 q = points[v];
+      for (const float x : {q.x, q.y, q.z}) {
+        if (!(std::isfinite(x) && std::fabs(x) <= kMaxCoordinate)) {
+          Reject(name + "[" + std::to_string(v) + "]: coordinates must be finite and within " +
+                 std::to_string(static_cast<int64_t>(kMaxCoordinate)) + " m");
+        }
+      }
+    }
+  };
   for (size_t k = 0; k < c.navigation_targets.size(); ++k) {
     const NavigationTarget& g = c.navigation_targets[k];
     const std::string at = "navigation_targets[" + std::to_string(k) + "]";
@@ -279,30 +291,14 @@ void ValidateWorldConfig(const WorldConfig& c) {
       Reject(at + ".shape: " + std::to_string(g.shape.size()) +
              " vertices; a point needs 1, a polygon 3 to " + std::to_string(kMaxTargetVertices));
     }
-    for (size_t v = 0; v < g.shape.size(); ++v) {
-      const Vec3 q = g.shape[v];
-      for (const float x : {q.x, q.y, q.z}) {
-        if (!(std::isfinite(x) && std::fabs(x) <= kMaxCoordinate)) {
-          Reject(at + ".shape[" + std::to_string(v) + "]: coordinates must be finite and within " +
-                 std::to_string(static_cast<int64_t>(kMaxCoordinate)) + " m");
-        }
-      }
-    }
+    require_coordinates(at + ".shape", g.shape);
     if (!g.region.empty()) {
       const std::string region = at + ".region";
       if (g.region.size() != 2) {
         Reject(region + ": " + std::to_string(g.region.size()) +
                " points; a region is two, opposite corners of a box on the ground");
       }
-      for (size_t v = 0; v < 2; ++v) {
-        const Vec3 q = g.region[v];
-        for (const float x : {q.x, q.y, q.z}) {
-          if (!(std::isfinite(x) && std::fabs(x) <= kMaxCoordinate)) {
-            Reject(region + "[" + std::to_string(v) + "]: coordinates must be finite and within " +
-                   std::to_string(static_cast<int64_t>(kMaxCoordinate)) + " m");
-          }
-        }
-      }
+      require_coordinates(region, g.region);
       const Vec3 r0 = c.frame.ToInternal(g.region[0]), r1 = c.frame.ToInternal(g.region[1]);
       const Vec2 lo{std::min(r0.x, r1.x), std::min(r0.y, r1.y)};
       const Vec2 hi{std::max(r0.x, r1.x), std::max(r0.y, r1.y)};
