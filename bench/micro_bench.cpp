@@ -196,7 +196,8 @@ void BM_Nav_Lookup(benchmark::State& state) {
   for (auto _ : state) {
 #pragma omp parallel for schedule(static)
     for (size_t i = 0; i < n; ++i) {
-      way[i] = NavTurnTowardGoal(NavDirectionAt(field, where[i]), where[i], &goal[i], cone);
+      way[i] = NavTurnTowardGoal(NavDirectionAt(field, where[i], NavRidge::kPickSide), where[i],
+                                 &goal[i], cone);
     }
     benchmark::DoNotOptimize(way.data());
   }

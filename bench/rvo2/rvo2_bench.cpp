@@ -25,6 +25,7 @@
 #include "kernels/scenarios/blocks.h"
 #include "kernels/scenarios/crowd.h"
 #include "kernels/scenarios/scenario.h"
+#include "kernels/world/all_home.h"
 #include "kernels/world/world.h"
 
 namespace {
@@ -134,24 +135,10 @@ HomeRun Rvo2Home(size_t k, int limit) {
 HomeRun ThrongHome(const std::string& scenario, size_t k, int limit) {
   const scenarios::Scenario s = scenarios::MakeScenario(scenario, 100 * k * k, 1);
   const auto t0 = Clock::now();
-  World world(s.config, BackendKind::kCpu);
-  TickOptions integrate;
-  integrate.integrate = true;
-  TickResult r;
-  world.Step(s.initial, integrate, &r);
+  const AllHomeRun throng = RunUntilAllHome(s.config, s.initial, BackendKind::kCpu, limit);
   HomeRun run;
-  for (int t = 1; t <= limit; ++t) {
-    world.Advance(1, s.initial.dt, &r);
-    const AgentSnapshot& a = world.state().agents;
-    run.home = 0;
-    for (size_t i = 0; i < a.size(); ++i) {
-      run.home += std::hypot(a.x[i] - a.goal_x[i], a.y[i] - a.goal_y[i]) < 1.f;
-    }
-    if (run.home == a.size()) {
-      run.ticks = t;
-      break;
-    }
-  }
+  run.ticks = throng.ticks;
+  run.home = throng.home;
   run.seconds = MsSince(t0) / 1000.0;
   return run;
 }

@@ -257,7 +257,13 @@ NavField BuildNavField(const NavCosts& c, const NavTarget& target) {
   return out;
 }
 
-Vec2 NavDirectionAt(const NavField& field, Vec2 p) {
+namespace {
+// A blend of unit headings shorter than this share of its weights counts as a ridge: it is
+// cos 40 degrees, the blend of two headings 80 degrees apart.
+constexpr float kNavRidge = 0.766f;
+}  // namespace
+
+Vec2 NavDirectionAt(const NavField& field, Vec2 p, NavRidge ridge) {
   const NavGridSpec& g = field.spec;
   if (g.cells() == 0) return {0.f, 0.f};
   const float fx = (p.x - g.origin.x) / g.cell - 0.5f, fy = (p.y - g.origin.y) / g.cell - 0.5f;
@@ -268,20 +274,35 @@ Vec2 NavDirectionAt(const NavField& field, Vec2 p) {
   const auto x0 = static_cast<int32_t>(std::floor(fx)), y0 = static_cast<int32_t>(std::floor(fy));
   const float tx = fx - static_cast<float>(x0), ty = fy - static_cast<float>(y0);
   Vec2 sum{0.f, 0.f};
+  float weight = 0.f;  // of the cells that lead somewhere
+  float spread = 0.f;  // how far the four headings lead away from each other
   for (int32_t j = 0; j < 2; ++j) {
     for (int32_t i = 0; i < 2; ++i) {
       const int32_t ix = x0 + i, iy = y0 + j;
       if (ix < 0 || iy < 0 || ix >= g.nx || iy >= g.ny) continue;
+      const uint8_t h = field.heading[g.Index(ix, iy)];
+      if (h == kNavNoHeading) continue;
       const float w = (i ? tx : 1.f - tx) * (j ? ty : 1.f - ty);
-      sum = sum + NavHeadingVector(field.heading[g.Index(ix, iy)]) * w;
+      const Vec2 v = NavHeadingVector(h);
+      sum = sum + v * w;
+      weight += w;
+      spread += (i ? v.x : -v.x) + (j ? v.y : -v.y);
     }
   }
   float len = Length(sum);
-  if (!(len > 1e-6f)) {  // no neighbour leads: the cell that holds p
+  // Headings that part (a ridge of the field, where the way round an obstacle splits) nearly
+  // cancel: the blend points along the ridge, and a walker follows it to its end (from the
+  // middle of a U-shaped trap, 28.2 m where the way is 25.4 m). The cell that holds p picks
+  // a side instead. Headings that meet (where ways merge) cancel too, but there the blend
+  // leads where they meet, which is where the walker should go. Where nothing is left of
+  // the blend at all, the cell that holds p too.
+  const bool ridge_here =
+      ridge == NavRidge::kPickSide && spread > 0.f && !(len > kNavRidge * weight);
+  if (ridge_here || !(len > 1e-6f)) {
     const int32_t ix = std::clamp(static_cast<int32_t>(std::floor(fx + 0.5f)), 0, g.nx - 1);
     const int32_t iy = std::clamp(static_cast<int32_t>(std::floor(fy + 0.5f)), 0, g.ny - 1);
-    sum = NavHeadingVector(field.heading[g.Index(ix, iy)]);
-    len = Length(sum);
+    const uint8_t h = field.heading[g.Index(ix, iy)];
+    if (h != kNavNoHeading) return NavHeadingVector(h);  // else the blend, if any (the target)
   }
   return len > 1e-6f ? sum * (1.f / len) : Vec2{0.f, 0.f};
 }

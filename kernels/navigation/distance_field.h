@@ -28,10 +28,19 @@ NavField BuildNavField(const NavCosts& costs, const NavTarget& target);
 uint8_t EncodeNavHeading(float dx, float dy);
 Vec2 NavHeadingVector(uint8_t heading);
 
+// What the lookup does on a ridge of the field, where the ways round an obstacle split
+// and the headings either side part: the bilinear blend of them points along the ridge.
+enum class NavRidge : uint8_t {
+  kPickSide,  // the heading of the cell holding p: a walker leaves the ridge (static fields)
+  kBlend,     // the blend: a crowd field's ridges lie in front of every dense cluster and
+              // move with it; picking a side there sends walkers along the front of a queue
+};
+
 // The direction to walk at p: the headings of the four cells around p, weighted
-// bilinearly over those that have one, normalised; the direction of the cell holding p
-// when none of the four has one; (0, 0) outside the grid or where no cell leads anywhere.
-Vec2 NavDirectionAt(const NavField& field, Vec2 p);
+// bilinearly over those that have one, normalised. Where they lead away from each other
+// so far that the blend is shorter than cos 40 degrees of its weight, `ridge` says what
+// to take instead. (0, 0) outside the grid or where no cell leads anywhere.
+Vec2 NavDirectionAt(const NavField& field, Vec2 p, NavRidge ridge);
 
 // The goal cone (NavFieldParams::goal_cone) as its cosine and sine, taken once per tick
 // rather than per agent.

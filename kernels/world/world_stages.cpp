@@ -55,7 +55,8 @@ Vec2 Navigate(const World::Internals& w, uint32_t target, bool rerouted, Vec2 p,
     return ArriveStep(p, v, goal != nullptr ? *goal : point, arrive, dt);
   }
   const bool crowd = rerouted && k < w.crowd_field_built.size() && w.crowd_field_built[k];
-  const Vec2 way = NavDirectionAt(crowd ? w.crowd_fields[k] : w.nav_fields[k], p);
+  const Vec2 way = crowd ? NavDirectionAt(w.crowd_fields[k], p, NavRidge::kBlend)
+                         : NavDirectionAt(w.nav_fields[k], p, NavRidge::kPickSide);
   if (Length(way) == 0.f) return ArriveStep(p, v, point, arrive, dt);
   return SteerToward(v, NavTurnTowardGoal(way, p, goal, cone) * arrive.max_speed, arrive, dt);
 }

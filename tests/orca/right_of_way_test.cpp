@@ -11,8 +11,8 @@
 
 #include "kernels/orca/orca_right_of_way.cuh"
 #include "kernels/scenarios/scenario.h"
+#include "kernels/world/all_home.h"
 #include "kernels/world/world.h"
-#include "tests/world/ticks_to_all_home.h"
 
 namespace throng {
 namespace {
@@ -61,7 +61,7 @@ TEST(RightOfWayTest, TheOneTheWallsLeaveItsWayGoesFirstThenTheOneInFrontThenTheL
 int TicksToAllHome(BackendKind backend, bool right_of_way, int limit) {
   scenarios::Scenario s = scenarios::MakeScenario("blocks", 100, 1);
   s.config.orca.right_of_way = right_of_way;
-  return testing::TicksToAllHome(s, backend, limit);
+  return RunUntilAllHome(s.config, s.initial, backend, limit).ticks;
 }
 
 // Measured 2026-12-04: without the rule, on cpu, four agents stay pressed against a block's

@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "kernels/scenarios/scenario.h"
+#include "kernels/world/all_home.h"
 #include "kernels/world/world.h"
 #include "tests/backends/backend_param.h"
-#include "tests/world/ticks_to_all_home.h"
 
 namespace throng {
 namespace {
@@ -258,12 +258,13 @@ int TicksToAllHome(Way way, int limit) {
   scenarios::Scenario s = scenarios::MakeScenario(navigate ? "blocks_navigate" : "blocks", 100, 1);
   if (way == Way::kPlainOrca) s.config.orca = PlainRvo2Params(s.config.orca);
   if (way == Way::kNavigateFieldOnly) s.config.navigation.goal_cone = 0.f;
-  return testing::TicksToAllHome(s, BackendKind::kCpu, limit);
+  return RunUntilAllHome(s.config, s.initial, BackendKind::kCpu, limit).ticks;
 }
 
-// Measured 2026-12-04 (cpu): navigating, all 100 home at tick 1,535; along the field
-// only (goal_cone 0), at 3,004: each group converges on its target square's nearest
-// corner and queues there (at tick 1,000, 22 home against 88 walking straight);
+// Measured 2026-12-04 (cpu): navigating, all 100 home at tick 1,217; along the field
+// only (goal_cone 0), at 2,692: each group converges on its target square's nearest
+// corner and queues there (at tick 1,000, before ridges picked a side, 22 home against 88
+// walking straight);
 // arriving straight with Throng's rules, not all by 5,000 (96, issue 41); as plain ORCA,
 // all at 2,917. So the field brings everyone home where Throng's straight walk leaves
 // four behind, and sooner than plain ORCA (issue 35's target). docs/NAVIGATION.md.
