@@ -47,6 +47,8 @@ Json RunJson(const RunFigures& f) {
             {"agents_per_s_at_median", f.agents_per_s_at_median},
             {"peak_host_bytes", f.peak_host_bytes},
             {"device_bytes", f.device_bytes ? Json(*f.device_bytes) : Json(nullptr)},
+            {"device_warmup_bytes",
+             f.device_warmup_bytes ? Json(*f.device_warmup_bytes) : Json(nullptr)},
             {"device_bytes_per_agent",
              f.device_bytes && f.agents + f.vehicles + f.forward > 0
                  ? Json(static_cast<double>(*f.device_bytes) / (f.agents + f.vehicles + f.forward))
@@ -117,6 +119,12 @@ void PrintRuns(const std::vector<RunFigures>& runs) {
       std::printf("\n");
     }
   }
+  for (const RunFigures& f : runs) {
+    if (!f.device_warmup_bytes) continue;
+    std::printf("%-10s dev_MiB leaves out %s that a warm-up launch reserved (the kernels' modules "
+                "and per-thread local memory, whatever the agent count)\n",
+                f.backend.c_str(), Mib(*f.device_warmup_bytes).c_str());
+  }
   // Quality over every tick run, warm-up included.
   std::printf("%-10s %6s %9s %9s %9s %10s %10s %10s %9s %9s %12s %9s\n", "quality", "ticks",
               "overlaps", "veh_ovl", "in_obst", "ok", "safe_stop", "emergency", "oscill", "stalled",
@@ -182,7 +190,9 @@ std::string ToJson(const MachineInfo& machine, const std::string& command,
                "times in ms: tick is wall clock around World::Step (integrating), stages are "
                "TickStats::stage_ms; quality sums every tick run, warm-up included; "
                "peak_host_bytes is VmHWM reset before each run; device_bytes is device memory "
-               "held above the CUDA context (null when not on cuda)"}};
+               "held above the CUDA context and what a warm-up launch reserved "
+               "(device_warmup_bytes: the kernels' modules and per-thread local memory); "
+               "both null when not on cuda"}};
   doc["results"] = results;
   doc["skipped"] = skips;
   return doc.dump(2) + "\n";

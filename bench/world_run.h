@@ -70,7 +70,10 @@ struct RunFigures {
   // ten from another process on a shared machine weighs on the figure above
   double agents_per_s_at_median = 0;
   uint64_t peak_host_bytes = 0;
-  std::optional<uint64_t> device_bytes;  // cuda only: held above the context's baseline
+  // cuda only: held above the baseline taken after a warm-up launch (bench/world_run.cpp)
+  std::optional<uint64_t> device_bytes;
+  // cuda only: what the first launches reserved (modules, per-thread local memory)
+  std::optional<uint64_t> device_warmup_bytes;
   Quality quality;
   // compare mode: against the first backend of the list
   std::string against;
