@@ -182,8 +182,10 @@ class OrcaPipeline {
     for (State& st : state_) st.Grow(n);
     Grow(constraints_, n);
     const PassStateView pass_one = View(0);
-    for_each_agent(
-        "orca", OrcaPassOneFunctor{sorted, Raw(lists_), Raw(kept_), obstacles, params, pass_one});
+    WithNeighborCap(params.max_neighbors, [&](auto cap) {
+      for_each_agent("orca", OrcaPassOneFunctorFor<decltype(cap)::value>{
+                                 sorted, Raw(lists_), Raw(kept_), obstacles, params, pass_one});
+    });
     sync();
     times->solve_ms += ms_since(t0);
 
@@ -196,8 +198,10 @@ class OrcaPipeline {
       const PassStateView prev = View(last);
       if (thrust::count(policy, prev.turned, prev.turned + n, uint8_t{1}) == 0) break;
       const PassStateView next = View(1 - last);
-      for_each_agent("orca", OrcaRepairPassFunctor{sorted, Raw(lists_), Raw(kept_), prev, obstacles,
-                                                   params, next});
+      WithNeighborCap(params.max_neighbors, [&](auto cap) {
+        for_each_agent("orca", OrcaRepairPassFunctorFor<decltype(cap)::value>{
+                                   sorted, Raw(lists_), Raw(kept_), prev, obstacles, params, next});
+      });
       last = 1 - last;
     }
     thrust::for_each_n(

@@ -8,10 +8,10 @@
 
 #include "kernels/math/hd.cuh"
 #include "kernels/math/local_array.cuh"
+#include "kernels/math/vec.cuh"
 #include "kernels/orca/obstacle_select.cuh"
 #include "kernels/orca/orca_lp.cuh"
 #include "kernels/orca/orca_types.h"
-#include "kernels/math/vec.cuh"
 
 namespace throng::orca {
 
@@ -337,7 +337,7 @@ THRONG_HD inline float DensitySpeedShare(float density) {
 constexpr float kDensityLead = 0.6f;   // m
 constexpr float kDensitySigma = 0.3f;  // m
 THRONG_HD inline float DensityAhead(const AgentState& a, const NeighborState* neighbors,
-                                   int neighbor_count) {
+                                    int neighbor_count) {
   const float pref = Length(a.v_pref);
   if (!(pref > 0.f)) return 0.f;
   const Vec2 q = a.p + (kDensityLead / pref) * a.v_pref;
@@ -389,21 +389,32 @@ THRONG_HD inline bool Overlapping(const AgentState& a, const NeighborState& b,
 // else LP3 -> emergency; with jam_step, both take the largest share of LP3's velocity that
 // keeps bodies clear (step 5). feasible_only stops after the LP2 attempts (repair passes
 // without revalidate_fallback).
-// neighbor_count above kMaxNeighborsLimit is cut there.
+// neighbor_count above kNeighborCap is cut there. kNeighborCap sizes the local arrays (the
+// lines, two copies in LP3, the second lines' owners): on a GPU they are every thread's
+// stack, reserved for every thread the device can hold, so a pipeline whose max_neighbors
+// is small instantiates a small cap (kSmallNeighborCap). Results do not depend on it: the
+// line capacity below never cuts a solve that max_neighbors <= kNeighborCap allows.
+template <int kNeighborCap = kMaxNeighborsLimit>
 THRONG_HD inline SolveOutput SolveAgent(const AgentState& agent_in, const NeighborState* neighbors,
                                         int neighbor_count, const ObstacleView& obstacles,
                                         const OrcaParams& params, bool feasible_only = false) {
-  if (neighbor_count > kMaxNeighborsLimit) neighbor_count = kMaxNeighborsLimit;
+  // Obstacle lines, one line per neighbour and a second one for each it gives way to; never
+  // more than the full-size solve's kMaxLines, so that the largest cap behaves as before.
+  constexpr int kLineCap = kMaxObstacleLinesLimit + 2 * kNeighborCap < kMaxLines
+                               ? kMaxObstacleLinesLimit + 2 * kNeighborCap
+                               : kMaxLines;
+  if (neighbor_count > kNeighborCap) neighbor_count = kNeighborCap;
   if (neighbor_count < 0) neighbor_count = 0;
   // Step 0, density-aware preferred speed: the agent prefers the speed people walk at in
   // the density ahead of it, everywhere below (target, side bias).
   AgentState agent = agent_in;
   if (params.density_speed) {
-    agent.v_pref = detail::DensitySpeedShare(detail::DensityAhead(agent, neighbors, neighbor_count)) *
-                   agent.v_pref;
+    agent.v_pref =
+        detail::DensitySpeedShare(detail::DensityAhead(agent, neighbors, neighbor_count)) *
+        agent.v_pref;
   }
 
-  LocalArray<Line, kMaxLines> line_storage;
+  LocalArray<Line, kLineCap> line_storage;
   Line* const lines = line_storage.data();
   int line_count = ObstacleLines(agent, obstacles, params, lines);
   const int num_obst_lines = line_count;
@@ -411,8 +422,8 @@ THRONG_HD inline SolveOutput SolveAgent(const AgentState& agent_in, const Neighb
   // Right of way: a second line for each neighbour the agent gives way to, at the velocity
   // that neighbour wants, as long as there is room for it.
   const int first_extra = line_count;
-  uint8_t extra_of[kMaxNeighborsLimit];  // neighbour index of each second line
-  for (int k = 0; k < neighbor_count && line_count < kMaxLines; ++k) {
+  uint8_t extra_of[kNeighborCap];  // neighbour index of each second line
+  for (int k = 0; k < neighbor_count && line_count < kLineCap; ++k) {
     if (neighbors[k].goes_first) extra_of[line_count++ - first_extra] = static_cast<uint8_t>(k);
   }
   auto neighbor_of_line = [&](int j) -> const NeighborState& {
@@ -438,7 +449,7 @@ THRONG_HD inline SolveOutput SolveAgent(const AgentState& agent_in, const Neighb
   // Judged on the full-tau problem, before shorter horizons overwrite the agent lines.
   bool zero_is_safe = true;
   bool zero_breaks_non_cooperative = false;  // the jam step's exception (step 5)
-  float bias_share = 0.f;  // the largest share any neighbour in conflict asks for
+  float bias_share = 0.f;                    // the largest share any neighbour in conflict asks for
   for (int j = 0; j < line_count; ++j) {
     const bool agent_line = j >= num_obst_lines;
     const NeighborState* nb = agent_line ? &neighbor_of_line(j) : nullptr;
@@ -487,7 +498,8 @@ THRONG_HD inline SolveOutput SolveAgent(const AgentState& agent_in, const Neighb
   if (feasible_only) return out;
   if (params.rvo2_fallback) {
     // The baseline hides the failure, as the RVO2 library does.
-    LinearProgram3(lines, line_count, num_obst_lines, fail, agent.max_speed, &out.velocity);
+    LinearProgram3<kLineCap>(lines, line_count, num_obst_lines, fail, agent.max_speed,
+                             &out.velocity);
     out.velocity = ClampLength(out.velocity, agent.max_speed);
     return out;
   }
@@ -496,7 +508,7 @@ THRONG_HD inline SolveOutput SolveAgent(const AgentState& agent_in, const Neighb
     out.status = SolveStatus::kSafeStop;
     return out;
   }
-  LinearProgram3(lines, line_count, num_obst_lines, fail, agent.max_speed, &out.velocity);
+  LinearProgram3<kLineCap>(lines, line_count, num_obst_lines, fail, agent.max_speed, &out.velocity);
   // Exact LP3 stays in the speed disc; in float, nearly parallel agent lines put projected
   // lines' points far out and the rounding can leave it by a few percent.
   out.velocity = ClampLength(out.velocity, agent.max_speed);

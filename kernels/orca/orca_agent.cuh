@@ -5,14 +5,15 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
-#include "kernels/spatial/grid.cuh"
 #include "kernels/math/hd.cuh"
 #include "kernels/math/local_array.cuh"
+#include "kernels/math/vec.cuh"
 #include "kernels/orca/orca.cuh"
 #include "kernels/orca/orca_right_of_way.cuh"
 #include "kernels/orca/orca_types.h"
-#include "kernels/math/vec.cuh"
+#include "kernels/spatial/grid.cuh"
 
 namespace throng {
 
@@ -276,7 +277,10 @@ THRONG_HD inline void GiveRightOfWay(const SortedAgentsView& agents, uint32_t i,
   }
 }
 
-struct OrcaPassOneFunctor {
+// The solve functors are instantiated per neighbour cap (orca::SolveAgent): the pipeline
+// takes the small one when max_neighbors fits it.
+template <int kNeighborCap>
+struct OrcaPassOneFunctorFor {
   SortedAgentsView agents;
   const uint32_t* __restrict__ lists;
   const uint16_t* __restrict__ kept_count;
@@ -298,12 +302,12 @@ struct OrcaPassOneFunctor {
     const int count = kept_count[i];
     const uint32_t* list =
         lists + static_cast<size_t>(i) * static_cast<size_t>(params.max_neighbors);
-    LocalArray<orca::NeighborState, kMaxNeighborsLimit> neighbor_storage;
+    LocalArray<orca::NeighborState, kNeighborCap> neighbor_storage;
     orca::NeighborState* const neighbors = neighbor_storage.data();
     for (int k = 0; k < count; ++k) neighbors[k] = NeighborStateOf(agents, list[k]);
     GiveRightOfWay(agents, i, list, count, neighbors);
-    const orca::SolveOutput solved =
-        orca::SolveAgent(AgentStateOf(agents, i), neighbors, count, obstacles, params);
+    const orca::SolveOutput solved = orca::SolveAgent<kNeighborCap>(
+        AgentStateOf(agents, i), neighbors, count, obstacles, params);
     out.vx[i] = solved.velocity.x;
     out.vy[i] = solved.velocity.y;
     out.status[i] = static_cast<uint8_t>(solved.status);
@@ -312,6 +316,7 @@ struct OrcaPassOneFunctor {
     out.turned[i] = solved.status != SolveStatus::kOk;
   }
 };
+using OrcaPassOneFunctor = OrcaPassOneFunctorFor<kMaxNeighborsLimit>;
 
 // A repair pass (docs/ORCA.md, "Repair passes"): a cooperative agent still ok whose kept
 // neighbour turned non-ok in the previous pass (it stopped or took an emergency velocity,
@@ -319,7 +324,8 @@ struct OrcaPassOneFunctor {
 // non-cooperative at its previous-pass velocity. A feasible velocity is adopted; otherwise,
 // with revalidate_fallback, the agent falls back (safe stop, else emergency) and turns
 // non-ok itself, else it keeps its velocity. Reads `prev` only, writes `next`.
-struct OrcaRepairPassFunctor {
+template <int kNeighborCap>
+struct OrcaRepairPassFunctorFor {
   SortedAgentsView agents;
   const uint32_t* __restrict__ lists;
   const uint16_t* __restrict__ kept_count;
@@ -343,7 +349,7 @@ struct OrcaRepairPassFunctor {
       for (int k = 0; k < count && !triggered; ++k) triggered = prev.turned[list[k]] != 0;
     }
     if (triggered) {
-      LocalArray<orca::NeighborState, kMaxNeighborsLimit> neighbor_storage;
+      LocalArray<orca::NeighborState, kNeighborCap> neighbor_storage;
       orca::NeighborState* const neighbors = neighbor_storage.data();
       for (int k = 0; k < count; ++k) neighbors[k] = NeighborStateOf(agents, list[k]);
       GiveRightOfWay(agents, i, list, count, neighbors);
@@ -356,9 +362,9 @@ struct OrcaRepairPassFunctor {
         }
       }
       flags |= kSolveRevalidated;
-      const orca::SolveOutput again =
-          orca::SolveAgent(AgentStateOf(agents, i), neighbors, count, obstacles, params,
-                           /*feasible_only=*/!params.revalidate_fallback);
+      const orca::SolveOutput again = orca::SolveAgent<kNeighborCap>(
+          AgentStateOf(agents, i), neighbors, count, obstacles, params,
+          /*feasible_only=*/!params.revalidate_fallback);
       if (again.feasible) {
         v = again.velocity;
         flags =
@@ -379,6 +385,18 @@ struct OrcaRepairPassFunctor {
     next.turned[i] = turned;
   }
 };
+using OrcaRepairPassFunctor = OrcaRepairPassFunctorFor<kMaxNeighborsLimit>;
+
+// Calls f with the neighbour cap for max_neighbors, as a std::integral_constant: the small
+// one where it fits (a GPU thread's stack for the solve drops from about 7 KB to about 4 KB).
+template <class F>
+inline void WithNeighborCap(int max_neighbors, F&& f) {
+  if (max_neighbors <= kSmallNeighborCap) {
+    f(std::integral_constant<int, kSmallNeighborCap>{});
+  } else {
+    f(std::integral_constant<int, kMaxNeighborsLimit>{});
+  }
+}
 
 // The last pass's results and the neighbour counts, written at input indices (one writer
 // each, no atomics).

@@ -5,8 +5,8 @@
 
 #include "kernels/math/hd.cuh"
 #include "kernels/math/local_array.cuh"
-#include "kernels/orca/orca_types.h"
 #include "kernels/math/vec.cuh"
+#include "kernels/orca/orca_types.h"
 
 namespace throng::orca {
 
@@ -106,12 +106,14 @@ THRONG_HD inline int LinearProgram2(const Line* lines, int line_count, float rad
 
 // Infeasible case: keeps lines [0, num_obst_lines) hard and minimises the largest violation
 // of the other lines, starting at line begin_line with *result from LinearProgram2.
-// Requires line_count <= kMaxLines: the projected lines live in a fixed local array.
+// Requires line_count <= kLineCap: the projected lines live in a fixed local array of that
+// many (the caller's own line capacity: a GPU thread's stack holds it).
+template <int kLineCap = kMaxLines>
 THRONG_HD inline void LinearProgram3(const Line* lines, int line_count, int num_obst_lines,
                                      int begin_line, float radius, Vec2* result) {
   // RVO2 rebuilds "obstacle lines + projected lines" for every violated line; the obstacle
   // prefix never changes, so it is copied once and only the tail is rebuilt.
-  LocalArray<Line, kMaxLines> proj_storage;
+  LocalArray<Line, kLineCap> proj_storage;
   Line* const proj_lines = proj_storage.data();
   for (int k = 0; k < num_obst_lines; ++k) proj_lines[k] = lines[k];
 

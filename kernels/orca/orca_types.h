@@ -38,6 +38,9 @@ enum AgentFlag : uint8_t {
 
 // Largest max_neighbors accepted: the per-agent solver works on fixed-capacity arrays.
 constexpr int kMaxNeighborsLimit = 64;
+// The solve's local arrays come in two sizes (orca::SolveAgent): this many neighbours, which
+// most worlds ask for (max_neighbors 10 by default), and kMaxNeighborsLimit.
+constexpr int kSmallNeighborCap = 16;
 // Largest number of obstacle edges one agent may be constrained by in one solve.
 constexpr int kMaxObstacleLinesLimit = 64;
 // Largest OrcaParams::revalidate_passes accepted.
