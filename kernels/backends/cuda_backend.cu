@@ -12,9 +12,18 @@ namespace throng {
 
 CudaBackend::CudaBackend() {
   THRONG_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  if (CudaTemporariesCached()) {
+    temporaries_cache_ = std::make_unique<cub::CachingDeviceAllocator>(
+        kTemporariesBinGrowth, kTemporariesMinBin, kTemporariesMaxBin, kTemporariesMaxCached);
+  }
+  temporaries_ = {temporaries_cache_.get(), stream_};
 }
 
-CudaBackend::~CudaBackend() { cudaStreamDestroy(stream_); }
+CudaBackend::~CudaBackend() {
+  // The cached blocks go first: a block's release waits on an event of this stream.
+  temporaries_cache_.reset();
+  cudaStreamDestroy(stream_);
+}
 
 void CudaBackend::SetSplines(const std::vector<SplineDesc>& splines) {
   SplineSet set = BuildSplineSet(splines);

@@ -15,6 +15,7 @@
 #include "kernels/backends/backend.h"
 #include "kernels/backends/cuda_backend.h"
 #include "kernels/backends/cuda_check.cuh"
+#include "kernels/backends/cuda_temporaries.cuh"
 #include "kernels/backends/raw_pointer.cuh"
 #include "kernels/orca/obstacle_select.cuh"
 #include "kernels/steering/forward_scene.h"
@@ -83,6 +84,9 @@ class CudaBackend final : public Backend {
     return [this](const auto& host, auto& device) { Upload(host, device); };
   }
   void Synchronize() const { THRONG_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+  // Thrust's execution policy for every pipeline: the backend's stream, no synchronisation
+  // of its own, scratch storage from the backend's cache (cuda_temporaries.cuh).
+  auto Policy() const { return thrust::cuda::par_nosync(temporaries_).on(stream_); }
 
  private:
   // Each pipeline's buffers, defined in its own .cu file and made there on first use.
@@ -108,6 +112,10 @@ class CudaBackend final : public Backend {
   orca::ObstacleView Obstacles() const;
 
   cudaStream_t stream_ = nullptr;
+  // Thrust's scratch storage: the cache, and the allocator over it that Policy() hands to
+  // Thrust (mutable: Thrust takes it by reference, and allocating changes the cache).
+  std::unique_ptr<cub::CachingDeviceAllocator> temporaries_cache_;
+  mutable CudaTemporaries temporaries_;
 
   // The lanes (SetSplines): read by the follower, the spline queries and the path check.
   size_t spline_count_ = 0;

@@ -29,10 +29,9 @@ CollisionCounts CudaBackend::CountContacts(const ContactScene& scene, const Stop
   Upload(scene.y, scene.count, d.y);
   Upload(scene.radius, scene.count, d.radius);
   Upload(scene.bodies, scene.body_count, d.bodies);
-  const CollisionCounts counts =
-      d.pipeline.Count(thrust::cuda::par_nosync.on(stream_), Raw(d.x), Raw(d.y), Raw(d.radius),
-                       static_cast<uint32_t>(scene.count), Raw(d.bodies),
-                       static_cast<uint32_t>(scene.body_count), stop);
+  const CollisionCounts counts = d.pipeline.Count(Policy(), Raw(d.x), Raw(d.y), Raw(d.radius),
+                                                  static_cast<uint32_t>(scene.count), Raw(d.bodies),
+                                                  static_cast<uint32_t>(scene.body_count), stop);
   Synchronize();
   return counts;
 }

@@ -32,7 +32,7 @@ void CudaBackend::SteerForwardScene(FanMode mode, float dt, const ForwardSceneAg
   if (!forward_) forward_.reset(new ForwardPart);
   ForwardSceneBuffers<thrust::device_vector>& scene = forward_->scene;
   const ForwardSceneFunctor f = scene.Prepare(mode, dt, agents, bodies, Uploader());
-  thrust::for_each_n(thrust::cuda::par_nosync.on(stream_), thrust::counting_iterator<uint32_t>(0),
+  thrust::for_each_n(Policy(), thrust::counting_iterator<uint32_t>(0),
                      static_cast<uint32_t>(agents.size()), f);
   THRONG_CUDA_CHECK(cudaGetLastError());
   out->Resize(agents.size());
@@ -70,8 +70,7 @@ void CudaBackend::SteerForward(const FanParams& params, float dt, const ForwardA
                      Raw(d.fan_probe),
                      Raw(d.fan_out[4]),
                      Raw(d.fan_blocked)};
-  thrust::for_each_n(thrust::cuda::par_nosync.on(stream_), thrust::counting_iterator<size_t>(0),
-                     n, f);
+  thrust::for_each_n(Policy(), thrust::counting_iterator<size_t>(0), n, f);
   THRONG_CUDA_CHECK(cudaGetLastError());
   out->Resize(n);
   Download(d.fan_out[0], out->move_x);

@@ -70,10 +70,10 @@ void CudaBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents
                             Raw(d.flags_out),      Raw(d.missed_out),
                             options.record_kept ? Raw(d.kept_out) : nullptr};
   cudaStream_t stream = stream_;
+  // One launch per stage (chunk: all n).
   d.pipeline.Run(
-      thrust::cuda::par_nosync.on(stream),
-      [stream] { THRONG_CUDA_CHECK(cudaStreamSynchronize(stream)); }, in, params, Obstacles(),
-      options, /*chunk=*/static_cast<uint32_t>(n), view, &times);  // one launch per stage
+      Policy(), [stream] { THRONG_CUDA_CHECK(cudaStreamSynchronize(stream)); }, in, params,
+      Obstacles(), options, /*chunk=*/static_cast<uint32_t>(n), view, &times);
   THRONG_CUDA_CHECK(cudaGetLastError());
 
   t0 = Clock::now();

@@ -61,8 +61,7 @@ void CudaBackend::FollowSplines(const FollowerParams& params, float world_speed_
        Raw(d.out[6]), Raw(d.out[7]), Raw(d.out[8]), Raw(d.out[9]), Raw(d.out[10]), Raw(d.out[11]),
        Raw(d.out[12]), Raw(d.out[13]), Raw(d.out[14]), Raw(d.out[15]), Raw(d.out[16]),
        Raw(d.out[17])}};
-  thrust::for_each_n(thrust::cuda::par_nosync.on(stream_), thrust::counting_iterator<size_t>(0),
-                     n, f);
+  thrust::for_each_n(Policy(), thrust::counting_iterator<size_t>(0), n, f);
   THRONG_CUDA_CHECK(cudaGetLastError());
   out->Resize(n);
   std::vector<float>* host[] = {&out->steering,       &out->throttle,      &out->brake,
@@ -91,8 +90,7 @@ void CudaBackend::QuerySplines(const SplineQueries& q, SplineQueryResults* out) 
       Lanes(),
       {Raw(d.q_spline), Raw(d.q_s), Raw(d.q_px), Raw(d.q_py), Raw(d.q_pz), Raw(d.q_hint), q.window},
       {Raw(d.x), Raw(d.y), Raw(d.z), Raw(d.tx), Raw(d.ty), Raw(d.tz), Raw(d.k), Raw(d.progress)}};
-  thrust::for_each_n(thrust::cuda::par_nosync.on(stream_), thrust::counting_iterator<size_t>(0),
-                     n, f);
+  thrust::for_each_n(Policy(), thrust::counting_iterator<size_t>(0), n, f);
   THRONG_CUDA_CHECK(cudaGetLastError());
   out->Resize(n);
   Download(d.x, out->x);
