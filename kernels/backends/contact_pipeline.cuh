@@ -61,6 +61,13 @@ struct ContactGatherFunctor {
   }
 };
 
+// Agents per contact reduction (ContactPipeline::Count): the cpu's 65,536 let a stop
+// request in every few milliseconds; a GPU wants a whole device's worth of threads per
+// launch (an H200 holds 270,336 at once), and a 1M-agent count in 16 chunks paid 16
+// launches and 16 waits for their sums.
+constexpr uint32_t kCpuContactChunk = 65536;
+constexpr uint32_t kGpuContactChunk = 1u << 20;
+
 // Vector: std::vector (cpu) or a device vector (cuda). Buffers only grow.
 template <template <class...> class Vector>
 class ContactPipeline {
@@ -93,10 +100,13 @@ class ContactPipeline {
 
   // Counts the contacts of n agents (x, y, radius in the backend's memory) and of
   // `body_count` vehicle bodies (backend memory) against the installed obstacles.
-  // `stop` is asked between chunks of agents.
+  // `stop` is asked between chunks of `chunk` agents: each chunk is one reduction whose
+  // sum comes back to the host, so a GPU takes chunks as large as it runs at once
+  // (kGpuContactChunk) and the cpu small ones (kCpuContactChunk). The counts are integers:
+  // the chunking never changes them.
   template <class Policy>
   CollisionCounts Count(const Policy& policy, const float* x, const float* y, const float* radius,
-                        uint32_t n, const VehicleBody* bodies, uint32_t body_count,
+                        uint32_t n, const VehicleBody* bodies, uint32_t body_count, uint32_t chunk,
                         const StopRequested& stop) {
     CollisionCounts counts;
     if (n == 0) return counts;
@@ -120,11 +130,11 @@ class ContactPipeline {
 
     // Chunks of agents with a stop check between them: one very large agent makes every
     // cell large, and a stopped tick should not wait for the whole count.
-    constexpr uint32_t kChunk = 65536;
+    chunk = std::max<uint32_t>(chunk, 1);
     AgentContactSums sums;
-    for (uint32_t begin = 0; begin < n; begin += kChunk) {
+    for (uint32_t begin = 0; begin < n; begin += std::min(chunk, n - begin)) {
       ThrowIfStopRequested(stop, "stats");
-      const uint32_t end = std::min(n, begin + kChunk);
+      const uint32_t end = begin + std::min(chunk, n - begin);
       sums = AddAgentContactSums{}(
           sums, thrust::transform_reduce(policy, first + begin, first + end,
                                          AgentContactsFunctor{agents, polygons_},

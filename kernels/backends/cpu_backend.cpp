@@ -174,7 +174,7 @@ CollisionCounts CpuBackend::CountContacts(const ContactScene& scene, const StopR
   ValidateContactScene(scene);
   return contacts_->Count(thrust::omp::par, scene.x, scene.y, scene.radius,
                           static_cast<uint32_t>(scene.count), scene.bodies,
-                          static_cast<uint32_t>(scene.body_count), stop);
+                          static_cast<uint32_t>(scene.body_count), kCpuContactChunk, stop);
 }
 
 void CpuBackend::CheckPaths(const PathCheckParams& params, float max_brake_decel,

@@ -31,7 +31,8 @@ CollisionCounts CudaBackend::CountContacts(const ContactScene& scene, const Stop
   Upload(scene.bodies, scene.body_count, d.bodies);
   const CollisionCounts counts = d.pipeline.Count(Policy(), Raw(d.x), Raw(d.y), Raw(d.radius),
                                                   static_cast<uint32_t>(scene.count), Raw(d.bodies),
-                                                  static_cast<uint32_t>(scene.body_count), stop);
+                                                  static_cast<uint32_t>(scene.body_count),
+                                                  kGpuContactChunk, stop);
   Synchronize();
   return counts;
 }
