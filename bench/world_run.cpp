@@ -69,9 +69,8 @@ std::unique_ptr<Lane> OpenLane(const scenarios::Scenario& scenario, const std::s
       // A first launch loads the kernels' modules and reserves their local memory for every
       // thread the device can hold (the ORCA kernels' stack: about 4 KB a thread, some
       // 1 GB on an H200; docs/PERFORMANCE.md), whatever the agent count; the runtime keeps
-      // both. A small world
-      // of the same scenario, stepped once and gone, puts them in the baseline, so that
-      // device_bytes is what the world holds, per agent.
+      // both. A small world of the same scenario, stepped once and gone, puts them in the
+      // baseline, so that device_bytes is what the world holds, per agent.
       const std::optional<uint64_t> warm =
           WarmUpDevice(scenario) ? DeviceUsedBytes() : std::nullopt;
       if (warm) {
