@@ -289,7 +289,7 @@ Vec2 NavDirectionAt(const NavField& field, Vec2 p, NavRidge ridge) {
       spread += (i ? v.x : -v.x) + (j ? v.y : -v.y);
     }
   }
-  float len = Length(sum);
+  const float len = Length(sum);
   // Headings that part (a ridge of the field, where the way round an obstacle splits) nearly
   // cancel: the blend points along the ridge, and a walker follows it to its end (from the
   // middle of a U-shaped trap, 28.2 m where the way is 25.4 m). The cell that holds p picks

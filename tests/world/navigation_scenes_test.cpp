@@ -11,6 +11,7 @@
 
 #include "bench/evacuation.h"
 #include "kernels/scenarios/scenario.h"
+#include "kernels/world/all_home.h"
 #include "kernels/world/world.h"
 #include "tests/backends/backend_param.h"
 
@@ -51,9 +52,8 @@ SceneRun RunScene(const scenarios::Scenario& s, BackendKind backend, int ticks) 
       world.Advance(1, s.initial.dt, &r);
     }
     const AgentSnapshot& a = world.state().agents;
-    size_t home = 0;
+    const size_t home = PedestriansHome(a, 1.f);
     for (size_t i = 0; i < a.size(); ++i) {
-      home += std::hypot(a.x[i] - a.goal_x[i], a.y[i] - a.goal_y[i]) < 1.f;
       for (const std::vector<Vec3>& wall : s.config.obstacles) {
         run.centres_in_walls += Inside(wall, a.x[i], a.y[i]);
       }
