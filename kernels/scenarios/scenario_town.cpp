@@ -43,6 +43,11 @@ constexpr float kWalkMin = 10.f, kWalkMax = 35.f;  // m walked along the sidewal
 constexpr float kBuildingSetback =
     kCurb + layout::kLatticeSpacing * (kMaxCrosserRows - 1) + layout::kJitter + 6.f;
 constexpr int kMaxBuildings = 48;
+// A lane is at most ServiceLimits' 100 km: a town with more vehicles per lane than this
+// (45 km of inner lane) is cut into districts, each its own loop with its own lanes,
+// side by side along y, kDistrictGap apart between their outermost walkers.
+constexpr size_t kMaxVehiclesPerLane = 2500;
+constexpr float kDistrictGap = 100.f;
 
 // The corner argument above, and the buildings' inside rectangle (it needs the setback to
 // pass the corners' centres).
@@ -55,14 +60,17 @@ static_assert(kBuildingSetback >= kCornerRadius);
 // The road's centre line: a rounded rectangle, straights of lx (bottom, top) and ly
 // (right, left) around corner centres (+-lx/2, +-ly/2), run counter-clockwise. Side i has
 // a start, a unit direction and an outward normal (the direction's right).
+// The loop is centred on `centre`.
 struct RoadLoop {
   float lx, ly;
+  Vec2 centre;
   std::array<Vec2, 4> start, dir, out;
   std::array<float, 4> length;
 
-  RoadLoop(float x, float y) : lx(x), ly(y) {
+  RoadLoop(float x, float y, Vec2 c) : lx(x), ly(y), centre(c) {
     const float hx = 0.5f * lx, hy = 0.5f * ly, r = kCornerRadius;
-    start = {Vec2{-hx, -hy - r}, Vec2{hx + r, -hy}, Vec2{hx, hy + r}, Vec2{-hx - r, hy}};
+    start = {c + Vec2{-hx, -hy - r}, c + Vec2{hx + r, -hy}, c + Vec2{hx, hy + r},
+             c + Vec2{-hx - r, hy}};
     dir = {Vec2{1, 0}, Vec2{0, 1}, Vec2{-1, 0}, Vec2{0, -1}};
     for (int i = 0; i < 4; ++i) out[i] = RightOf(dir[i]);
     length = {lx, ly, lx, ly};
@@ -83,12 +91,12 @@ struct RoadLoop {
         points.push_back({p.x, p.y, 0.f});
       }
       // The corner after side i, 15 degrees a point, from its end up to the next start.
-      const Vec2 centre = At(i, length[i], -kCornerRadius);
+      const Vec2 corner = At(i, length[i], -kCornerRadius);
       const float a0 = std::atan2(out[i].y, out[i].x);
       for (int k = 0; k < 6; ++k) {
         const float a = a0 + 0.5f * kPi * static_cast<float>(k) / 6.f;
         const float rr = kCornerRadius + offset;
-        points.push_back({centre.x + rr * std::cos(a), centre.y + rr * std::sin(a), 0.f});
+        points.push_back({corner.x + rr * std::cos(a), corner.y + rr * std::sin(a), 0.f});
       }
     }
     return points;
@@ -124,23 +132,28 @@ float ShortSide(size_t vehicles_per_lane, size_t walkers, const std::array<int, 
   return std::ceil(std::max({kMinSide, for_vehicles, for_walkers, for_crosswalks}));
 }
 
+// The district's two lanes, after those of the districts before it.
 void AddLanes(Scenario& s, const RoadLoop& road) {
-  SplineDesc ccw{0, road.Lane(kLaneOffset), true, kSpeedLimit};  // outer: right-hand traffic
-  SplineDesc cw{1, road.Lane(-kLaneOffset), true, kSpeedLimit};
+  const auto id = static_cast<uint32_t>(s.config.splines.size());
+  SplineDesc ccw{id, road.Lane(kLaneOffset), true, kSpeedLimit};  // outer: right-hand traffic
+  SplineDesc cw{id + 1, road.Lane(-kLaneOffset), true, kSpeedLimit};
   std::reverse(cw.points.begin(), cw.points.end());
-  s.config.splines = {ccw, cw};
+  s.config.splines.push_back(std::move(ccw));
+  s.config.splines.push_back(std::move(cw));
 }
 
-// `count` vehicles evenly spaced along each lane from a random phase, on the centre line,
-// facing along it, at 2 to 5 m/s.
+// `count` vehicles evenly spaced along each of the last two lanes from a random phase, on
+// the centre line, facing along it, at 2 to 5 m/s.
 void AddVehicles(Scenario& s, const std::array<size_t, 2>& count, ScenarioRng& rng) {
   const SplineSet set = BuildSplineSet(s.config.splines);
   VehicleSnapshot& v = s.initial.vehicles;
-  for (uint32_t lane = 0; lane < 2; ++lane) {
+  const auto first = static_cast<uint32_t>(s.config.splines.size() - 2);
+  for (uint32_t lane = first; lane < first + 2; ++lane) {
     const float length = set.headers[lane].length;
-    const float spacing = length / static_cast<float>(std::max<size_t>(count[lane], 1));
+    const size_t n = count[lane - first];
+    const float spacing = length / static_cast<float>(std::max<size_t>(n, 1));
     const float phase = rng.Uniform(0.f, spacing);
-    for (size_t k = 0; k < count[lane]; ++k) {
+    for (size_t k = 0; k < n; ++k) {
       const float at = phase + spacing * static_cast<float>(k);
       Vec3 p, t;
       FrameAt(set.View(), lane, at, &p, &t);
@@ -230,8 +243,8 @@ void AddBuildings(Scenario& s, const RoadLoop& road, ScenarioRng& rng) {
   const int nx = static_cast<int>(2.f * hx / pitch), ny = static_cast<int>(2.f * hy / pitch);
   for (int iy = 0; iy < ny; ++iy) {
     for (int ix = 0; ix < nx; ++ix) {
-      const Vec2 cell{-0.5f * nx * pitch + (ix + 0.5f) * pitch,
-                      -0.5f * ny * pitch + (iy + 0.5f) * pitch};
+      const Vec2 cell = road.centre + Vec2{-0.5f * nx * pitch + (ix + 0.5f) * pitch,
+                                           -0.5f * ny * pitch + (iy + 0.5f) * pitch};
       const float w = pitch * rng.Uniform(0.4f, 0.7f);
       const float h = pitch * rng.Uniform(0.4f, 0.7f);
       const Vec2 half{0.5f * w, 0.5f * h};
@@ -243,32 +256,64 @@ void AddBuildings(Scenario& s, const RoadLoop& road, ScenarioRng& rng) {
   }
 }
 
+// How one district of `pedestrians` people and `vehicles` vehicles is laid out.
+struct DistrictPlan {
+  std::array<size_t, 2> per_lane;
+  size_t crossers, walkers;
+  std::array<int, 4> crosswalks_per_side;
+  float ly;  // the short straight
+
+  DistrictPlan(size_t pedestrians, size_t vehicles)
+      : per_lane{(vehicles + 1) / 2, vehicles / 2},
+        crossers((pedestrians + 1) / 2),
+        walkers(pedestrians / 2) {
+    const size_t per_group = 2 * kCrosswalkLines * kMaxCrosserRows;  // both sides of a crossing
+    const int wanted = std::max(4, static_cast<int>((crossers + per_group - 1) / per_group));
+    crosswalks_per_side = CrosswalksPerSide(wanted);
+    ly = ShortSide(per_lane[0], walkers, crosswalks_per_side);
+  }
+
+  // From the loop's centre to its outermost walkers and waiting groups, along y.
+  float HalfExtentY() const { return 0.5f * ly + kCornerRadius + kBuildingSetback; }
+};
+
+// One district: its lanes, vehicles, crossers, walkers and buildings, in that order of
+// random draws, its loop centred on (0, centre_y).
+void AddDistrict(Scenario& s, const DistrictPlan& plan, float centre_y, ScenarioRng& rng) {
+  const RoadLoop road(2.f * plan.ly, plan.ly, Vec2{0.f, centre_y});
+  std::vector<Crosswalk> walks;
+  for (int i = 0; i < 4; ++i) {
+    const int count = plan.crosswalks_per_side[i];
+    const float pitch = road.length[i] / static_cast<float>(count);
+    for (int k = 0; k < count; ++k) walks.push_back({i, pitch * (static_cast<float>(k) + 0.5f)});
+  }
+  AddLanes(s, road);
+  AddVehicles(s, plan.per_lane, rng);
+  AddCrossers(s.initial.agents, road, walks, plan.crossers, rng);
+  AddWalkers(s.initial.agents, road, walks, plan.walkers, rng);
+  AddBuildings(s, road, rng);
+}
+
 }  // namespace
 
 Scenario MakeTown(size_t size, uint32_t seed) {
   Scenario s = layout::PedestrianScenario("town", size, seed);
   ScenarioRng rng(seed);
 
+  // Districts share the people and the vehicles as evenly as they divide; one district
+  // (every town up to 250,000 people) is the town as it always was, centred on the origin.
   const size_t vehicles = TownVehicles(size);
-  const std::array<size_t, 2> per_lane = {(vehicles + 1) / 2, vehicles / 2};
-  const size_t crossers = (size + 1) / 2, walkers = size / 2;
-  const size_t per_group = 2 * kCrosswalkLines * kMaxCrosserRows;  // both sides of a crossing
-  const int wanted = std::max(4, static_cast<int>((crossers + per_group - 1) / per_group));
-  const std::array<int, 4> per_side = CrosswalksPerSide(wanted);
-  const float ly = ShortSide(per_lane[0], walkers, per_side);
-  const RoadLoop road(2.f * ly, ly);
-
-  std::vector<Crosswalk> walks;
-  for (int i = 0; i < 4; ++i) {
-    const float pitch = road.length[i] / static_cast<float>(per_side[i]);
-    for (int k = 0; k < per_side[i]; ++k)
-      walks.push_back({i, pitch * (static_cast<float>(k) + 0.5f)});
+  const size_t districts = std::max<size_t>(1, (vehicles + 2 * kMaxVehiclesPerLane - 1) /
+                                                   (2 * kMaxVehiclesPerLane));
+  float y = 0.f;
+  for (size_t d = 0; d < districts; ++d) {
+    const size_t people = size / districts + (d < size % districts ? 1 : 0);
+    const size_t cars = vehicles / districts + (d < vehicles % districts ? 1 : 0);
+    const DistrictPlan plan(people, cars);
+    if (d > 0) y += plan.HalfExtentY();
+    AddDistrict(s, plan, y, rng);
+    y += plan.HalfExtentY() + kDistrictGap;
   }
-  AddLanes(s, road);
-  AddVehicles(s, per_lane, rng);
-  AddCrossers(s.initial.agents, road, walks, crossers, rng);
-  AddWalkers(s.initial.agents, road, walks, walkers, rng);
-  AddBuildings(s, road, rng);
   // The longest walk: a walker's 45 m and its step across the sidewalk.
   s.suggested_ticks = layout::WalkTicks(std::hypot(kWalkMax, kWalkerPitch * (kWalkerLines - 1)),
                                         layout::kPedestrianSpeed, s.initial.dt);

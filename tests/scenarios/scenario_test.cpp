@@ -683,18 +683,25 @@ TEST(ScenarioTest, bottleneck_goals_lie_in_the_door_strip_and_the_first_out_walk
   }
 }
 
+// 300,000 people bring 6,000 vehicles, more than one loop carries within kMaxLaneLength:
+// that town has two districts, each its own pair of lanes.
 TEST(ScenarioTest, town_vehicles_sit_on_their_lanes_and_apart) {
-  for (size_t size : {1u, 499u, 10000u}) {
+  for (size_t size : {1u, 499u, 10000u, 300000u}) {
     SCOPED_TRACE(size);
     const Scenario s = MakeScenario("town", size, 6);
-    ASSERT_EQ(s.config.splines.size(), 2u);
+    const size_t lanes = size < 300000 ? 2 : 4;
+    ASSERT_EQ(s.config.splines.size(), lanes);
     const SplineSet set = BuildSplineSet(s.config.splines);
+    for (uint32_t lane = 0; lane < lanes; ++lane) {
+      EXPECT_EQ(s.config.splines[lane].id, lane);
+      EXPECT_LE(set.headers[lane].length, kMaxLaneLength);
+    }
     const VehicleSnapshot& v = s.initial.vehicles;
     ASSERT_EQ(v.size(), TownVehicles(size));
-    std::vector<float> progress[2];
+    std::vector<std::vector<float>> progress(lanes);
     for (size_t i = 0; i < v.size(); ++i) {
       const uint32_t lane = v.spline_id[i];
-      ASSERT_LT(lane, 2u);
+      ASSERT_LT(lane, lanes);
       const Vec3 p{v.x[i], v.y[i], 0.f};
       const float s_at = ProjectOnSpline(set.View(), lane, p, v.progress_hint[i], 6.f);
       EXPECT_LT(Length(LocationAt(set.View(), lane, s_at) - p), 0.5f);
@@ -704,8 +711,8 @@ TEST(ScenarioTest, town_vehicles_sit_on_their_lanes_and_apart) {
       EXPECT_GT(v.speed[i], 0.f);
       progress[lane].push_back(v.progress_hint[i]);
     }
-    EXPECT_EQ(progress[0].size(), (v.size() + 1) / 2);
-    for (uint32_t lane = 0; lane < 2; ++lane) {
+    if (lanes == 2) EXPECT_EQ(progress[0].size(), (v.size() + 1) / 2);
+    for (uint32_t lane = 0; lane < lanes; ++lane) {
       std::vector<float>& p = progress[lane];
       std::sort(p.begin(), p.end());
       for (size_t k = 1; k < p.size(); ++k) EXPECT_GE(p[k] - p[k - 1], 15.f);
@@ -713,6 +720,29 @@ TEST(ScenarioTest, town_vehicles_sit_on_their_lanes_and_apart) {
         EXPECT_GE(p.front() + set.headers[lane].length - p.back(), 15.f);
       }
     }
+  }
+}
+
+// Districts stand apart: every pedestrian and building of one lies outside the other's
+// outer lane.
+TEST(ScenarioTest, a_town_of_two_districts_keeps_them_apart) {
+  const Scenario s = MakeScenario("town", 300000, 3);
+  ASSERT_EQ(s.config.splines.size(), 4u);
+  const std::vector<Vec2> outer[2] = {Ground(s.config.splines[0].points),
+                                      Ground(s.config.splines[2].points)};
+  const AgentSnapshot& a = s.initial.agents;
+  ASSERT_EQ(a.size(), 300000u);
+  size_t in_both = 0, in_first = 0;
+  for (size_t i = 0; i < a.size(); i += 7) {
+    const bool first = InsidePolygon({a.x[i], a.y[i]}, outer[0]);
+    in_both += first && InsidePolygon({a.x[i], a.y[i]}, outer[1]);
+    in_first += first;
+  }
+  EXPECT_EQ(in_both, 0u);
+  EXPECT_GT(in_first, 0u);
+  for (const auto& building : s.config.obstacles) {
+    const Vec2 c{building[0].x, building[0].y};
+    EXPECT_NE(InsidePolygon(c, outer[0]), InsidePolygon(c, outer[1]));
   }
 }
 
