@@ -5,6 +5,7 @@
 #include <string>
 
 #include "kernels/input/column_checks.h"
+#include "kernels/input/first_index.h"
 #include "kernels/input/input_limits.h"
 
 namespace throng {
@@ -103,7 +104,11 @@ void ValidateAgents(const AgentColumns& a) {
                         n, kMaxSpeed, "m/s");
   RequireBoundedColumns("agents", {{"radius", &a.radius}}, n, kMaxRadius, "m");
   RequireLength("agents", "flags", a.flags.size(), n);
-  for (size_t i = 0; i < n; ++i) {
+  const size_t first = FirstIndexWhere(n, [&](size_t i) {
+    return !(a.radius[i] >= kMinSize) || !(a.max_speed[i] >= kMinSize) ||
+           (a.flags[i] & ~kAgentNonCooperative) != 0;
+  });
+  for (size_t i = first; i < n; ++i) {
     if (!(a.radius[i] >= kMinSize)) Reject(At("radius", i) + ": must be >= 0.001 and <= 100 m");
     if (!(a.max_speed[i] >= kMinSize)) {
       Reject(At("max_speed", i) + ": must be >= 0.001 and <= 1000 m/s");

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "kernels/input/column_checks.h"
+#include "kernels/input/first_index.h"
 #include "kernels/input/input_limits.h"
 #include "kernels/orca/orca_validate.h"
 #include "kernels/vehicles/vehicle_batch.h"
@@ -59,10 +60,13 @@ void ValidateTargets(const WorldConfig& config, const AgentSnapshot& a) {
   std::vector<uint32_t> ids;  // sorted: up to kMaxNavigationTargets per lookup
   for (const NavigationTarget& g : config.navigation_targets) ids.push_back(g.id);
   std::sort(ids.begin(), ids.end());
-  for (size_t i = 0; i < n; ++i) {
-    if (EffectiveBehavior(a, i, config.agent_defaults.behavior) != AgentBehavior::kNavigate) {
-      continue;
-    }
+  const AgentBehavior world_default = config.agent_defaults.behavior;
+  const size_t first = FirstIndexWhere(n, [&](size_t i) {
+    return EffectiveBehavior(a, i, world_default) == AgentBehavior::kNavigate &&
+           (a.target.empty() || !std::binary_search(ids.begin(), ids.end(), a.target[i]));
+  });
+  for (size_t i = first; i < n; ++i) {
+    if (EffectiveBehavior(a, i, world_default) != AgentBehavior::kNavigate) continue;
     if (a.target.empty()) {
       Reject(std::string(t) + ".target: missing while agent " + std::to_string(i) +
              " navigates, which needs it");
@@ -82,7 +86,13 @@ void ValidateBehaviors(const AgentSnapshot& a, AgentBehavior world_default) {
   const size_t n = a.size();
   if (!a.behavior.empty()) {
     RequireLength(t, "behavior", a.behavior.size(), n);
-    for (size_t i = 0; i < n; ++i) {
+    const bool any_preferred_flag = !a.flags.empty();
+    const size_t first = FirstIndexWhere(n, [&](size_t i) {
+      return a.behavior[i] >= kAgentBehaviorCount ||
+             (any_preferred_flag && a.behavior[i] != 0 &&
+              (a.flags[i] & kSnapshotUsesPreferredVelocity) != 0);
+    });
+    for (size_t i = first; i < n; ++i) {
       if (a.behavior[i] >= kAgentBehaviorCount) {
         Reject(ColumnAt(t, "behavior", i) + ": " + std::to_string(a.behavior[i]) +
                " is not a behaviour (0 by columns, 1 arrive, 2 seek, 3 flee, 4 preferred "
@@ -97,7 +107,9 @@ void ValidateBehaviors(const AgentSnapshot& a, AgentBehavior world_default) {
     }
   }
   if (a.has_goals()) return;
-  for (size_t i = 0; i < n; ++i) {
+  const size_t first = FirstIndexWhere(
+      n, [&](size_t i) { return NeedsGoal(EffectiveBehavior(a, i, world_default)); });
+  for (size_t i = first; i < n; ++i) {
     const AgentBehavior b = EffectiveBehavior(a, i, world_default);
     if (!NeedsGoal(b)) continue;
     const std::string name(AgentBehaviorName(b));
@@ -120,7 +132,8 @@ void ValidateAgentSnapshot(const AgentSnapshot& a) {
   RequireTogether(t, "pref_vx", a.pref_vx, "pref_vy", a.pref_vy);
   if (!a.flags.empty()) {
     constexpr uint8_t kKnown = kSnapshotNonCooperative | kSnapshotUsesPreferredVelocity;
-    for (size_t i = 0; i < n; ++i) {
+    for (size_t i = FirstIndexWhere(n, [&](size_t k) { return (a.flags[k] & ~kKnown) != 0; });
+         i < n; ++i) {
       if (a.flags[i] & ~kKnown) {
         Reject(ColumnAt(t, "flags", i) + ": unknown bits " + std::to_string(a.flags[i] & ~kKnown));
       }
