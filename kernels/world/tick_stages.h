@@ -11,10 +11,14 @@ namespace throng {
 // What the stages of one tick share. The stages write the world's buffers, `out`, `stats`
 // and `next` only: what the world keeps changes when Step commits, after the last stage.
 struct TickContext {
+  // The state after this tick: the snapshot as given, or moved by dt (the world's spare
+  // snapshot, World::Internals::next_state).
+  Snapshot& next;
   TickContext(const WorldConfig& config_in, const Snapshot& snapshot_in,
               const TickOptions& options_in, World::Internals& w_in, TickResult* out_in,
               bool has_state_in, uint64_t last_tick_in)
-      : config(config_in),
+      : next(w_in.next_state),
+        config(config_in),
         snapshot(snapshot_in),
         options(options_in),
         w(w_in),
@@ -30,7 +34,6 @@ struct TickContext {
   bool has_state = false;  // the world's state before this tick (for the tick check)
   uint64_t last_tick = 0;
   TickStats stats;
-  Snapshot next;  // the state after this tick: the snapshot as given, or moved by dt
   uint64_t vehicles_braking = 0;
 };
 

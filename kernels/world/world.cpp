@@ -128,15 +128,15 @@ void World::Step(const Snapshot& s, const TickOptions& options, TickResult* out)
 
   // Commit: nothing below can reject the tick.
   Internals& w = *in_;
-  w.memory.Commit(s.agents.id, std::move(w.agent_memory), s.vehicles.id,
-                  std::move(w.vehicle_memory));
+  const uint64_t tick_done = s.tick;  // s may be the kept state, which the swap replaces
+  w.memory.Commit(s.agents.id, &w.agent_memory, s.vehicles.id, &w.vehicle_memory);
   if (w.crowd_refreshed) {
     w.crowd = std::move(w.crowd_next);
     w.crowd_refreshed = false;
   }
-  state_ = std::move(tick.next);
+  std::swap(state_, w.next_state);
   has_state_ = true;
-  out->tick = s.tick;
+  out->tick = tick_done;
   out->stats = tick.stats;
   totals_.Add(tick.stats);
   last_stats_ = tick.stats;
@@ -153,8 +153,9 @@ void World::Advance(int ticks, float dt, TickResult* last, const StopRequested& 
   TickOptions options;
   options.integrate = true;
   options.stop = stop;
+  Snapshot& next = in_->advance_input;
   for (int k = 0; k < ticks; ++k) {
-    Snapshot next = state_;
+    next = state_;
     next.tick = state_.tick + 1;
     next.dt = dt;
     Step(next, options, last);

@@ -101,13 +101,13 @@ void WorldMemory::GatherVehicles(const std::vector<uint32_t>& ids,
   Gather(vehicle_ids_, vehicles_, ids, out);
 }
 
-void WorldMemory::Commit(const std::vector<uint32_t>& agent_ids, std::vector<AgentMemory> agents,
+void WorldMemory::Commit(const std::vector<uint32_t>& agent_ids, std::vector<AgentMemory>* agents,
                          const std::vector<uint32_t>& vehicle_ids,
-                         std::vector<VehicleMemory> vehicles) {
+                         std::vector<VehicleMemory>* vehicles) {
   agent_ids_ = agent_ids;
-  agents_ = std::move(agents);
+  agents_.swap(*agents);
   vehicle_ids_ = vehicle_ids;
-  vehicles_ = std::move(vehicles);
+  vehicles_.swap(*vehicles);
 }
 
 namespace {

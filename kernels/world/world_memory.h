@@ -82,9 +82,10 @@ class WorldMemory {
   // Fast when the ids are the same as last tick's, in the same order.
   void GatherAgents(const std::vector<uint32_t>& ids, std::vector<AgentMemory>* out) const;
   void GatherVehicles(const std::vector<uint32_t>& ids, std::vector<VehicleMemory>* out) const;
-  // Replaces the kept state; ids missing here are forgotten.
-  void Commit(const std::vector<uint32_t>& agent_ids, std::vector<AgentMemory> agents,
-              const std::vector<uint32_t>& vehicle_ids, std::vector<VehicleMemory> vehicles);
+  // Replaces the kept state; ids missing here are forgotten. The rows are swapped in: the
+  // caller gets the old ones back, as buffers for the next Gather.
+  void Commit(const std::vector<uint32_t>& agent_ids, std::vector<AgentMemory>* agents,
+              const std::vector<uint32_t>& vehicle_ids, std::vector<VehicleMemory>* vehicles);
 
  private:
   std::vector<uint32_t> agent_ids_, vehicle_ids_;
