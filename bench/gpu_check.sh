@@ -37,8 +37,9 @@ test_filter='*cuda*:*Cuda*'
 memcheck_filter='*ContactsTest*cuda*:*PathCheck*cuda*:*NeighborGrid*cuda*'
 
 # step EXPECTED_S LIMIT_S NAME COMMAND...: COMMAND under timeout min(LIMIT_S, budget left).
-# EXPECTED_S is the step's usual time on an H200 with carried binaries: the dry run adds
-# them up.
+# EXPECTED_S is the step's usual time on an H200 with carried binaries, from the first
+# run there (2026-12-04: 54, 1, 14 before the 1M town, 3, 15, 3 and 8 s) with margin: the
+# dry run adds them up.
 step() {
   local expected=$1 limit=$2 name=$3
   shift 3
@@ -115,7 +116,7 @@ step 60 150 "cuda tests" "$bin/throng_tests" --gtest_filter="$test_filter" \
 
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 if [ -x "$sanitizer" ] || [ "$dry_run" = 1 ]; then
-  step 60 120 "memcheck" "$sanitizer" --tool memcheck --error-exitcode 1 \
+  step 10 120 "memcheck" "$sanitizer" --tool memcheck --error-exitcode 1 \
     "$bin/throng_tests" --gtest_filter="$memcheck_filter"
 else
   echo "== FAILED: no compute-sanitizer on this machine"
@@ -125,23 +126,32 @@ fi
 # The world tick is the headline (100k under 1 ms, 1M under 8 ms). cpu goes first: its
 # integrated state is each next snapshot for both, and speedup_vs_first is cpu's median
 # over cuda's. --budget-s keeps the 1M cpu runs short.
-step 70 100 "world ticks: random and town at 100k and 1M, cpu and cuda" \
+step 40 100 "world ticks: random and town at 100k and 1M, cpu and cuda" \
   "$bin/throng-bench" --scenario random,town --sizes 100000,1000000 \
   --compare cpu,cuda --ticks 20 --warmup 3 --budget-s 10 --json "$out/world_gpu.json"
 
-step 30 60 "forward agents: flock and drones at 10k and 100k, cpu and cuda" \
+# The pinned staging (kernels/backends/cuda_staging.cuh) against pageable copies of each
+# column, cuda alone, the same scenes one after the other: upload and download columns.
+step 20 60 "cuda staging: random at 100k and 1M, pinned then THRONG_CUDA_STAGING=0" \
+  bash -c 'for staging in 1 0; do
+    echo "-- THRONG_CUDA_STAGING=$staging"
+    THRONG_CUDA_STAGING=$staging "$0" --scenario random --sizes 100000,1000000 --backends cuda \
+      --ticks 20 --warmup 3 --budget-s 5 || exit 1
+  done' "$bin/throng-bench"
+
+step 10 60 "forward agents: flock and drones at 10k and 100k, cpu and cuda" \
   "$bin/throng-bench" --scenario flock,drones --sizes 10000,100000 \
   --compare cpu,cuda --ticks 10 --warmup 2 --budget-s 5 --json "$out/forward_gpu.json"
 
-step 40 80 "ORCA at 100k and 1M, cuda against cpu" \
+step 20 80 "ORCA at 100k and 1M, cuda against cpu" \
   "$bin/throng-bench-orca" --backends cuda,cpu --scenarios random,circle \
   --sizes 100000,1000000 --ticks 10 --warmup 2 --no-overlaps --json "$out/orca_gpu.json"
 
-step 15 40 "splines at 100k and 1M" \
+step 5 40 "splines at 100k and 1M" \
   "$bin/throng-bench-splines" --backends cuda,cpu --sizes 100000,1000000 \
   --json "$out/splines_gpu.json"
 
-step 20 50 "vehicles and fans at 100k and 1M" \
+step 10 50 "vehicles and fans at 100k and 1M" \
   "$bin/throng-bench-vehicles" --backends cuda,cpu --sizes 100000,1000000 \
   --fan-sizes 100000,1000000 --repeats 3 --json "$out/vehicles_gpu.json"
 

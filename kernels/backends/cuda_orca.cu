@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "kernels/backends/cuda_backend_impl.cuh"
+#include "kernels/backends/cuda_staging.cuh"
 #include "kernels/backends/orca_pipeline.cuh"
 #include "kernels/backends/orca_result_stats.h"
 #include "kernels/orca/orca_validate.h"
@@ -13,14 +14,13 @@ namespace throng {
 
 struct CudaBackend::OrcaPart {
   OrcaPipeline<thrust::device_vector> pipeline;
-  DeviceVector<float> px, py, vx, vy, radius, max_speed, pref_vx, pref_vy;
-  DeviceVector<uint32_t> id;
-  DeviceVector<uint8_t> flags;
-  DeviceVector<float> vx_out, vy_out;
-  DeviceVector<uint8_t> status_out, flags_out;
-  DeviceVector<uint16_t> candidates_out, neighbors_out, constraints_out, missed_out;
+  // The input columns in one block, the output columns in another (cuda_staging.cuh), in
+  // the order of the views below.
+  DeviceVector<uint8_t> inputs, outputs;
+  size_t in_at[10] = {}, out_at[8] = {};
   DeviceVector<uint32_t> kept_out;
   std::vector<uint16_t> missed_host;
+  CudaStaging staging;
 };
 
 void CudaBackend::DropPart::operator()(OrcaPart* p) const { delete p; }
@@ -41,33 +41,45 @@ void CudaBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents
   if (!orca_) orca_.reset(new OrcaPart);
   OrcaPart& d = *orca_;
   const size_t n = agents.size();
-  Upload(agents.px, d.px);
-  Upload(agents.py, d.py);
-  Upload(agents.vx, d.vx);
-  Upload(agents.vy, d.vy);
-  Upload(agents.radius, d.radius);
-  Upload(agents.max_speed, d.max_speed);
-  Upload(agents.pref_vx, d.pref_vx);
-  Upload(agents.pref_vy, d.pref_vy);
-  Upload(agents.id, d.id);
-  Upload(agents.flags, d.flags);
-  for (auto* v : {&d.vx_out, &d.vy_out}) v->resize(n);
-  d.status_out.resize(n);
-  d.flags_out.resize(n);
-  for (auto* v : {&d.candidates_out, &d.neighbors_out, &d.constraints_out, &d.missed_out}) {
-    v->resize(n);
-  }
+  const HostColumnIn in_columns[] = {
+      {agents.px.data(), n * sizeof(float)},        {agents.py.data(), n * sizeof(float)},
+      {agents.vx.data(), n * sizeof(float)},        {agents.vy.data(), n * sizeof(float)},
+      {agents.radius.data(), n * sizeof(float)},    {agents.max_speed.data(), n * sizeof(float)},
+      {agents.pref_vx.data(), n * sizeof(float)},   {agents.pref_vy.data(), n * sizeof(float)},
+      {agents.id.data(), n * sizeof(uint32_t)},     {agents.flags.data(), n * sizeof(uint8_t)}};
+  d.staging.Upload(in_columns, 10, d.inputs, d.in_at, stream_);
+  // The outputs' block, laid out as the downloads below read it.
+  const size_t out_bytes[8] = {n * sizeof(float),    n * sizeof(float),    n * sizeof(uint8_t),
+                               n * sizeof(uint16_t), n * sizeof(uint16_t), n * sizeof(uint16_t),
+                               n * sizeof(uint8_t),  n * sizeof(uint16_t)};
+  d.outputs.resize(LayOutColumns(out_bytes, 8, d.out_at));
   if (options.record_kept) d.kept_out.resize(n * static_cast<size_t>(params.max_neighbors));
   Synchronize();
   times.upload_ms = ms_since(t0);
 
-  const AgentInputView in{Raw(d.px),      Raw(d.py),      Raw(d.vx),
-                          Raw(d.vy),      Raw(d.radius),  Raw(d.max_speed),
-                          Raw(d.pref_vx), Raw(d.pref_vy), Raw(d.id),
-                          Raw(d.flags),   static_cast<uint32_t>(n)};
-  const OrcaOutputView view{Raw(d.vx_out),         Raw(d.vy_out),         Raw(d.status_out),
-                            Raw(d.candidates_out), Raw(d.neighbors_out),  Raw(d.constraints_out),
-                            Raw(d.flags_out),      Raw(d.missed_out),
+  uint8_t* in_block = Raw(d.inputs);
+  uint8_t* out_block = Raw(d.outputs);
+  auto in_at = [&](int k) { return in_block + d.in_at[k]; };
+  auto out_at = [&](int k) { return out_block + d.out_at[k]; };
+  const AgentInputView in{reinterpret_cast<const float*>(in_at(0)),
+                          reinterpret_cast<const float*>(in_at(1)),
+                          reinterpret_cast<const float*>(in_at(2)),
+                          reinterpret_cast<const float*>(in_at(3)),
+                          reinterpret_cast<const float*>(in_at(4)),
+                          reinterpret_cast<const float*>(in_at(5)),
+                          reinterpret_cast<const float*>(in_at(6)),
+                          reinterpret_cast<const float*>(in_at(7)),
+                          reinterpret_cast<const uint32_t*>(in_at(8)),
+                          reinterpret_cast<const uint8_t*>(in_at(9)),
+                          static_cast<uint32_t>(n)};
+  const OrcaOutputView view{reinterpret_cast<float*>(out_at(0)),
+                            reinterpret_cast<float*>(out_at(1)),
+                            reinterpret_cast<uint8_t*>(out_at(2)),
+                            reinterpret_cast<uint16_t*>(out_at(3)),
+                            reinterpret_cast<uint16_t*>(out_at(4)),
+                            reinterpret_cast<uint16_t*>(out_at(5)),
+                            reinterpret_cast<uint8_t*>(out_at(6)),
+                            reinterpret_cast<uint16_t*>(out_at(7)),
                             options.record_kept ? Raw(d.kept_out) : nullptr};
   cudaStream_t stream = stream_;
   // One launch per stage (chunk: all n).
@@ -78,14 +90,13 @@ void CudaBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents
 
   t0 = Clock::now();
   out->Resize(n);
-  Download(d.vx_out, out->vx);
-  Download(d.vy_out, out->vy);
-  Download(d.status_out, out->status);
-  Download(d.candidates_out, out->candidates);
-  Download(d.neighbors_out, out->neighbors);
-  Download(d.constraints_out, out->constraints);
-  Download(d.flags_out, out->solve_flags);
-  Download(d.missed_out, d.missed_host);
+  d.missed_host.resize(n);
+  const HostColumnOut out_columns[] = {
+      {out->vx.data(), n * sizeof(float)},          {out->vy.data(), n * sizeof(float)},
+      {out->status.data(), n * sizeof(uint8_t)},     {out->candidates.data(), n * sizeof(uint16_t)},
+      {out->neighbors.data(), n * sizeof(uint16_t)}, {out->constraints.data(), n * sizeof(uint16_t)},
+      {out->solve_flags.data(), n * sizeof(uint8_t)}, {d.missed_host.data(), n * sizeof(uint16_t)}};
+  d.staging.Download(d.outputs, d.out_at, out_columns, 8, stream_);
   if (options.record_kept) Download(d.kept_out, out->kept_ids);
   Synchronize();
   times.download_ms = ms_since(t0);
