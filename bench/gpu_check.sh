@@ -131,12 +131,13 @@ step 40 100 "world ticks: random and town at 100k and 1M, cpu and cuda" \
   --compare cpu,cuda --ticks 20 --warmup 3 --budget-s 10 --json "$out/world_gpu.json"
 
 # The pinned staging (kernels/backends/cuda_staging.cuh) against pageable copies of each
-# column, cuda alone, the same scenes one after the other: upload and download columns.
-step 20 60 "cuda staging: random at 100k and 1M, pinned then THRONG_CUDA_STAGING=0" \
-  bash -c 'for staging in 1 0; do
-    echo "-- THRONG_CUDA_STAGING=$staging"
-    THRONG_CUDA_STAGING=$staging "$0" --scenario random --sizes 100000,1000000 --backends cuda \
-      --ticks 20 --warmup 3 --budget-s 5 || exit 1
+# column, and the cache for Thrust's scratch storage (cuda_temporaries.cuh) against
+# Thrust's own cudaMalloc and cudaFree: cuda alone, the same scenes one after the other.
+step 30 80 "cuda staging and scratch cache: random at 100k and 1M, default, then each off" \
+  bash -c 'for setting in default THRONG_CUDA_STAGING=0 THRONG_CUDA_CACHE=0; do
+    echo "-- $setting"
+    env $([ "$setting" = default ] || echo "$setting") "$0" --scenario random \
+      --sizes 100000,1000000 --backends cuda --ticks 20 --warmup 3 --budget-s 5 || exit 1
   done' "$bin/throng-bench"
 
 step 10 60 "forward agents: flock and drones at 10k and 100k, cpu and cuda" \
