@@ -26,6 +26,13 @@ const std::map<std::string, Setter>& Setters() {
       {"orca.right_of_way", [](WorldConfig* c, double v) { c->orca.right_of_way = v != 0; }},
       {"orca.time_horizon", [](WorldConfig* c, double v) { c->orca.time_horizon = float(v); }},
       {"orca.max_neighbors", [](WorldConfig* c, double v) { c->orca.max_neighbors = int(v); }},
+      // The pedestrians' body (the scenes leave the radius column out), and the field's
+      // clearance with it: scenes are laid out for 0.3 m, so smaller bodies only.
+      {"agent_defaults.radius",
+       [](WorldConfig* c, double v) {
+         c->agent_defaults.radius = float(v);
+         c->navigation.clearance = float(v);
+       }},
       {"navigation.reroute_every",
        [](WorldConfig* c, double v) { c->navigation.reroute_every = int(v); }},
       {"navigation.density_cost",

@@ -13,12 +13,13 @@ WorldConfig PedestrianConfig() {
   c.orca.time_horizon = 2.f;
   // Walls only matter when close: a second of travel (1.4 m) plus the radius.
   c.orca.time_horizon_obst = 1.f;
-  // The conservative query radius is 0.6 + 2.8 * 2 = 6.2 m; in a waiting group the ten
+  // The conservative query radius is 0.4 + 2.8 * 2 = 6.0 m; in a waiting group the ten
   // nearest stand within 3.5 m, so the cap only saves candidate checks there.
   c.orca.neighbor_dist = 5.f;
   c.orca.max_neighbors = 10;
   c.agent_defaults.radius = kPedestrianRadius;
   c.agent_defaults.max_speed = kPedestrianSpeed;
+  c.navigation.clearance = kPedestrianRadius;  // fields keep a body's centre off the walls
   return c;
 }
 

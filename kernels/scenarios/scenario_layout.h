@@ -13,14 +13,19 @@
 
 namespace throng::scenarios::layout {
 
-// Pedestrian scenes (corridor, crossing, town): adult walkers at a brisk pace.
-constexpr float kPedestrianRadius = 0.3f;  // m
+// Pedestrian scenes (corridor, crossing, town, the bottlenecks, the navigation scenes):
+// adult walkers at a brisk pace. A disc of 0.2 m radius covers 0.126 m^2, about a person's
+// footprint (shoulders 0.4-0.5 m across, a body 0.25-0.3 m deep), as JuPedSim's default
+// does. 0.3 m discs (until 2026-12-04) packed at most 3.2 per m^2, where real crowds reach
+// 5 and Weidmann's curve runs to 5.4, and they clogged a 1 m door that real crowds pass
+// at 1.6-1.9 persons/(m s) (docs/PERFORMANCE.md, "Body size and doors").
+constexpr float kPedestrianRadius = 0.2f;  // m
 constexpr float kPedestrianSpeed = 1.4f;   // m/s
 constexpr float kPedestrianDt = 0.1f;      // s
 // Waiting groups stand on a square lattice with this pitch (0.39 people per m^2, a relaxed
 // crowd: at 1 per m^2 two groups meeting head-on in the corridor jam for good), each person
 // moved by up to kJitter on each axis: neighbours stay >= 1.6 - 2 * 0.3 = 1 m apart, well
-// over the 0.6 m two radii need, so no group starts overlapped.
+// over the 0.4 m two radii need, so no group starts overlapped.
 constexpr float kLatticeSpacing = 1.6f;  // m
 constexpr float kJitter = 0.3f;          // m
 
