@@ -720,7 +720,9 @@ TEST(ScenarioTest, town_vehicles_sit_on_their_lanes_and_apart) {
       EXPECT_GT(v.speed[i], 0.f);
       progress[lane].push_back(v.progress_hint[i]);
     }
-    if (lanes == 2) EXPECT_EQ(progress[0].size(), (v.size() + 1) / 2);
+    if (lanes == 2) {
+      EXPECT_EQ(progress[0].size(), (v.size() + 1) / 2);
+    }
     for (uint32_t lane = 0; lane < lanes; ++lane) {
       std::vector<float>& p = progress[lane];
       std::sort(p.begin(), p.end());
