@@ -27,7 +27,8 @@ const std::map<std::string, Setter>& Setters() {
       {"orca.time_horizon", [](WorldConfig* c, double v) { c->orca.time_horizon = float(v); }},
       {"orca.max_neighbors", [](WorldConfig* c, double v) { c->orca.max_neighbors = int(v); }},
       // The pedestrians' body (the scenes leave the radius column out), and the field's
-      // clearance with it: scenes are laid out for 0.3 m, so smaller bodies only.
+      // clearance with it. The scenes' layouts start 0.3 m bodies clear of each other
+      // (0.2 m is their default): no larger.
       {"agent_defaults.radius",
        [](WorldConfig* c, double v) {
          c->agent_defaults.radius = float(v);

@@ -34,8 +34,6 @@ class CudaStaging {
   CudaStaging(const CudaStaging&) = delete;
   CudaStaging& operator=(const CudaStaging&) = delete;
 
-  bool pinned() const { return pinned_; }
-
   // Lays the columns out in `block` (resized to fit; `offsets` gets where each starts) and
   // copies them there. Waits for the stream first (the pinned buffer is reused) and
   // returns once the copy is queued: the caller synchronises before the host columns go.

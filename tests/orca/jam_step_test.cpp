@@ -14,6 +14,7 @@
 #include "bench/body_depth.h"
 #include "kernels/orca/orca.cuh"
 #include "kernels/scenarios/scenario.h"
+#include "kernels/scenarios/scenario_layout.h"
 #include "kernels/world/world.h"
 #include "tests/backends/backend_param.h"
 
@@ -78,9 +79,10 @@ scenarios::Scenario JammingDoor() {
     a.goal_y[i] = k % 2 == 0 ? lane_y : -lane_y;
     longest = std::max(longest, std::hypot(a.goal_x[i] - a.x[i], a.goal_y[i] - a.y[i]));
   }
-  // The walk at 1.4 m/s, doubled, and 100 ticks; then everyone through at 1 per second.
-  s.suggested_ticks = static_cast<int>(std::ceil(2.f * longest / (1.4f * s.initial.dt))) + 100 +
-                      static_cast<int>(std::ceil(static_cast<float>(n) / s.initial.dt));
+  // The longest walk, then everyone through at 1 per second, as the scene allowed.
+  s.suggested_ticks =
+      scenarios::layout::WalkTicks(longest, scenarios::layout::kPedestrianSpeed, s.initial.dt) +
+      static_cast<int>(std::ceil(static_cast<float>(n) / s.initial.dt));
   return s;
 }
 
