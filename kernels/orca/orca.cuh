@@ -355,6 +355,38 @@ THRONG_HD inline float DensityAhead(const AgentState& a, const NeighborState* ne
   return sum * inv_two_sigma_sq / 3.14159265f;
 }
 
+// Headway speed (docs/ORCA.md, step 0, OrcaParams::headway_speed): Tordeux's collision-free
+// speed model with anticipation. The agent keeps the share (s + A v_b - l) / (T |v_pref|)
+// of its preferred speed, s the distance to the nearest kept neighbour in line ahead, v_b
+// how fast that neighbour walks the agent's way, l the pair's radius sum, T the time gap
+// and A the anticipation; never under kDensitySpeedFloor. In line: ahead along v_pref,
+// less than kHeadwayLane * l to either side, and preferring to walk the agent's way (a
+// positive dot product of the preferred velocities; someone standing or coming the other
+// way is ORCA's to avoid, not to follow). The lane is narrow because a neighbour offset
+// by more can be passed with a small side step, and the anticipation lets a queue start
+// as its front does: both keep the doors flowing (docs/PERFORMANCE.md, "Headway speed").
+// At a steady speed v_b = v, so the walk is v = (s - l) / (T - A).
+constexpr float kHeadwayLane = 0.25f;
+THRONG_HD inline float HeadwaySpeedShare(const AgentState& a, const NeighborState* neighbors,
+                                         int neighbor_count, float time_gap, float anticipation) {
+  const float pref = Length(a.v_pref);
+  if (!(pref > 0.f)) return 1.f;
+  const Vec2 e = (1.f / pref) * a.v_pref;
+  float share = 1.f;
+  for (int k = 0; k < neighbor_count; ++k) {
+    const Vec2 d = neighbors[k].p - a.p;
+    const float ahead = Dot(d, e);
+    if (!(ahead > 0.f)) continue;
+    const float l = a.radius + neighbors[k].radius;
+    const float lateral = fabsf(d.x * e.y - d.y * e.x);
+    if (lateral >= kHeadwayLane * l) continue;
+    if (!(Dot(neighbors[k].v_pref, e) > 0.f)) continue;
+    const float lead = fmaxf(0.f, Dot(neighbors[k].v, e));
+    share = fminf(share, (Length(d) + anticipation * lead - l) / (time_gap * pref));
+  }
+  return fminf(1.f, fmaxf(kDensitySpeedFloor, share));
+}
+
 }  // namespace detail
 
 // The agent's obstacle lines (hard, tau_obst) for the edges within its reach, written to
@@ -405,13 +437,19 @@ THRONG_HD inline SolveOutput SolveAgent(const AgentState& agent_in, const Neighb
                                : kMaxLines;
   if (neighbor_count > kNeighborCap) neighbor_count = kNeighborCap;
   if (neighbor_count < 0) neighbor_count = 0;
-  // Step 0, density-aware preferred speed: the agent prefers the speed people walk at in
-  // the density ahead of it, everywhere below (target, side bias).
+  // Step 0, density-aware and headway speed: the agent prefers the speed people walk at in
+  // the density ahead of it, or behind the person ahead of it, everywhere below (target,
+  // side bias).
   AgentState agent = agent_in;
   if (params.density_speed) {
     agent.v_pref =
         detail::DensitySpeedShare(detail::DensityAhead(agent, neighbors, neighbor_count)) *
         agent.v_pref;
+  }
+  if (params.headway_speed) {
+    agent.v_pref = detail::HeadwaySpeedShare(agent, neighbors, neighbor_count, params.headway_time,
+                                             params.headway_anticipation) *
+                   agent.v_pref;
   }
 
   LocalArray<Line, kLineCap> line_storage;

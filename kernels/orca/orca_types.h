@@ -84,6 +84,16 @@ struct OrcaParams {
   // the agent's way just ahead, so that a dense crowd walks as slowly as real ones do.
   // Off: it costs arrivals where streams cross (docs/PERFORMANCE.md).
   bool density_speed = false;
+  // Headway speed (docs/ORCA.md, step 0): the preferred speed is cut to what the gap to
+  // the person in line ahead allows, Tordeux's collision-free speed model with
+  // anticipation, so that a one-way crowd walks at Weidmann's speeds and a dense
+  // counter-flow keeps moving. Off by default for now (docs/PERFORMANCE.md, "Headway
+  // speed").
+  bool headway_speed = false;
+  float headway_time = 0.6f;  // s, 0.05 .. 5: the time gap T
+  // s, 0 .. T - 0.05: the leader read this far ahead. 0: at 0.3 s (T 0.9 s) the 1 m door
+  // flows as without the rule, but the two-way corridor at 3 /m^2 froze on the reference.
+  float headway_anticipation = 0.f;
   // Jam step (docs/ORCA.md, step 5): an infeasible solve (safe stop or emergency) moves by
   // the largest share (1, 1/2, 1/4, 1/10) of LP3's least-violation velocity after which no
   // kept neighbour, whether it moves on at its velocity or stands, overlaps the agent by
@@ -115,6 +125,7 @@ inline OrcaParams PlainRvo2Params(OrcaParams p) {
   p.revalidate_fallback = false;
   p.jam_step = false;
   p.density_speed = false;
+  p.headway_speed = false;
   p.right_of_way = false;
   p.rvo2_fallback = true;
   return p;

@@ -77,6 +77,14 @@ void ValidateOrcaParams(const OrcaParams& params) {
       params.jam_step_depth > 1.f) {
     Reject("params.jam_step_depth: must be within [0, 1] m");
   }
+  if (!std::isfinite(params.headway_time) || params.headway_time < 0.05f ||
+      params.headway_time > 5.f) {
+    Reject("params.headway_time: must be within [0.05, 5] s");
+  }
+  if (!std::isfinite(params.headway_anticipation) || params.headway_anticipation < 0.f ||
+      !(params.headway_anticipation <= params.headway_time - 0.05f)) {
+    Reject("params.headway_anticipation: must be within [0, headway_time - 0.05] s");
+  }
   if (!std::isfinite(params.neighbor_dist) || params.neighbor_dist < 0.f ||
       params.neighbor_dist > kMaxDistance) {
     Reject("params.neighbor_dist: must be >= 0 and <= 10000 (0 = no cap)");

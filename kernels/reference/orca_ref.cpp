@@ -35,6 +35,9 @@ struct SolveRules {
   bool jam_step = false;
   double jam_step_depth = 0.0;
   bool density_speed = false;
+  bool headway_speed = false;
+  double headway_time = 0.0;
+  double headway_anticipation = 0.0;
   bool right_of_way = false;
 };
 
@@ -54,6 +57,9 @@ SolveRules RulesFor(const OrcaParams& params, const OrcaOptions& options) {
   rules.revalidate_fallback = params.revalidate_fallback;
   rules.jam_step = params.jam_step;
   rules.density_speed = params.density_speed;
+  rules.headway_speed = params.headway_speed;
+  rules.headway_time = params.headway_time;
+  rules.headway_anticipation = params.headway_anticipation;
   rules.right_of_way = params.right_of_way;
   rules.jam_step_depth = params.jam_step_depth;
   rules.ordered = options.fallback == Fallback::kOrdered;
@@ -245,6 +251,37 @@ double DensitySpeedShare(const OrcaScene& scene, const AgentSetup& setup) {
   return std::clamp(weidmann, kFloor, 1.0);
 }
 
+// docs/ORCA.md, step 0, headway speed: the share of its preferred speed the agent keeps
+// behind the nearest kept neighbour in line ahead, (distance + anticipation * leader's
+// speed along the agent's way (none when it walks back) - radius sum) / (time gap *
+// preferred speed), at least 0.1 and at most 1. In line: in front of the agent along its
+// preferred velocity, at most a quarter of the radius sum off that line (strictly less),
+// and preferring to walk with a positive component along the agent's way. No preferred
+// velocity: 1. `self` is the agent with its preference as density-aware speed left it; the
+// leader's speed is as this pass sees it (NeighborAsSeen: in a repair pass, a neighbour
+// that turned non-ok walks at its velocity of the pass before).
+double HeadwaySpeedShare(const OrcaScene& scene, const AgentSetup& setup, const AgentState& self,
+                         const OrcaResult* previous, double time_gap, double anticipation) {
+  constexpr double kLaneShare = 0.25, kFloor = 0.1;
+  const double speed = std::sqrt(AbsSq(self.pref_velocity));
+  if (!(speed > 0.0)) return 1.0;
+  const Vec2d way = (1.0 / speed) * self.pref_velocity;
+  const Vec2d side{-way.y, way.x};
+  double share = 1.0;
+  for (size_t j : setup.neighbors) {
+    const AgentState other = NeighborAsSeen(scene, j, previous);
+    const Vec2d offset = other.position - self.position;
+    const double sum_radii = self.radius + other.radius;
+    if (Dot(offset, way) <= 0.0) continue;
+    if (std::abs(Dot(offset, side)) >= kLaneShare * sum_radii) continue;
+    if (Dot(other.pref_velocity, way) <= 0.0) continue;
+    const double leader_speed = std::max(0.0, Dot(other.velocity, way));
+    const double gap = std::sqrt(AbsSq(offset)) + anticipation * leader_speed - sum_radii;
+    share = std::min(share, gap / (time_gap * speed));
+  }
+  return std::clamp(share, kFloor, 1.0);
+}
+
 // docs/ORCA.md, step 5: the jam step's shares of the least-violation velocity, tried in
 // this order.
 constexpr double kJamStepShares[] = {1.0, 0.5, 0.25, 0.1};
@@ -318,6 +355,11 @@ AgentSolution SolveAgent(const OrcaScene& scene, const AgentSetup& setup, const 
   const OrcaParams& params = scene.params;
   AgentState self = setup.self;
   if (rules.density_speed) self.pref_velocity = DensitySpeedShare(scene, setup) * self.pref_velocity;
+  if (rules.headway_speed) {
+    self.pref_velocity = HeadwaySpeedShare(scene, setup, self, previous, rules.headway_time,
+                                           rules.headway_anticipation) *
+                         self.pref_velocity;
+  }
   const double tau = params.time_horizon;
   const double time_step = params.time_step;
   AgentSolution out;

@@ -55,6 +55,9 @@ void VisitFields(V& v, OrcaParams& p) {
   v("revalidate_passes", p.revalidate_passes, kOptional);
   v("revalidate_fallback", p.revalidate_fallback, kOptional);
   v("density_speed", p.density_speed, kOptional);
+  v("headway_speed", p.headway_speed, kOptional);
+  v("headway_time", p.headway_time, kOptional);
+  v("headway_anticipation", p.headway_anticipation, kOptional);
   v("jam_step", p.jam_step, kOptional);
   v("jam_step_depth", p.jam_step_depth, kOptional);
   v("right_of_way", p.right_of_way, kOptional);

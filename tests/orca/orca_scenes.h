@@ -118,6 +118,9 @@ inline OrcaScene RandomShapeScene(uint32_t seed, size_t n) {
   p.jam_step_depth = 0.05f * unit(rng);
   p.density_speed = rng() % 2 == 0;
   p.right_of_way = rng() % 2 == 0;
+  p.headway_speed = rng() % 2 == 0;
+  p.headway_time = 0.2f + 1.f * unit(rng);
+  p.headway_anticipation = (p.headway_time - 0.05f) * unit(rng);
   return scene;
 }
 

@@ -216,6 +216,13 @@ void ExpectSameConfig(const WorldConfig& a, const WorldConfig& b) {
   EXPECT_EQ(o.revalidate, p.revalidate);
   EXPECT_EQ(o.revalidate_passes, p.revalidate_passes);
   EXPECT_EQ(o.revalidate_fallback, p.revalidate_fallback);
+  EXPECT_EQ(o.density_speed, p.density_speed);
+  EXPECT_EQ(o.headway_speed, p.headway_speed);
+  EXPECT_SAME_FLOAT(o.headway_time, p.headway_time);
+  EXPECT_SAME_FLOAT(o.headway_anticipation, p.headway_anticipation);
+  EXPECT_EQ(o.jam_step, p.jam_step);
+  EXPECT_SAME_FLOAT(o.jam_step_depth, p.jam_step_depth);
+  EXPECT_EQ(o.right_of_way, p.right_of_way);
   EXPECT_EQ(o.rvo2_fallback, p.rvo2_fallback);
   ExpectSameFollower(a.follower, b.follower);
   ASSERT_EQ(a.vehicle_profiles.size(), b.vehicle_profiles.size());
@@ -402,6 +409,13 @@ Scenario Everything() {
                {9, {{1, 1, 1}, {-1, 2, 3}, {4, -5, 6}, {0.3f, 0.7f, 1.1f}}, true, 0.f}};
   c.obstacles = {{{0, 0, 0}, {1, 0, 0}}, {{2, 2, 0}, {3, 2, 0.5f}, {3, 3, -0.5f}}};
   c.orca = {0.05f, 3.5f, 1.25f, 7.f, 17, 0.2f, 2e-3f, false, false, false, true};
+  c.orca.density_speed = true;
+  c.orca.headway_speed = true;
+  c.orca.headway_time = 0.75f;
+  c.orca.headway_anticipation = 0.125f;
+  c.orca.jam_step = false;
+  c.orca.jam_step_depth = 0.02f;
+  c.orca.right_of_way = true;
   c.follower = {2.5f, 0.3f, 0.6f, 0.45f, 0.2f, 7.f, 2.5f, 5.f, 0.4f, false};
   c.vehicle_profiles = {c.follower, FollowerParams{}};
   c.vehicle_profiles[0].max_lateral_accel = 1.25f;
@@ -487,7 +501,7 @@ TEST(ScenarioTest, floats_are_written_short) {
 // (kernels/scenarios/scenario_json_fields.h) and ExpectSameConfig need the new field.
 TEST(ScenarioTest, config_structs_have_the_fields_the_json_knows) {
   EXPECT_EQ(sizeof(Frame), 2u);
-  EXPECT_EQ(sizeof(OrcaParams), 52u);
+  EXPECT_EQ(sizeof(OrcaParams), 64u);
   EXPECT_EQ(sizeof(FollowerParams), 76u);
   EXPECT_EQ(sizeof(AgentDefaults), 20u);
   EXPECT_EQ(sizeof(ForwardDefaults), 24u);

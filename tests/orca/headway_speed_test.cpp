@@ -1,0 +1,177 @@
+// Headway speed (docs/ORCA.md, step 0, OrcaParams::headway_speed): the preferred speed is
+// cut to (s + A v_b - l) / T behind the nearest kept neighbour in line ahead, Tordeux's
+// collision-free speed model with anticipation. Who counts as in line, the kernel against
+// the reference, and the periodic corridors it was chosen by.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <vector>
+
+#include "bench/periodic_corridor.h"
+#include "kernels/orca/orca.cuh"
+#include "kernels/reference/orca_ref.h"
+#include "kernels/scenarios/scenario_layout.h"
+#include "tests/backends/backend_param.h"
+
+namespace throng {
+namespace {
+
+using orca::AgentState;
+using orca::NeighborState;
+using orca::detail::HeadwaySpeedShare;
+
+// Not the defaults (0.6 s and none): an anticipation, so that every term is checked.
+constexpr float kGap = 0.9f;           // s
+constexpr float kAnticipation = 0.3f;  // s
+
+// The agent: at the origin, 0.2 m body, preferring 1.2 m/s along +x.
+const AgentState kAgent{{0.f, 0.f}, {0.f, 0.f}, {1.2f, 0.f}, 0.2f, 2.f, 1};
+
+// A neighbour walking at its preferred velocity, unless `v` says otherwise.
+NeighborState Neighbor(Vec2 p, Vec2 v_pref) {
+  return NeighborState{p, v_pref, v_pref, 0.2f, 2, false};
+}
+NeighborState Neighbor(Vec2 p, Vec2 v_pref, Vec2 v) {
+  return NeighborState{p, v, v_pref, 0.2f, 2, false};
+}
+
+float Share(const std::vector<NeighborState>& nbs) {
+  return HeadwaySpeedShare(kAgent, nbs.data(), static_cast<int>(nbs.size()), kGap, kAnticipation);
+}
+
+TEST(HeadwaySpeedTest, SomeoneInLineAheadSetsTheSpeed) {
+  EXPECT_EQ(Share({}), 1.f);
+  // 0.7 m ahead, walking the same way at 1 m/s: (0.7 + 0.3 - 0.4) / 0.9 = 0.667 m/s.
+  EXPECT_NEAR(Share({Neighbor({0.7f, 0.f}, {1.f, 0.f})}), 0.6f / (kGap * 1.2f), 1e-5f);
+  // Standing there (wanting to walk on): no anticipation, 0.3 / 0.9 m/s.
+  const float standing_share = 0.3f / (kGap * 1.2f);
+  EXPECT_NEAR(Share({Neighbor({0.7f, 0.f}, {1.f, 0.f}, {0.f, 0.f})}), standing_share, 1e-5f);
+  // Stepping back toward the agent counts as standing, not as less room.
+  EXPECT_NEAR(Share({Neighbor({0.7f, 0.f}, {1.f, 0.f}, {-0.5f, 0.f})}), standing_share, 1e-5f);
+  // The nearest of two in line counts.
+  EXPECT_NEAR(Share({Neighbor({1.0f, 0.f}, {1.f, 0.f}), Neighbor({0.7f, 0.05f}, {1.f, 0.f})}),
+              (std::sqrt(0.7f * 0.7f + 0.05f * 0.05f) + 0.3f - 0.4f) / (kGap * 1.2f), 1e-5f);
+  // Far enough ahead, the full speed: 0.4 + 0.9 * 1.2 - 0.3 = 1.18 m.
+  EXPECT_EQ(Share({Neighbor({1.2f, 0.f}, {1.f, 0.f})}), 1.f);
+  // Pressed against a leader that stands: the floor, so that a packed crowd still creeps.
+  EXPECT_EQ(Share({Neighbor({0.38f, 0.f}, {1.f, 0.f}, {0.f, 0.f})}), 0.1f);
+}
+
+TEST(HeadwaySpeedTest, OnlyThoseInLineAndWalkingTheAgentsWayCount) {
+  // A quarter of the radius sum (0.1 m) to the side: passed with a small step.
+  EXPECT_EQ(Share({Neighbor({0.6f, 0.1f}, {1.f, 0.f})}), 1.f);
+  EXPECT_LT(Share({Neighbor({0.6f, 0.09f}, {1.f, 0.f})}), 0.5f);
+  // Behind the agent.
+  EXPECT_EQ(Share({Neighbor({-0.5f, 0.f}, {1.f, 0.f})}), 1.f);
+  // Coming the other way, crossing at right angles or standing: ORCA's to avoid.
+  EXPECT_EQ(Share({Neighbor({0.6f, 0.f}, {-1.f, 0.f})}), 1.f);
+  EXPECT_EQ(Share({Neighbor({0.6f, 0.f}, {0.f, 1.f})}), 1.f);
+  EXPECT_EQ(Share({Neighbor({0.6f, 0.f}, {0.f, 0.f})}), 1.f);
+  // Walking at an angle, but the agent's way: counts.
+  EXPECT_LT(Share({Neighbor({0.6f, 0.f}, {1.f, 1.f})}), 0.5f);
+  // No preferred velocity: nothing to scale.
+  const AgentState standing{{0.f, 0.f}, {0.f, 0.f}, {0.f, 0.f}, 0.2f, 2.f, 1};
+  const NeighborState ahead = Neighbor({0.5f, 0.f}, {1.f, 0.f});
+  EXPECT_EQ(HeadwaySpeedShare(standing, &ahead, 1, kGap, kAnticipation), 1.f);
+}
+
+// The reference computes the share on its own: three neighbours walking the agent's way
+// (one in line), a horizon so short that the solve is ok at the cut preference; the kernel
+// and the reference agree on the velocity, and without the rule the agent walks at 1.2.
+TEST(HeadwaySpeedTest, KernelAndReferenceSlowAnAgentAlike) {
+  OrcaScene scene;
+  scene.params.headway_speed = true;
+  scene.params.headway_time = kGap;
+  scene.params.headway_anticipation = kAnticipation;
+  scene.params.jam_step = false;
+  scene.params.side_bias = 0.f;
+  scene.params.time_horizon = 0.1f;
+  scene.params.time_step = 0.1f;
+  AgentColumns& c = scene.agents;
+  auto add = [&](uint32_t id, Vec2 p, Vec2 v_pref) {
+    c.Resize(c.size() + 1);
+    const size_t i = c.size() - 1;
+    c.id[i] = id;
+    c.px[i] = p.x;
+    c.py[i] = p.y;
+    c.vx[i] = id == 1 ? 0.f : v_pref.x;
+    c.vy[i] = id == 1 ? 0.f : v_pref.y;
+    c.radius[i] = 0.2f;
+    c.max_speed[i] = id == 1 ? 2.f : 10.f;
+    c.pref_vx[i] = v_pref.x;
+    c.pref_vy[i] = v_pref.y;
+    c.flags[i] = 0;
+  };
+  add(1, {0.f, 0.f}, {1.2f, 0.f});
+  const std::vector<NeighborState> nbs = {Neighbor({0.75f, 0.04f}, {1.f, 0.f}),
+                                          Neighbor({1.5f, 0.f}, {1.f, 0.f}),
+                                          Neighbor({0.6f, 0.6f}, {1.f, 0.f})};
+  for (size_t k = 0; k < nbs.size(); ++k)
+    add(static_cast<uint32_t>(k + 2), nbs[k].p, nbs[k].v_pref);
+  const OrcaResult ref = reference::SolveOrca(scene);
+  const std::vector<NeighborState>& seen = nbs;
+  const orca::SolveOutput kernel = orca::SolveAgent(
+      kAgent, seen.data(), static_cast<int>(seen.size()), orca::ObstacleView{}, scene.params);
+  ASSERT_EQ(ref.status[0], static_cast<uint8_t>(SolveStatus::kOk));
+  ASSERT_EQ(kernel.status, SolveStatus::kOk);
+  const float want = 1.2f * Share(seen);
+  EXPECT_NEAR(want, (std::sqrt(0.75f * 0.75f + 0.04f * 0.04f) + 0.3f - 0.4f) / kGap, 1e-4f);
+  EXPECT_NEAR(kernel.velocity.x, want, 1e-4f);
+  EXPECT_NEAR(kernel.velocity.y, 0.f, 1e-4f);
+  EXPECT_NEAR(ref.vx[0], want, 1e-4f);
+  EXPECT_NEAR(ref.vy[0], 0.f, 1e-4f);
+  scene.params.headway_speed = false;
+  EXPECT_NEAR(reference::SolveOrca(scene).vx[0], 1.2f, 1e-4f);
+}
+
+// The periodic corridors of throng-bench-flow --fundamental (bench/periodic_corridor.h),
+// 0.2 m bodies. Two ways at 3 people per m^2, directions mixed person by person: frozen
+// without the rule, walking with it. One way at 2 per m^2: with the rule within a quarter
+// of Weidmann's speed, without it above. Measured 2026-12-04 (docs/PERFORMANCE.md,
+// "Headway speed"), defaults (T 0.6 s, no anticipation): two-way cpu 0.29 m/s with the
+// rule and no frozen tick, 399 of 450 ticks frozen without; the reference 0.14 m/s and
+// 450 frozen. One-way 0.615 m/s with the rule on both (Weidmann 0.624), 0.85-0.87 without.
+class HeadwaySpeedSceneTest : public ::testing::TestWithParam<BackendKind> {};
+
+bench::CorridorFigures Corridor(BackendKind backend, bool headway, bool two_way, double density) {
+  WorldConfig config = scenarios::layout::PedestrianConfig();
+  config.orca.headway_speed = headway;
+  bench::CorridorSetup setup;
+  setup.density = density;
+  setup.two_way = two_way;
+  setup.radius = 0.2f;
+  return bench::RunPeriodicCorridor(setup, config, backend);
+}
+
+TEST_P(HeadwaySpeedSceneTest, TwoWayCorridorKeepsWalkingWithTheRuleAndFreezesWithout) {
+  const bench::CorridorFigures with = Corridor(GetParam(), true, true, 3.0);
+  const bench::CorridorFigures without = Corridor(GetParam(), false, true, 3.0);
+  std::printf(
+      "[ figures  ] two-way corridor, 3 /m^2: %.3f m/s with the rule (%d frozen "
+      "ticks, %llu deep pair-ticks), %.3f m/s without (%d frozen)\n",
+      with.speed, with.frozen_ticks, static_cast<unsigned long long>(with.deep_overlaps),
+      without.speed, without.frozen_ticks);
+  EXPECT_EQ(with.frozen_ticks, 0);
+  EXPECT_GT(with.speed, 0.1);
+  EXPECT_GT(without.frozen_ticks, 200);
+  EXPECT_EQ(with.deep_overlaps, 0u);
+}
+
+TEST_P(HeadwaySpeedSceneTest, OneWayCorridorWalksAtWeidmannsSpeedWithTheRule) {
+  const bench::CorridorFigures with = Corridor(GetParam(), true, false, 2.0);
+  const bench::CorridorFigures without = Corridor(GetParam(), false, false, 2.0);
+  std::printf(
+      "[ figures  ] one-way corridor, 2 /m^2: %.3f m/s with the rule, %.3f without, "
+      "Weidmann %.3f\n",
+      with.speed, without.speed, with.weidmann);
+  EXPECT_NEAR(with.speed / with.weidmann, 1.0, 0.25);
+  EXPECT_GT(without.speed / without.weidmann, 1.25);
+  EXPECT_EQ(with.deep_overlaps, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, HeadwaySpeedSceneTest,
+                         ::testing::Values(BackendKind::kCpu, BackendKind::kReference),
+                         testing::BackendParamName);
+
+}  // namespace
+}  // namespace throng
