@@ -131,7 +131,8 @@ TEST(HeadwaySpeedTest, KernelAndReferenceSlowAnAgentAlike) {
 // "Headway speed"), defaults (T 0.6 s, no anticipation): two-way cpu 0.29 m/s with the
 // rule and no frozen tick, 399 of 450 ticks frozen without; the reference 0.14 m/s and
 // 450 frozen. One-way 0.615 m/s with the rule on both (Weidmann 0.624), 0.85-0.87 without.
-class HeadwaySpeedSceneTest : public ::testing::TestWithParam<BackendKind> {};
+// The cuda instance runs where a GPU is (bench/gpu_check.sh).
+class HeadwaySpeedSceneTest : public testing::BackendParamTest {};
 
 bench::CorridorFigures Corridor(BackendKind backend, bool headway, bool two_way, double density) {
   WorldConfig config = scenarios::layout::PedestrianConfig();
@@ -170,7 +171,8 @@ TEST_P(HeadwaySpeedSceneTest, OneWayCorridorWalksAtWeidmannsSpeedWithTheRule) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, HeadwaySpeedSceneTest,
-                         ::testing::Values(BackendKind::kCpu, BackendKind::kReference),
+                         ::testing::Values(BackendKind::kCpu, BackendKind::kCuda,
+                                           BackendKind::kReference),
                          testing::BackendParamName);
 
 }  // namespace
