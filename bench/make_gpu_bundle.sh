@@ -9,7 +9,7 @@
 # Both folders are ignored by git and travel with `carry`. Every binary embeds the same
 # device code; one solid xz archive stores it once. Fails when the archive and .carry
 # together exceed --max-mib (48 by default). Google Benchmark's micro-benchmarks are left
-# out: Debian ships that library only shared.
+# out: Debian ships that library only shared. It fails when the tree changes while it builds.
 #
 #   bench/make_gpu_bundle.sh [--build-dir DIR] [--out DIR] [--max-mib N] [-DCMAKE_OPTION ...]
 set -euo pipefail
@@ -35,7 +35,20 @@ targets=(throng_tests throng-bench throng-bench-orca throng-bench-splines throng
 # cache serves this build from that one's objects.
 cmake -S . -B "$build" -G Ninja -DTHRONG_CUDA=ON -DTHRONG_BUILD_SERVICE=OFF \
   -DTHRONG_STATIC_RUNTIME=ON "${cmake_args[@]}" >/dev/null
+# The sources must not change while they build: on 2026-12-04 a field added to a struct
+# mid-build left two halves of one binary reading it at different offsets, and a GPU run
+# was spent on that binary (docs/PERFORMANCE.md, "The third run was discarded").
+tree_state() {
+  if git rev-parse --git-dir >/dev/null 2>&1; then
+    { git rev-parse HEAD; git diff HEAD; } | sha1sum
+  fi
+}
+before=$(tree_state)
 cmake --build "$build" --target "${targets[@]}"
+if [ "$(tree_state)" != "$before" ]; then
+  echo "make_gpu_bundle: the tree changed while it built; build again from a tree left alone" >&2
+  exit 1
+fi
 
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
