@@ -15,6 +15,7 @@
 #include "kernels/reference/orca_ref.h"
 #include "kernels/scenarios/scenario_layout.h"
 #include "tests/backends/backend_param.h"
+#include "tests/orca/orca_scenes.h"
 
 namespace throng {
 namespace {
@@ -77,22 +78,12 @@ TEST(DensitySpeedTest, KernelAndReferenceSlowAnAgentAlike) {
   // The first ring only (six at the same distance; the next ring's order would be a tie).
   scene.params.max_neighbors = 6;
   const std::vector<NeighborState> nbs = Lattice(2.f, 6);
-  AgentColumns& c = scene.agents;
-  auto add = [&](uint32_t id, Vec2 p, Vec2 v_pref) {
-    c.Resize(c.size() + 1);
-    const size_t i = c.size() - 1;
-    c.id[i] = id;
-    c.px[i] = p.x;
-    c.py[i] = p.y;
-    c.vx[i] = c.vy[i] = 0.f;
-    c.radius[i] = 0.05f;  // small bodies: nothing constrains a slow walk
-    c.max_speed[i] = id == 1 ? 2.f : 10.f;  // so that the 0.1 s horizon keeps the ring
-    c.pref_vx[i] = v_pref.x;
-    c.pref_vy[i] = v_pref.y;
-    c.flags[i] = 0;
-  };
-  add(1, {0.f, 0.f}, {1.3f, 0.f});
-  for (const NeighborState& nb : nbs) add(nb.id, nb.p, {0.f, 0.f});
+  // Small bodies, so that nothing constrains a slow walk; the neighbours fast, so that the
+  // 0.1 s horizon keeps the ring.
+  testing::AppendAgent(scene.agents, 1, {0.f, 0.f}, {0.f, 0.f}, {1.3f, 0.f}, 0.05f, 2.f);
+  for (const NeighborState& nb : nbs) {
+    testing::AppendAgent(scene.agents, nb.id, nb.p, {0.f, 0.f}, {0.f, 0.f}, 0.05f, 10.f);
+  }
   const OrcaResult ref = reference::SolveOrca(scene);
   std::vector<NeighborState> seen = nbs;
   for (NeighborState& nb : seen) {

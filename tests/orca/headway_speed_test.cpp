@@ -12,6 +12,7 @@
 #include "kernels/reference/orca_ref.h"
 #include "kernels/scenarios/scenario_layout.h"
 #include "tests/backends/backend_param.h"
+#include "tests/orca/orca_scenes.h"
 
 namespace throng {
 namespace {
@@ -87,34 +88,20 @@ TEST(HeadwaySpeedTest, KernelAndReferenceSlowAnAgentAlike) {
   scene.params.side_bias = 0.f;
   scene.params.time_horizon = 0.1f;
   scene.params.time_step = 0.1f;
-  AgentColumns& c = scene.agents;
-  auto add = [&](uint32_t id, Vec2 p, Vec2 v_pref) {
-    c.Resize(c.size() + 1);
-    const size_t i = c.size() - 1;
-    c.id[i] = id;
-    c.px[i] = p.x;
-    c.py[i] = p.y;
-    c.vx[i] = id == 1 ? 0.f : v_pref.x;
-    c.vy[i] = id == 1 ? 0.f : v_pref.y;
-    c.radius[i] = 0.2f;
-    c.max_speed[i] = id == 1 ? 2.f : 10.f;
-    c.pref_vx[i] = v_pref.x;
-    c.pref_vy[i] = v_pref.y;
-    c.flags[i] = 0;
-  };
-  add(1, {0.f, 0.f}, {1.2f, 0.f});
+  testing::AppendAgent(scene.agents, 1, kAgent.p, kAgent.v, kAgent.v_pref, 0.2f, 2.f);
   const std::vector<NeighborState> nbs = {Neighbor({0.75f, 0.04f}, {1.f, 0.f}),
                                           Neighbor({1.5f, 0.f}, {1.f, 0.f}),
                                           Neighbor({0.6f, 0.6f}, {1.f, 0.f})};
-  for (size_t k = 0; k < nbs.size(); ++k)
-    add(static_cast<uint32_t>(k + 2), nbs[k].p, nbs[k].v_pref);
+  for (size_t k = 0; k < nbs.size(); ++k) {
+    testing::AppendAgent(scene.agents, static_cast<uint32_t>(k + 2), nbs[k].p, nbs[k].v,
+                         nbs[k].v_pref, 0.2f, 10.f);
+  }
   const OrcaResult ref = reference::SolveOrca(scene);
-  const std::vector<NeighborState>& seen = nbs;
   const orca::SolveOutput kernel = orca::SolveAgent(
-      kAgent, seen.data(), static_cast<int>(seen.size()), orca::ObstacleView{}, scene.params);
+      kAgent, nbs.data(), static_cast<int>(nbs.size()), orca::ObstacleView{}, scene.params);
   ASSERT_EQ(ref.status[0], static_cast<uint8_t>(SolveStatus::kOk));
   ASSERT_EQ(kernel.status, SolveStatus::kOk);
-  const float want = 1.2f * Share(seen);
+  const float want = 1.2f * Share(nbs);
   EXPECT_NEAR(want, (std::sqrt(0.75f * 0.75f + 0.04f * 0.04f) + 0.3f - 0.4f) / kGap, 1e-4f);
   EXPECT_NEAR(kernel.velocity.x, want, 1e-4f);
   EXPECT_NEAR(kernel.velocity.y, 0.f, 1e-4f);

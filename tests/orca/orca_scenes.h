@@ -1,4 +1,5 @@
-// Seeded random ORCA scenes for equivalence and determinism tests.
+// Seeded random ORCA scenes for equivalence and determinism tests, and a helper for
+// hand-made ones.
 #pragma once
 
 #include <algorithm>
@@ -10,6 +11,23 @@
 #include "kernels/orca/orca_types.h"
 
 namespace throng::testing {
+
+// Appends a cooperative agent to a hand-made scene's columns.
+inline void AppendAgent(AgentColumns& c, uint32_t id, Vec2 p, Vec2 v, Vec2 v_pref, float radius,
+                        float max_speed) {
+  c.Resize(c.size() + 1);
+  const size_t i = c.size() - 1;
+  c.id[i] = id;
+  c.px[i] = p.x;
+  c.py[i] = p.y;
+  c.vx[i] = v.x;
+  c.vy[i] = v.y;
+  c.radius[i] = radius;
+  c.max_speed[i] = max_speed;
+  c.pref_vx[i] = v_pref.x;
+  c.pref_vy[i] = v_pref.y;
+  c.flags[i] = 0;
+}
 
 // Mixed radii (0.3-1.5 m) and speeds (0.5-3 m/s), random velocities and preferred
 // velocities, ~5% non-cooperative agents, a few square and wall obstacles; parameters
