@@ -71,10 +71,11 @@ struct OrcaParams {
   bool revalidate = true;       // repair passes against neighbours that did not take their half
   // Re-validation repeated to a fixed point (docs/ORCA.md, "Repair passes"): at most this
   // many passes after pass 1, each re-solving agents next to one that turned non-ok in the
-  // pass before. 1: the single second pass. 8, not 4: in a queue of 2,000 at a door a
-  // chain of stops ran past 4 links, and the agent that stopped last was walked into by
-  // up to 8.7 cm (docs/ORCA.md, "Repair passes").
-  int revalidate_passes = 8;
+  // pass before. 1: the single second pass. 16, the most allowed: in a queue of 2,000 at a
+  // door a chain of stops ran past 4 links, and along RiMEA 6's wall past 8; the agent
+  // that stopped last was walked into by up to 8.7 and 7.4 cm (docs/ORCA.md, "Repair
+  // passes"). Passes stop early when nothing turned, so a calm crowd pays for one.
+  int revalidate_passes = kMaxRevalidatePasses;
   // A failed re-solve falls back as pass 1 does (safe stop, else emergency) instead of
   // keeping a velocity that relied on the neighbour taking its half; the agent then counts
   // as turned non-ok for the next pass.
