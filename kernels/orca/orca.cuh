@@ -363,9 +363,9 @@ THRONG_HD inline float DensityAhead(const AgentState& a, const NeighborState* ne
 // less than kHeadwayLane * l to either side, and preferring to walk the agent's way (a
 // positive dot product of the preferred velocities; someone standing or coming the other
 // way is ORCA's to avoid, not to follow). The lane is narrow because a neighbour offset
-// by more can be passed with a small side step, and the anticipation lets a queue start
-// as its front does: both keep the doors flowing (docs/PERFORMANCE.md, "Headway speed").
-// At a steady speed v_b = v, so the walk is v = (s - l) / (T - A).
+// by more can be passed with a small side step, which keeps the doors flowing; an
+// anticipation (none by default) lets a queue start as its front does (docs/PERFORMANCE.md,
+// "Headway speed"). At a steady speed v_b = v, so the walk is v = (s - l) / (T - A).
 constexpr float kHeadwayLane = 0.25f;
 THRONG_HD inline float HeadwaySpeedShare(const AgentState& a, const NeighborState* neighbors,
                                          int neighbor_count, float time_gap, float anticipation) {

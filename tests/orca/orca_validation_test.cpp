@@ -72,6 +72,16 @@ TEST_P(OrcaValidationTest, rejects_bad_parameters) {
   ExpectRejected([](OrcaScene& s) { s.params.side_bias_fade = -1.f; }, "params.side_bias_fade");
   ExpectRejected([](OrcaScene& s) { s.params.side_bias_fade = NAN; }, "params.side_bias_fade");
   ExpectRejected([](OrcaScene& s) { s.params.side_bias_fade = 1e6f; }, "params.side_bias_fade");
+  ExpectRejected([](OrcaScene& s) { s.params.headway_time = 0.f; }, "params.headway_time");
+  ExpectRejected([](OrcaScene& s) { s.params.headway_time = NAN; }, "params.headway_time");
+  ExpectRejected([](OrcaScene& s) { s.params.headway_time = 60.f; }, "params.headway_time");
+  ExpectRejected([](OrcaScene& s) { s.params.headway_anticipation = -0.1f; },
+                 "params.headway_anticipation");
+  ExpectRejected([](OrcaScene& s) { s.params.headway_anticipation = NAN; },
+                 "params.headway_anticipation");
+  // As long as the time gap: the steady walk (s - l) / (T - A) would have no bound.
+  ExpectRejected([](OrcaScene& s) { s.params.headway_anticipation = s.params.headway_time; },
+                 "params.headway_anticipation");
 }
 
 // Finite but absurd values are refused too (kernels/input/input_limits.h): they would make the
