@@ -111,7 +111,7 @@ if [ "$cuda_tests" -eq 0 ] || [ "$memcheck_tests" -eq 0 ]; then
   status=1
 fi
 
-step 60 150 "cuda tests" "$bin/throng_tests" --gtest_filter="$test_filter" \
+step 80 150 "cuda tests" "$bin/throng_tests" --gtest_filter="$test_filter" \
   --gtest_output="json:$out/gpu_tests.json"
 
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
