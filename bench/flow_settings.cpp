@@ -4,6 +4,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "kernels/scenarios/scenario_layout.h"
+
 namespace throng::bench {
 namespace {
 
@@ -35,10 +37,7 @@ const std::map<std::string, Setter>& Setters() {
       // clearance with it. The scenes' layouts start 0.3 m bodies clear of each other
       // (0.2 m is their default): no larger.
       {"agent_defaults.radius",
-       [](WorldConfig* c, double v) {
-         c->agent_defaults.radius = float(v);
-         c->navigation.clearance = float(v);
-       }},
+       [](WorldConfig* c, double v) { scenarios::layout::SetPedestrianRadius(c, float(v)); }},
       {"navigation.reroute_every",
        [](WorldConfig* c, double v) { c->navigation.reroute_every = int(v); }},
       {"navigation.density_cost",

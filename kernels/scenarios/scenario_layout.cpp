@@ -17,10 +17,14 @@ WorldConfig PedestrianConfig() {
   // nearest stand within 3.5 m, so the cap only saves candidate checks there.
   c.orca.neighbor_dist = 5.f;
   c.orca.max_neighbors = 10;
-  c.agent_defaults.radius = kPedestrianRadius;
+  SetPedestrianRadius(&c, kPedestrianRadius);
   c.agent_defaults.max_speed = kPedestrianSpeed;
-  c.navigation.clearance = kPedestrianRadius;  // fields keep a body's centre off the walls
   return c;
+}
+
+void SetPedestrianRadius(WorldConfig* c, float radius) {
+  c->agent_defaults.radius = radius;
+  c->navigation.clearance = radius;
 }
 
 Scenario PedestrianScenario(std::string_view name, size_t size, uint32_t seed) {

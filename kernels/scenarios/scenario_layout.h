@@ -33,6 +33,10 @@ constexpr float kJitter = 0.3f;          // m
 // kPedestrianRadius and kPedestrianSpeed.
 WorldConfig PedestrianConfig();
 
+// The pedestrians' body radius, and the navigation fields' clearance with it: a field keeps
+// a body's centre that far off the walls, so the two change together.
+void SetPedestrianRadius(WorldConfig* c, float radius);
+
 // A pedestrian scene's Scenario before its layout: name, size, seed, PedestrianConfig()
 // and the pedestrian time step.
 Scenario PedestrianScenario(std::string_view name, size_t size, uint32_t seed);

@@ -11,6 +11,7 @@
 #include "kernels/orca/orca.cuh"
 #include "kernels/reference/orca_ref.h"
 #include "kernels/scenarios/scenario.h"
+#include "kernels/scenarios/scenario_layout.h"
 #include "kernels/world/world.h"
 #include "tests/backends/backend_param.h"
 
@@ -106,8 +107,7 @@ TEST(PassingSideTest, AnOffsetOncomingPairPassesOnItsNaturalSide) {
 // conflict.
 size_t HomeAfterCorridor(BackendKind backend, float fade) {
   scenarios::Scenario s = scenarios::MakeScenario("corridor", 200, 1);
-  s.config.agent_defaults.radius = 0.3f;
-  s.config.navigation.clearance = 0.3f;
+  scenarios::layout::SetPedestrianRadius(&s.config, 0.3f);
   s.config.orca.side_bias_fade = fade;
   World world(s.config, backend);
   TickOptions options;

@@ -11,6 +11,7 @@
 
 #include "bench/evacuation.h"
 #include "kernels/scenarios/scenario.h"
+#include "kernels/scenarios/scenario_layout.h"
 #include "kernels/world/world.h"
 #include "tests/world/ran_world.h"
 #include "tests/world/tick_hash.h"
@@ -24,8 +25,7 @@ using testing::RanWorld;
 // these tests need the clog that re-routing answers.
 scenarios::Scenario TwoExits(int reroute_every) {
   scenarios::Scenario s = scenarios::MakeScenario("two_exits", 200, 1);
-  s.config.agent_defaults.radius = 0.3f;
-  s.config.navigation.clearance = 0.3f;
+  scenarios::layout::SetPedestrianRadius(&s.config, 0.3f);
   s.config.navigation.reroute_every = reroute_every;
   return s;
 }
