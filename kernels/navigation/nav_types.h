@@ -36,7 +36,7 @@ struct NavTarget {
 
 struct NavFieldParams {
   float cell = 0.25f;      // m, the grid's cell
-  float clearance = 0.3f;  // m kept from every obstacle edge: the agents' radius
+  float clearance = 0.2f;  // m kept from every obstacle edge: the agents' radius
   // Paths keep off walls: a cell within `wall_comfort` of an edge (beyond the clearance)
   // costs up to 1 + wall_cost per metre instead of 1, falling linearly to 1 at
   // `wall_comfort`, so the shortest path rounds a corner at some distance instead of

@@ -58,7 +58,7 @@ std::string_view AgentBehaviorName(AgentBehavior behavior);
 
 // Used where a snapshot leaves an optional agent column out.
 struct AgentDefaults {
-  float radius = 0.3f;          // m
+  float radius = 0.2f;          // m (a person's footprint, docs/WORLD.md)
   float max_speed = 1.4f;       // m/s
   float max_accel = 3.f;        // m/s^2, the arrive behaviour's largest acceleration
   float slowing_radius = 1.5f;  // m, arrive ramps its speed down inside it

@@ -308,16 +308,17 @@ TEST_P(WorldTest, VehicleStopsForAPedestrianOnItsLaneAndResumes) {
   world.Step(s, integrate, &r);
   EXPECT_TRUE(std::isinf(r.vehicles.clear_distance[0])) << "40 m is beyond what 10 m/s needs";
   float min_gap = 1e9f;
+  const float body = AgentDefaults{}.radius;  // the pedestrian sends no radius
   for (int t = 0; t < 150; ++t) {
     world.Advance(1, 0.1f, &r);
     const VehicleSnapshot& v = world.state().vehicles;
-    min_gap = std::min(min_gap, 50.f - 0.3f - (v.x[0] + 0.78f * 4.5f));
+    min_gap = std::min(min_gap, 50.f - body - (v.x[0] + 0.78f * 4.5f));
     EXPECT_LT(std::fabs(r.vehicles.cte[0]), 0.2f);
   }
   EXPECT_EQ(world.totals().vehicle_overlaps, 0u);
   // The cap aims 3 m short of the first corridor sample that meets the pedestrian
-  // (docs/WORLD.md); the speed loop lags the cap, and the bumper stops 2.37 m from the
-  // pedestrian's body on every backend. The guard sits close to that: the run is
+  // (docs/WORLD.md); the speed loop lags the cap, and the bumper stops 2.40 m from the
+  // pedestrian's body (0.2 m, the default radius; 2.37 m from a 0.3 m one) on every backend. The guard sits close to that: the run is
   // deterministic, and a path check that kept a smaller gap shows here (a 2.5 m gap
   // stops 2.24 m short, a 2 m gap 1.83 m).
   EXPECT_GT(min_gap, 2.3f) << "stopped short of the pedestrian";
@@ -410,7 +411,8 @@ TEST_P(WorldTest, ACrowdAroundAnAgentNeverHidesAPlayerRunningAtIt) {
     closest = std::min(
         closest, std::hypot(s.agents.x[0] - s.agents.x.back(), s.agents.y[0] - s.agents.y.back()));
   }
-  EXPECT_GE(closest, 0.6f - 1e-3f) << "the player ran into agent 0";
+  // Both send no radius: two default bodies apart.
+  EXPECT_GE(closest, 2.f * AgentDefaults{}.radius - 1e-3f) << "the player ran into agent 0";
 }
 
 // docs/WORLD.md, "Tick stats" and "Stopped", recomputed from the tick's own result

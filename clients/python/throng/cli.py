@@ -175,7 +175,7 @@ def run_scenario(client, scenario, ticks, backend=None, log=None):
           [s.center.x, s.center.y, s.center.z][up_index], s.radius] for s in config.spheres],
         np.float32).reshape(-1, 4)
     defaults = config.defaults
-    out["agent_radius"] = agents.get("radius", np.full(n, defaults.agent_radius or 0.3, np.float32))
+    out["agent_radius"] = agents.get("radius", np.full(n, defaults.agent_radius or 0.2, np.float32))
     out["vehicle_length"] = vehicles.get("length",
                                          np.full(m, defaults.vehicle_length or 4.5, np.float32))
     out["vehicle_width"] = vehicles.get("width",
