@@ -318,9 +318,10 @@ TEST_P(WorldTest, VehicleStopsForAPedestrianOnItsLaneAndResumes) {
   EXPECT_EQ(world.totals().vehicle_overlaps, 0u);
   // The cap aims 3 m short of the first corridor sample that meets the pedestrian
   // (docs/WORLD.md); the speed loop lags the cap, and the bumper stops 2.40 m from the
-  // pedestrian's body (0.2 m, the default radius; 2.37 m from a 0.3 m one) on every backend. The guard sits close to that: the run is
-  // deterministic, and a path check that kept a smaller gap shows here (a 2.5 m gap
-  // stops 2.24 m short, a 2 m gap 1.83 m).
+  // pedestrian's body (0.2 m, the default radius; 2.37 m from a 0.3 m one) on every
+  // backend. The guard sits close to that: the run is deterministic, and a path check
+  // that kept a smaller gap shows here (a 2.5 m gap stops 2.24 m short, a 2 m gap 1.83 m,
+  // both with the 0.3 m body).
   EXPECT_GT(min_gap, 2.3f) << "stopped short of the pedestrian";
   EXPECT_LT(world.state().vehicles.speed[0], 0.1f) << "and waits";
   EXPECT_GT(r.stats.vehicles_braking, 0u);
