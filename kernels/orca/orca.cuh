@@ -360,13 +360,18 @@ THRONG_HD inline float DensityAhead(const AgentState& a, const NeighborState* ne
 // of its preferred speed, s the distance to the nearest kept neighbour in line ahead, v_b
 // how fast that neighbour walks the agent's way, l the pair's radius sum, T the time gap
 // and A the anticipation; never under kDensitySpeedFloor. In line: ahead along v_pref,
-// less than kHeadwayLane * l to either side, and preferring to walk the agent's way (a
-// positive dot product of the preferred velocities; someone standing or coming the other
-// way is ORCA's to avoid, not to follow). The lane is narrow because a neighbour offset
-// by more can be passed with a small side step, which keeps the doors flowing; an
-// anticipation (none by default) lets a queue start as its front does (docs/PERFORMANCE.md,
-// "Headway speed"). At a steady speed v_b = v, so the walk is v = (s - l) / (T - A).
+// less than kHeadwayLane * l to either side, and preferring to walk the agent's way (its
+// preferred velocity within kHeadwayCone of the agent's; someone standing, crossing or
+// coming the other way is ORCA's to avoid, not to follow). The lane is narrow because a
+// neighbour offset by more can be passed with a small side step, which keeps the doors
+// flowing; an anticipation (none by default) lets a queue start as its front does
+// (docs/PERFORMANCE.md, "Headway speed"). At a steady speed v_b = v, so the walk is
+// v = (s - l) / (T - A).
 constexpr float kHeadwayLane = 0.25f;
+// cos 45 deg: a neighbour counts as in line only when it prefers to walk within 45 degrees
+// of the agent's way. One crossing at a steeper angle clears the lane by itself; followed,
+// it slowed the crossing's streams (docs/PERFORMANCE.md, "Headway speed's cone").
+constexpr float kHeadwayCone = 0.70710678f;
 THRONG_HD inline float HeadwaySpeedShare(const AgentState& a, const NeighborState* neighbors,
                                          int neighbor_count, float time_gap, float anticipation) {
   const float pref = Length(a.v_pref);
@@ -380,7 +385,7 @@ THRONG_HD inline float HeadwaySpeedShare(const AgentState& a, const NeighborStat
     const float l = a.radius + neighbors[k].radius;
     const float lateral = fabsf(d.x * e.y - d.y * e.x);
     if (lateral >= kHeadwayLane * l) continue;
-    if (!(Dot(neighbors[k].v_pref, e) > 0.f)) continue;
+    if (!(Dot(neighbors[k].v_pref, e) > kHeadwayCone * Length(neighbors[k].v_pref))) continue;
     const float lead = fmaxf(0.f, Dot(neighbors[k].v, e));
     share = fminf(share, (Length(d) + anticipation * lead - l) / (time_gap * pref));
   }

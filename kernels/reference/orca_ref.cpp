@@ -256,13 +256,13 @@ double DensitySpeedShare(const OrcaScene& scene, const AgentSetup& setup) {
 // speed along the agent's way (none when it walks back) - radius sum) / (time gap *
 // preferred speed), at least 0.1 and at most 1. In line: in front of the agent along its
 // preferred velocity, at most a quarter of the radius sum off that line (strictly less),
-// and preferring to walk with a positive component along the agent's way. No preferred
+// and preferring to walk within 45 degrees of the agent's way (strictly). No preferred
 // velocity: 1. `self` is the agent with its preference as density-aware speed left it; the
 // leader's speed is as this pass sees it (NeighborAsSeen: in a repair pass, a neighbour
 // that turned non-ok walks at its velocity of the pass before).
 double HeadwaySpeedShare(const OrcaScene& scene, const AgentSetup& setup, const AgentState& self,
                          const OrcaResult* previous, double time_gap, double anticipation) {
-  constexpr double kLaneShare = 0.25, kFloor = 0.1;
+  constexpr double kLaneShare = 0.25, kFloor = 0.1, kCone = 0.70710678118654752;
   const double speed = std::sqrt(AbsSq(self.pref_velocity));
   if (!(speed > 0.0)) return 1.0;
   const Vec2d way = (1.0 / speed) * self.pref_velocity;
@@ -274,7 +274,7 @@ double HeadwaySpeedShare(const OrcaScene& scene, const AgentSetup& setup, const 
     const double sum_radii = self.radius + other.radius;
     if (Dot(offset, way) <= 0.0) continue;
     if (std::abs(Dot(offset, side)) >= kLaneShare * sum_radii) continue;
-    if (Dot(other.pref_velocity, way) <= 0.0) continue;
+    if (Dot(other.pref_velocity, way) <= kCone * std::sqrt(AbsSq(other.pref_velocity))) continue;
     const double leader_speed = std::max(0.0, Dot(other.velocity, way));
     const double gap = std::sqrt(AbsSq(offset)) + anticipation * leader_speed - sum_radii;
     share = std::min(share, gap / (time_gap * speed));
