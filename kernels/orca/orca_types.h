@@ -88,9 +88,9 @@ struct OrcaParams {
   // Headway speed (docs/ORCA.md, step 0): the preferred speed is cut to what the gap to
   // the person in line ahead allows, Tordeux's collision-free speed model with
   // anticipation, so that a one-way crowd walks at Weidmann's speeds and a dense
-  // counter-flow keeps moving. Off by default for now (docs/PERFORMANCE.md, "Headway
-  // speed").
-  bool headway_speed = false;
+  // counter-flow keeps moving (on since 2026-12-04; docs/PERFORMANCE.md, "Headway speed and
+  // right of way on by default").
+  bool headway_speed = true;
   float headway_time = 0.6f;  // s, 0.05 .. 5: the time gap T
   // s, 0 .. T - 0.05: the leader read this far ahead. 0: at 0.3 s (T 0.9 s) the 1 m door
   // flows as without the rule, but the two-way corridor at 3 /m^2 froze on the reference.
@@ -107,8 +107,9 @@ struct OrcaParams {
   // within reach of each other, one goes first (the one the walls leave more of its way,
   // then the one in front, then the lower id) and the other avoids it with full
   // responsibility, at the velocity it has and at the one it wants, so that an even split
-  // of the way does not leave both standing. Off: it brings shallow contacts (docs/ORCA.md).
-  bool right_of_way = false;
+  // of the way does not leave both standing. On since 2026-12-04 (docs/PERFORMANCE.md,
+  // "Headway speed and right of way on by default"); its price is contacts under 1 cm.
+  bool right_of_way = true;
   // Comparison baseline only: RVO2 2.0's silent fallback (infeasible -> LP3, reported ok).
   // Use PlainRvo2Params() to get the whole baseline.
   bool rvo2_fallback = false;

@@ -116,6 +116,10 @@ class DensitySpeedSceneTest : public ::testing::TestWithParam<BackendKind> {};
 bench::CorridorFigures TwoWayCorridor(BackendKind backend, bool density_speed) {
   WorldConfig config = scenarios::layout::PedestrianConfig();
   config.orca.density_speed = density_speed;
+  // Headway speed and right of way (on by default since 2026-12-04) keep this corridor
+  // walking by themselves; off, so that the rule is judged against the solve without them.
+  config.orca.headway_speed = false;
+  config.orca.right_of_way = false;
   bench::CorridorSetup setup;
   setup.density = 3.0;
   setup.two_way = true;

@@ -53,6 +53,9 @@ inline OrcaParams PlainParams(OrcaParams p = OrcaParams{}) {
   p.revalidate_passes = 1;
   p.revalidate_fallback = false;
   p.jam_step = false;
+  p.density_speed = false;
+  p.headway_speed = false;
+  p.right_of_way = false;
   p.rvo2_fallback = false;
   return p;
 }

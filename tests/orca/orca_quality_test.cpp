@@ -18,6 +18,7 @@ struct RunFigures {
   int steps = 0;
   size_t at_goal = 0;
   uint64_t colliding_pair_steps = 0;
+  uint64_t deep_pair_steps = 0;  // overlapping by more than 1 cm (issue 41's measure)
   float min_distance_ratio = 1e9f;
   uint64_t statuses[kSolveStatusCount] = {0, 0, 0};
 };
@@ -33,6 +34,7 @@ RunFigures RunToGoals(Backend& backend, scenarios::CrowdScenario s, int max_step
     scenarios::ApplyVelocities(s.scene.agents, r, s.scene.params.time_step);
     const scenarios::OverlapStats o = scenarios::MeasureOverlaps(s.scene.agents);
     f.colliding_pair_steps += o.pairs;
+    f.deep_pair_steps += scenarios::MeasureOverlaps(s.scene.agents, 0.01f).pairs;
     f.min_distance_ratio = std::min(f.min_distance_ratio, o.min_distance_ratio);
     for (int k = 0; k < kSolveStatusCount; ++k) f.statuses[k] += r.status_count[k];
   }
@@ -42,11 +44,12 @@ RunFigures RunToGoals(Backend& backend, scenarios::CrowdScenario s, int max_step
 
 void Print(const char* what, BackendKind kind, size_t n, const RunFigures& f) {
   std::printf(
-      "[ figures  ] %s, %s, %zu agents: %d steps, %zu at goal, colliding pair-steps %llu, "
-      "closest centre distance %.4f of the radii sum, statuses ok %llu / safe_stop %llu / "
-      "emergency %llu\n",
+      "[ figures  ] %s, %s, %zu agents: %d steps, %zu at goal, colliding pair-steps %llu "
+      "(%llu deeper than 1 cm), closest centre distance %.4f of the radii sum, statuses ok "
+      "%llu / safe_stop %llu / emergency %llu\n",
       what, std::string(BackendName(kind)).c_str(), n, f.steps, f.at_goal,
       static_cast<unsigned long long>(f.colliding_pair_steps),
+      static_cast<unsigned long long>(f.deep_pair_steps),
       f.min_distance_ratio > 1e8f ? 1.0 : f.min_distance_ratio,
       static_cast<unsigned long long>(f.statuses[0]),
       static_cast<unsigned long long>(f.statuses[1]),
@@ -73,18 +76,28 @@ TEST_P(OrcaQualityTest, antipodal_circle_of_1000_reaches_goals_without_overlap) 
 
 // The random scene (issue 9): 1,000 agents at 0.05 agents/m² with goals in the same
 // square, 400 steps. Most agents jam (too dense to reach their goals in that time), so
-// many solves are infeasible; the repair passes and the contact margin (docs/ORCA.md) keep
-// the colliding pair-steps under 1/100 of the plain-ORCA baseline's 163,662 (same scene
-// and steps, throng-bench-orca --baseline). Before the repair passes: 16,180.
+// many solves are infeasible. Issue 41 holds bodies to pair-steps overlapping deeper than
+// 1 cm: at most 1/100 of the plain-ORCA baseline's, which this test runs on the same
+// backend. Shallower contacts (touching, under 1 cm between 1.5 m agents) are printed and
+// bounded only as a regression guard: right of way, on by default since 2026-12-04, brings
+// them (docs/ORCA.md, "Right of way").
 TEST_P(OrcaQualityTest, random_1000_over_400_steps_has_under_1_percent_of_baseline_contacts) {
   auto backend = CreateBackend(GetParam());
   const RunFigures f = RunToGoals(*backend, scenarios::Random(1000, 1), 400);
   Print("random", GetParam(), 1000, f);
+  scenarios::CrowdScenario plain = scenarios::Random(1000, 1);
+  plain.scene.params = PlainRvo2Params(plain.scene.params);
+  const RunFigures baseline = RunToGoals(*backend, plain, 400);
+  Print("random, plain ORCA", GetParam(), 1000, baseline);
   EXPECT_EQ(f.steps, 400);
-  EXPECT_LE(f.colliding_pair_steps, 163662u / 100u);
-  // Regression guard: 3 (cpu) and 1 (reference) with the jam step on 2026-12-03, 10 and 7
-  // before it; the repair passes alone give 450, the contact margin alone 1,147.
-  EXPECT_LE(f.colliding_pair_steps, 20u);
+  EXPECT_GT(baseline.deep_pair_steps, 10000u);  // the baseline does jam deep
+  EXPECT_LE(f.deep_pair_steps * 100, baseline.deep_pair_steps);
+  // Regression guards, about 2x the measured (2026-12-04): deeper than 1 cm, 30 on cpu and
+  // 1 on the reference, where plain ORCA has 106,450 and 118,380; at any depth 3,755 and
+  // 4,984 (3 and 1 with right of way off; the repair passes alone gave 450, the contact
+  // margin alone 1,147).
+  EXPECT_LE(f.deep_pair_steps, 60u);
+  EXPECT_LE(f.colliding_pair_steps, 10000u);
 }
 
 // Walls and a pillar between agents and their goals: nobody ever enters an obstacle.

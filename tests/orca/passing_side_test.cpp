@@ -109,6 +109,10 @@ size_t HomeAfterCorridor(BackendKind backend, float fade) {
   scenarios::Scenario s = scenarios::MakeScenario("corridor", 200, 1);
   scenarios::layout::SetPedestrianRadius(&s.config, 0.3f);
   s.config.orca.side_bias_fade = fade;
+  // Headway speed and right of way (on by default since 2026-12-04) get the reference home
+  // without the fade too; off, so that the fade is judged alone, as it was chosen.
+  s.config.orca.headway_speed = false;
+  s.config.orca.right_of_way = false;
   World world(s.config, backend);
   TickOptions options;
   options.integrate = true;

@@ -60,6 +60,9 @@ inline void MakePlain(OrcaScene* scene) {
   p.revalidate_passes = 1;
   p.revalidate_fallback = false;
   p.jam_step = false;
+  p.density_speed = false;
+  p.headway_speed = false;
+  p.right_of_way = false;
 }
 
 constexpr uint8_t Status(SolveStatus s) { return static_cast<uint8_t>(s); }
