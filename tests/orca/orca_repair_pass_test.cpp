@@ -133,6 +133,13 @@ struct PassTwoHarness {
 // B and D each see a neighbour that is not ok, but are not ok themselves. (A head-on B would not
 // do: half of the deviation against B at -v equals all of it against B standing still, so pass 2
 // would change nothing.)
+// A neighbour that stopped in the pass before, as a repair pass sees it: standing, still
+// wanting its preferred velocity (which tells the passing side whether it crosses), avoided
+// with full responsibility.
+NeighborState StoppedAsSeen(const AgentState& b) {
+  return NeighborState{b.p, {0.f, 0.f}, b.v_pref, b.radius, b.id, true};
+}
+
 struct PassTwoScene {
   OrcaParams params = OrcaParams{};
   AgentState a = Agent({0.f, 0.f}, {1.f, 0.f}, {1.f, 0.f}, 0.5f, 2.f, 10);
@@ -175,7 +182,7 @@ TEST(OrcaPassTwoTest, AgentNextToStoppedNeighbourReSolvesAgainstItStandingStill)
   // The pass-1 velocity relied on B taking half: it does not clear B standing still.
   EXPECT_LT(MinDistance(s.a.p, s.a_pass1, s.b.p, {0.f, 0.f}, s.params.time_horizon), r - 0.05f);
   // Exactly the feasible-only solve with B non-cooperative at its pass-1 velocity.
-  const NeighborState b_stopped = Neighbor(s.b.p, {0.f, 0.f}, s.b.radius, s.b.id, true);
+  const NeighborState b_stopped = StoppedAsSeen(s.b);
   const SolveOutput expected = SolveAgent(s.a, &b_stopped, 1, kNoObstacles, s.params, true);
   ASSERT_TRUE(expected.feasible);
   EXPECT_EQ(va.x, expected.velocity.x);
@@ -265,7 +272,7 @@ TEST(OrcaPassTwoTest, InfeasibleReSolveKeepsPassOneVelocityWithoutFallback) {
 TEST(OrcaPassTwoTest, InfeasibleReSolveFallsBackToEmergency) {
   InfeasibleReSolve s;
   s.Run();
-  const NeighborState b_stopped = Neighbor(s.b.p, {0.f, 0.f}, s.b.radius, s.b.id, true);
+  const NeighborState b_stopped = StoppedAsSeen(s.b);
   const SolveOutput expected = SolveAgent(s.a, &b_stopped, 1, kNoObstacles, s.params);
   ASSERT_EQ(expected.status, SolveStatus::kEmergency);
   EXPECT_EQ(s.h.o_status[1], static_cast<uint8_t>(SolveStatus::kEmergency));
@@ -310,7 +317,7 @@ TEST(OrcaPassTwoTest, FailedReSolveStopsAndItsNeighbourReSolvesInTheNextPass) {
   EXPECT_EQ(s.h.o_vx[0], 0.f);
   EXPECT_EQ(s.h.o_vy[0], 0.f);
   // A re-solved in the second repair pass, against B standing still, full responsibility.
-  const NeighborState b_stopped = Neighbor(s.b.p, {0.f, 0.f}, s.b.radius, s.b.id, true);
+  const NeighborState b_stopped = StoppedAsSeen(s.b);
   const SolveOutput expected = SolveAgent(s.a, &b_stopped, 1, kNoObstacles, s.params, true);
   ASSERT_TRUE(expected.feasible);
   EXPECT_EQ(s.h.o_status[1], static_cast<uint8_t>(SolveStatus::kOk));

@@ -10,6 +10,7 @@
 
 #include "kernels/orca/orca.cuh"
 #include "kernels/reference/orca_ref.h"
+#include "kernels/reference/orca_ref_geometry.h"
 #include "kernels/scenarios/scenario.h"
 #include "kernels/scenarios/scenario_layout.h"
 #include "kernels/world/world.h"
@@ -45,6 +46,29 @@ TEST(PassingSideTest, ShareFadesWithTheNeighboursOffsetToTheRight) {
   EXPECT_EQ(SideBiasShare(a, At({-3.f, 0.f}, west), 2.f), 0.f);       // behind: not closing
   EXPECT_EQ(SideBiasShare(a, At({2.f, 0.f}, {1.f, 0.f}), 2.f), 1.f);  // same wish
   EXPECT_EQ(SideBiasShare(a, At({4.f, -0.6f}, west), 0.f), 1.f);      // fade off
+}
+
+// The reference's share is written on its own: the same on a sweep of headings (every 5
+// degrees, off the oncoming threshold by a hair) and offsets.
+TEST(PassingSideTest, KernelAndReferenceAgreeOnTheShare) {
+  const AgentState a = WalkingEast();
+  reference::detail::AgentState self;
+  self.pref_velocity = {1.0, 0.0};
+  self.radius = 0.5;
+  for (int degrees = 0; degrees < 360; degrees += 5) {
+    // Off the thresholds by a hair, where float and double may round apart.
+    const double heading = (degrees + 0.5) * 3.14159265358979 / 180.0;
+    const Vec2 v{static_cast<float>(std::cos(heading)), static_cast<float>(std::sin(heading))};
+    for (const Vec2 p : {Vec2{3.f, 0.2f}, Vec2{3.f, -0.4f}, Vec2{1.f, -2.f}, Vec2{2.f, 1.f}}) {
+      reference::detail::AgentState other;
+      other.position = {p.x, p.y};
+      other.pref_velocity = {v.x, v.y};
+      other.radius = 0.5;
+      const float kernel = SideBiasShare(a, At(p, v), 2.f);
+      EXPECT_NEAR(kernel, reference::detail::SideBiasShare(self, other, 2.0), 1e-5)
+          << degrees << " degrees, at (" << p.x << ", " << p.y << ")";
+    }
+  }
 }
 
 // An oncoming neighbour offset to the right: the default solve aims at v_pref itself (no
