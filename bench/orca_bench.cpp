@@ -43,10 +43,12 @@ struct ParamOverrides {
   int revalidate_passes = 0;          // 0: the default
   bool no_revalidate_fallback = false;
   bool no_jam_step = false;
-  int right_of_way = -1;  // < 0: the default
+  int right_of_way = -1;   // < 0: the default
+  int headway_speed = -1;  // < 0: the default
   void Apply(OrcaParams* p) const {
     if (no_jam_step) p->jam_step = false;
     if (right_of_way >= 0) p->right_of_way = right_of_way != 0;
+    if (headway_speed >= 0) p->headway_speed = headway_speed != 0;
     if (contact_margin_ratio >= 0.f) p->contact_margin_ratio = contact_margin_ratio;
     if (revalidate_passes > 0) p->revalidate_passes = revalidate_passes;
     if (no_revalidate_fallback) p->revalidate_fallback = false;
@@ -134,6 +136,9 @@ int main(int argc, char** argv) {
   app.add_flag("--no-jam-step", overrides.no_jam_step, "throng variant: jam_step = false");
   app.add_option("--right-of-way", overrides.right_of_way,
                  "throng variant: right_of_way, 0 or 1 (unset: the default)")
+      ->check(CLI::Range(0, 1));
+  app.add_option("--headway-speed", overrides.headway_speed,
+                 "throng variant: headway_speed, 0 or 1 (unset: the default)")
       ->check(CLI::Range(0, 1));
   CLI11_PARSE(app, argc, argv);
 

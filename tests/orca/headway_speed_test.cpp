@@ -79,8 +79,9 @@ TEST(HeadwaySpeedTest, OnlyThoseInLineAndWalkingTheAgentsWayCount) {
 }
 
 // The reference computes the share on its own: three neighbours walking the agent's way
-// (one in line) and one nearer in line crossing at 60 degrees (not followed), a horizon so short that the solve is ok at the cut preference; the kernel
-// and the reference agree on the velocity, and without the rule the agent walks at 1.2.
+// (one in line) and one nearer in line crossing at 60 degrees (not followed), a horizon so
+// short that the solve is ok at the cut preference; the kernel and the reference agree on
+// the velocity, and without the rule the agent walks at 1.2.
 TEST(HeadwaySpeedTest, KernelAndReferenceSlowAnAgentAlike) {
   OrcaScene scene;
   scene.params.headway_speed = true;
