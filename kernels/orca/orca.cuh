@@ -368,10 +368,11 @@ THRONG_HD inline float DensityAhead(const AgentState& a, const NeighborState* ne
 // (docs/PERFORMANCE.md, "Headway speed"). At a steady speed v_b = v, so the walk is
 // v = (s - l) / (T - A).
 constexpr float kHeadwayLane = 0.25f;
-// cos 45 deg: a neighbour counts as in line only when it prefers to walk within 45 degrees
+// cos 30 deg: a neighbour counts as in line only when it prefers to walk within 30 degrees
 // of the agent's way. One crossing at a steeper angle clears the lane by itself; followed,
-// it slowed the crossing's streams (docs/PERFORMANCE.md, "Headway speed's cone").
-constexpr float kHeadwayCone = 0.70710678f;
+// it slowed the crossing's streams, at 10,000 people even with a 45-degree cone
+// (docs/PERFORMANCE.md, "Headway speed's cone" and "A 30-degree cone").
+constexpr float kHeadwayCone = 0.8660254f;
 THRONG_HD inline float HeadwaySpeedShare(const AgentState& a, const NeighborState* neighbors,
                                          int neighbor_count, float time_gap, float anticipation) {
   const float pref = Length(a.v_pref);

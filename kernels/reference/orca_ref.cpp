@@ -256,13 +256,13 @@ double DensitySpeedShare(const OrcaScene& scene, const AgentSetup& setup) {
 // speed along the agent's way (none when it walks back) - radius sum) / (time gap *
 // preferred speed), at least 0.1 and at most 1. In line: in front of the agent along its
 // preferred velocity, at most a quarter of the radius sum off that line (strictly less),
-// and preferring to walk within 45 degrees of the agent's way (strictly). No preferred
+// and preferring to walk within 30 degrees of the agent's way (strictly). No preferred
 // velocity: 1. `self` is the agent with its preference as density-aware speed left it; the
 // leader's speed is as this pass sees it (NeighborAsSeen: in a repair pass, a neighbour
 // that turned non-ok walks at its velocity of the pass before).
 double HeadwaySpeedShare(const OrcaScene& scene, const AgentSetup& setup, const AgentState& self,
                          const OrcaResult* previous, double time_gap, double anticipation) {
-  constexpr double kLaneShare = 0.25, kFloor = 0.1, kCone = 0.70710678118654752;
+  constexpr double kLaneShare = 0.25, kFloor = 0.1, kCone = 0.86602540378443865;
   const double speed = std::sqrt(AbsSq(self.pref_velocity));
   if (!(speed > 0.0)) return 1.0;
   const Vec2d way = (1.0 / speed) * self.pref_velocity;

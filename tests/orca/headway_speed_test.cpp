@@ -68,9 +68,10 @@ TEST(HeadwaySpeedTest, OnlyThoseInLineAndWalkingTheAgentsWayCount) {
   EXPECT_EQ(Share({Neighbor({0.6f, 0.f}, {-1.f, 0.f})}), 1.f);
   EXPECT_EQ(Share({Neighbor({0.6f, 0.f}, {0.f, 1.f})}), 1.f);
   EXPECT_EQ(Share({Neighbor({0.6f, 0.f}, {0.f, 0.f})}), 1.f);
-  // Walking within 45 degrees of the agent's way: counts (30 degrees).
-  EXPECT_LT(Share({Neighbor({0.6f, 0.f}, {0.866f, 0.5f})}), 0.5f);
-  // Crossing the lane more steeply (60 degrees) clears it by itself: not followed.
+  // Walking within 30 degrees of the agent's way: counts (20 degrees).
+  EXPECT_LT(Share({Neighbor({0.6f, 0.f}, {0.940f, 0.342f})}), 0.5f);
+  // Crossing the lane more steeply (40 or 60 degrees) clears it by itself: not followed.
+  EXPECT_EQ(Share({Neighbor({0.6f, 0.f}, {0.766f, 0.643f})}), 1.f);
   EXPECT_EQ(Share({Neighbor({0.6f, 0.f}, {0.5f, 0.866f})}), 1.f);
   // No preferred velocity: nothing to scale.
   const AgentState standing{{0.f, 0.f}, {0.f, 0.f}, {0.f, 0.f}, 0.2f, 2.f, 1};
@@ -79,7 +80,7 @@ TEST(HeadwaySpeedTest, OnlyThoseInLineAndWalkingTheAgentsWayCount) {
 }
 
 // The reference computes the share on its own: three neighbours walking the agent's way
-// (one in line) and one nearer in line crossing at 60 degrees (not followed), a horizon so
+// (one in line) and one nearer in line crossing at 40 degrees (not followed), a horizon so
 // short that the solve is ok at the cut preference; the kernel and the reference agree on
 // the velocity, and without the rule the agent walks at 1.2.
 TEST(HeadwaySpeedTest, KernelAndReferenceSlowAnAgentAlike) {
@@ -95,7 +96,7 @@ TEST(HeadwaySpeedTest, KernelAndReferenceSlowAnAgentAlike) {
   const std::vector<NeighborState> nbs = {Neighbor({0.75f, 0.04f}, {1.f, 0.f}),
                                           Neighbor({1.5f, 0.f}, {1.f, 0.f}),
                                           Neighbor({0.6f, 0.6f}, {1.f, 0.f}),
-                                          Neighbor({0.7f, 0.f}, {0.5f, 0.866f})};
+                                          Neighbor({0.7f, 0.f}, {0.766f, 0.643f})};
   for (size_t k = 0; k < nbs.size(); ++k) {
     testing::AppendAgent(scene.agents, static_cast<uint32_t>(k + 2), nbs[k].p, nbs[k].v,
                          nbs[k].v_pref, 0.2f, 10.f);
