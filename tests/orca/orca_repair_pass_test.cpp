@@ -134,7 +134,7 @@ struct PassTwoHarness {
 // do: half of the deviation against B at -v equals all of it against B standing still, so pass 2
 // would change nothing.)
 // A neighbour that stopped in the pass before, as a repair pass sees it: standing, still
-// wanting its preferred velocity (which tells the passing side whether it crosses), avoided
+// wanting its preferred velocity (which the passing side and headway speed read), avoided
 // with full responsibility.
 NeighborState StoppedAsSeen(const AgentState& b) {
   return NeighborState{b.p, {0.f, 0.f}, b.v_pref, b.radius, b.id, true};
