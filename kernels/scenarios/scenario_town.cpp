@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 
 #include "kernels/math/scalar.cuh"
@@ -194,16 +195,22 @@ void AddCrossers(AgentSnapshot& agents, const RoadLoop& road, const std::vector<
 }
 
 // Walkers take a random half (at most) of the sidewalk slots outside the crosswalk zones
-// and walk 10 to 35 m along the same sidewalk.
+// and walk 10 to 35 m along the same sidewalk, to a slot of their own: the free slot of
+// that sidewalk nearest to the spot drawn, so that no two walkers share a goal (goals
+// drawn anywhere in the band put 31-55 pairs of a 1,000-person town within a body of each
+// other, and one of each pair could never get home without standing in the other).
 void AddWalkers(AgentSnapshot& agents, const RoadLoop& road, const std::vector<Crosswalk>& walks,
                 size_t walkers, ScenarioRng& rng) {
   struct Slot {
     int side;
     float along, offset;
+    int column, line;  // the slot's place on its sidewalk's lattice
   };
   std::vector<Slot> slots;
   for (int i = 0; i < 4; ++i) {
-    for (float along = kSideMargin; along <= road.length[i] - kSideMargin; along += kWalkerPitch) {
+    int column = 0;
+    for (float along = kSideMargin; along <= road.length[i] - kSideMargin;
+         along += kWalkerPitch, ++column) {
       bool free = true;
       for (const Crosswalk& w : walks) {
         free = free && !(w.side == i && std::fabs(along - w.along) < 0.5f * kCrosswalkZone);
@@ -211,13 +218,46 @@ void AddWalkers(AgentSnapshot& agents, const RoadLoop& road, const std::vector<C
       if (!free) continue;
       for (float sign : {1.f, -1.f}) {
         for (int k = 0; k < kWalkerLines; ++k) {
-          slots.push_back({i, along, sign * (kCurb + kWalkerPitch * static_cast<float>(k))});
+          slots.push_back(
+              {i, along, sign * (kCurb + kWalkerPitch * static_cast<float>(k)), column, k});
         }
       }
     }
   }
   if (slots.size() < walkers) throw std::logic_error("town scenario: too few sidewalk slots");
+  // Each sidewalk's slots by lattice place, to find a free goal slot near a spot; a slot is
+  // a goal once at most.
+  const auto sidewalk_of = [](const Slot& s) { return 2 * s.side + (s.offset > 0.f ? 0 : 1); };
+  std::array<std::vector<size_t>, 8> slot_at;  // [sidewalk][column * kWalkerLines + line]
+  std::array<int, 8> columns{};
+  for (const Slot& s : slots) {
+    columns[sidewalk_of(s)] = std::max(columns[sidewalk_of(s)], s.column + 1);
+  }
   rng.ShuffleFront(slots, walkers);
+  for (int k = 0; k < 8; ++k) slot_at[k].assign(columns[k] * kWalkerLines, SIZE_MAX);
+  for (size_t j = 0; j < slots.size(); ++j) {
+    const Slot& s = slots[j];
+    slot_at[sidewalk_of(s)][s.column * kWalkerLines + s.line] = j;
+  }
+  std::vector<uint8_t> goal_taken(slots.size(), 0);
+  // The free slot of `sidewalk` nearest to (column, line): columns outward from the spot,
+  // the spot's line first. There is one: walkers are at most as many as slots.
+  const auto free_slot_near = [&](int sidewalk, int column, int line) {
+    const std::vector<size_t>& at = slot_at[sidewalk];
+    for (int d = 0; d < columns[sidewalk]; ++d) {
+      for (int c : {column + d, column - d}) {
+        if (c < 0 || c >= columns[sidewalk]) continue;
+        for (int e = 0; e < kWalkerLines; ++e) {
+          for (int l : {line + e, line - e}) {
+            if (l < 0 || l >= kWalkerLines) continue;
+            const size_t j = at[c * kWalkerLines + l];
+            if (j != SIZE_MAX && !goal_taken[j]) return j;
+          }
+        }
+      }
+    }
+    return SIZE_MAX;
+  };
   for (size_t k = 0; k < walkers; ++k) {
     const Slot& s = slots[k];
     const float lo = kSideMargin, hi = road.length[s.side] - kSideMargin;
@@ -226,9 +266,15 @@ void AddWalkers(AgentSnapshot& agents, const RoadLoop& road, const std::vector<C
     if (along < lo || along > hi) along = 2.f * s.along - along;  // the other way
     along = Clamp(along, lo, hi);
     const float depth = rng.Uniform(kCurb, kCurb + kWalkerPitch * (kWalkerLines - 1));
-    const Vec2 goal = road.At(s.side, along, s.offset > 0.f ? depth : -depth);
+    const int column = static_cast<int>(std::lround((along - kSideMargin) / kWalkerPitch));
+    const int line = static_cast<int>(std::lround((depth - kCurb) / kWalkerPitch));
+    const size_t goal = free_slot_near(sidewalk_of(s), column, line);
+    if (goal == SIZE_MAX) throw std::logic_error("town scenario: no free goal slot");
+    goal_taken[goal] = 1;
+    const Slot& g = slots[goal];
     const Vec2 jitter = layout::Jitter(rng, kWalkerJitter);
-    layout::AddPedestrian(agents, road.At(s.side, s.along, s.offset) + jitter, goal);
+    layout::AddPedestrian(agents, road.At(s.side, s.along, s.offset) + jitter,
+                          road.At(g.side, g.along, g.offset));
   }
 }
 
