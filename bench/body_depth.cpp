@@ -34,7 +34,11 @@ BodyDepths MeasureBodyDepths(const std::vector<float>& x, const std::vector<floa
           const double ex = static_cast<double>(x[j]) - x[i];
           const double ey = static_cast<double>(y[j]) - y[i];
           const double depth = static_cast<double>(radius[i]) + radius[j] - std::hypot(ex, ey);
-          if (depth > out.deepest) out.deepest = depth;
+          if (depth > out.deepest) {
+            out.deepest = depth;
+            out.deepest_i = static_cast<uint32_t>(i);
+            out.deepest_j = j;
+          }
           if (depth > deep) ++out.deep_pairs;
         }
       }

@@ -12,6 +12,7 @@ namespace throng::bench {
 struct BodyDepths {
   uint64_t deep_pairs = 0;  // pairs overlapping by more than `deep` m
   double deepest = 0;       // m, the largest overlap (radius sum minus distance), 0 if none
+  uint32_t deepest_i = 0, deepest_j = 0;  // the deepest pair's indices (when deepest > 0)
 };
 
 // Every pair of discs (x, y, radius), found through a uniform grid of cells as wide as

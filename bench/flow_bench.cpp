@@ -58,6 +58,14 @@ struct FlowFigures {
     float x, y, goal_x, goal_y, vx, vy;
   };
   std::vector<Straggler> not_home;
+  // --deepest: the run's deepest pair when it was deepest, and how near a vehicle was.
+  struct Contact {
+    int tick = -1;
+    uint32_t id[2] = {0, 0};
+    float x[2] = {0, 0}, y[2] = {0, 0}, vx[2] = {0, 0}, vy[2] = {0, 0};
+    double nearest_vehicle = -1;  // m from the pair's midpoint to the nearest rear axle; -1: none
+  };
+  Contact deepest_contact;
 };
 
 // The median arrival over `walkers` people of whom `arrivals` (sorted, s) got home: the
@@ -126,7 +134,26 @@ FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ti
     if (!a.radius.empty()) radius = a.radius;
     const BodyDepths depths = MeasureBodyDepths(a.x, a.y, radius, kDeepOverlap);
     f.deep_overlaps += depths.deep_pairs;
-    f.deepest = std::max(f.deepest, depths.deepest);
+    if (depths.deepest > f.deepest) {
+      f.deepest = depths.deepest;
+      FlowFigures::Contact& c = f.deepest_contact;
+      c.tick = k + 1;
+      const uint32_t pair[2] = {depths.deepest_i, depths.deepest_j};
+      for (int e = 0; e < 2; ++e) {
+        const uint32_t i = pair[e];
+        c.id[e] = a.id[i];
+        c.x[e] = a.x[i];
+        c.y[e] = a.y[i];
+        c.vx[e] = a.vx.empty() ? 0.f : a.vx[i];
+        c.vy[e] = a.vy.empty() ? 0.f : a.vy[i];
+      }
+      const VehicleSnapshot& v = world.state().vehicles;
+      c.nearest_vehicle = -1;
+      for (size_t m = 0; m < v.size(); ++m) {
+        const double d = std::hypot(0.5 * (c.x[0] + c.x[1]) - v.x[m], 0.5 * (c.y[0] + c.y[1]) - v.y[m]);
+        if (c.nearest_vehicle < 0 || d < c.nearest_vehicle) c.nearest_vehicle = d;
+      }
+    }
     for (size_t i = 0; i < n; ++i) {
       if (arrival[i] < 0 && WalksToGoal(a, i) && AtGoal(a, i)) arrival[i] = k + 1;
       if (door > 0.f && passage[i] < 0 && a.x[i] > 0.f) passage[i] = k + 1;
@@ -223,6 +250,10 @@ int main(int argc, char** argv) {
   app.add_option("--not-home", list_not_home,
                  "after each run, list up to this many agents not home: id, position, goal, "
                  "velocity");
+  bool list_deepest = false;
+  app.add_flag("--deepest", list_deepest,
+               "after each run, where and when its deepest body contact was: the tick, both "
+               "agents' ids, positions and velocities, the nearest vehicle");
   bool list_keys = false;
   app.add_flag("--list-keys", list_keys, "print the keys --set takes");
   bool fundamental = false;
@@ -363,6 +394,19 @@ int main(int argc, char** argv) {
               "%.2f)\n",
               a.id, a.x, a.y, a.goal_x, a.goal_y, std::hypot(a.x - a.goal_x, a.y - a.goal_y), a.vx,
               a.vy);
+        }
+        if (list_deepest && f.deepest_contact.tick >= 0) {
+          const bench::FlowFigures::Contact& c = f.deepest_contact;
+          char vehicle[48] = "no vehicle";
+          if (c.nearest_vehicle >= 0) {
+            std::snprintf(vehicle, sizeof vehicle, "nearest vehicle axle %.2f m",
+                          c.nearest_vehicle);
+          }
+          std::printf(
+              "  deepest: %.2f cm at tick %d, id %u at (%.2f, %.2f) v (%.2f, %.2f), id %u at "
+              "(%.2f, %.2f) v (%.2f, %.2f), %s\n",
+              100.0 * f.deepest, c.tick, c.id[0], c.x[0], c.y[0], c.vx[0], c.vy[0], c.id[1],
+              c.x[1], c.y[1], c.vx[1], c.vy[1], vehicle);
         }
         if (scenarios::BottleneckDoor(name) > 0.f) {
           char steady[96] = "fewer than 90% passed";
