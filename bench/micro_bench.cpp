@@ -137,6 +137,33 @@ void BM_World_Tick(benchmark::State& state, BackendKind kind) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
+// Ten integrated ticks of the random scenario in one World::Advance (the service's Advance
+// call): the world steps its own state, with nothing copied in by a caller. Items are
+// agent-ticks, so the rate is comparable with BM_World_Tick's.
+void BM_World_Advance(benchmark::State& state, BackendKind kind) {
+  static std::map<size_t, scenarios::Scenario> cache;
+  const scenarios::Scenario& scenario =
+      Cached(cache, static_cast<size_t>(state.range(0)),
+             [](size_t k) { return scenarios::MakeScenario("random", k, 1); });
+  World world(scenario.config, kind);
+  TickOptions options;
+  options.integrate = true;
+  TickResult result;
+  world.Step(scenario.initial, options, &result);  // first touch of every buffer
+  constexpr int kTicks = 10;
+  double integrate_ms = 0, validate_ms = 0;
+  for (auto _ : state) {
+    world.Advance(kTicks, scenario.initial.dt, &result);
+    // The last tick's: Advance's later ticks copy nothing in (integrate: the moved columns
+    // only; validate: the kept state, checked as every snapshot is).
+    integrate_ms += result.stats.stage_ms[static_cast<size_t>(Stage::kIntegrate)];
+    validate_ms += result.stats.stage_ms[static_cast<size_t>(Stage::kValidate)];
+  }
+  state.counters["integrate_ms"] = benchmark::Counter(integrate_ms, benchmark::Counter::kAvgIterations);
+  state.counters["validate_ms"] = benchmark::Counter(validate_ms, benchmark::Counter::kAvgIterations);
+  state.SetItemsProcessed(state.iterations() * kTicks * state.range(0));
+}
+
 // Navigation fields (docs/NAVIGATION.md; issue 35's figure): a square world `range(0)` m
 // wide at 0.25 m cells (1,000 x 1,000 cells at 250 m, with the grid's 4 m margin a little
 // more) holding 1,000 boxes of 0.5-3 m, and a point target in its middle. Costs (the
@@ -218,6 +245,7 @@ void RegisterFor(BackendKind kind, const std::vector<int64_t>& sizes) {
     add("BM_Spline_Follow", BM_Spline_Follow)->UseRealTime();
     add("BM_Cast_Fan", BM_Cast_Fan)->UseRealTime();
     add("BM_World_Tick", BM_World_Tick)->UseManualTime();
+    add("BM_World_Advance", BM_World_Advance)->UseRealTime();
   }
 }
 

@@ -61,7 +61,12 @@ void Orca(TickContext& c) {
 void Results(TickContext& c) { FillResults(c.config, c.snapshot, c.options, c.w, c.out); }
 
 void Move(TickContext& c) {
-  c.next = c.snapshot;
+  if (c.next_holds_the_rest && c.options.integrate) {
+    c.next.tick = c.snapshot.tick;
+    c.next.dt = c.snapshot.dt;
+  } else {
+    c.next = c.snapshot;
+  }
   if (!c.options.integrate) return;
   Integrate(c.config, c.snapshot, c.w, *c.out, &c.next);
   IntegrateForward(c.config, c.snapshot, c.w, &c.next);

@@ -35,6 +35,9 @@ struct TickContext {
   uint64_t last_tick = 0;
   TickStats stats;
   uint64_t vehicles_braking = 0;
+  // `next` already holds every column of `snapshot` that integration does not write (World::
+  // Advance after its first tick): Move writes the moved columns and copies nothing.
+  bool next_holds_the_rest = false;
 };
 
 // One stage: the name its time is booked under (several stages may share one) and what it

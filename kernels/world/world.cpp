@@ -123,7 +123,13 @@ BackendKind World::backend() const { return in_->backend->kind(); }
 Backend& World::engine_backend() { return *in_->backend; }
 
 void World::Step(const Snapshot& s, const TickOptions& options, TickResult* out) {
-  TickContext tick(config_, s, options, *in_, out, has_state_, state_.tick);
+  StepAfter(s, options, out, state_.tick, /*next_holds_the_rest=*/false);
+}
+
+void World::StepAfter(const Snapshot& s, const TickOptions& options, TickResult* out,
+                      uint64_t last_tick, bool next_holds_the_rest) {
+  TickContext tick(config_, s, options, *in_, out, has_state_, last_tick);
+  tick.next_holds_the_rest = next_holds_the_rest;
   RunTickStages(tick);
 
   // Commit: nothing below can reject the tick.
@@ -153,12 +159,23 @@ void World::Advance(int ticks, float dt, TickResult* last, const StopRequested& 
   TickOptions options;
   options.integrate = true;
   options.stop = stop;
-  Snapshot& next = in_->advance_input;
+  // Each tick steps the kept state itself, its tick and dt moved on (and put back if the
+  // tick throws: then nothing changed). The tick writes the moved columns into the spare
+  // snapshot and the commit swaps the two; from the second tick on, the spare is the state
+  // before last, whose other columns Advance never changed, so nothing is copied
+  // (docs/WORLD.md, "Advance").
   for (int k = 0; k < ticks; ++k) {
-    next = state_;
-    next.tick = state_.tick + 1;
-    next.dt = dt;
-    Step(next, options, last);
+    const uint64_t last_tick = state_.tick;
+    const float last_dt = state_.dt;
+    state_.tick = last_tick + 1;
+    state_.dt = dt;
+    try {
+      StepAfter(state_, options, last, last_tick, /*next_holds_the_rest=*/k > 0);
+    } catch (...) {
+      state_.tick = last_tick;
+      state_.dt = last_dt;
+      throw;
+    }
   }
 }
 

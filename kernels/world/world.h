@@ -85,6 +85,13 @@ class World {
   void Restore(WorldKept kept);
 
  private:
+  // Step's tick on `snapshot` after the world's state of tick `last_tick`. With
+  // `next_holds_the_rest`, the spare snapshot already holds every column of `snapshot`
+  // that integration does not write (Advance's ticks after its first): only the moved
+  // columns are written, nothing is copied.
+  void StepAfter(const Snapshot& snapshot, const TickOptions& options, TickResult* out,
+                 uint64_t last_tick, bool next_holds_the_rest);
+
   WorldConfig config_;
   std::unique_ptr<Internals> in_;
   Snapshot state_;

@@ -41,7 +41,6 @@ struct World::Internals {
   // Buffers reused from tick to tick: copy-assigning into one keeps its capacity, so a
   // tick writes no fresh pages (at 1M agents they cost more than the copy).
   Snapshot next_state;      // the tick's result state; Step swaps it with the kept one
-  Snapshot advance_input;   // Advance's next snapshot: the kept state, a tick on
   std::vector<AgentMemory> agent_memory;
   std::vector<VehicleMemory> vehicle_memory;
   AgentColumns orca_agents;

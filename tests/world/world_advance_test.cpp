@@ -1,0 +1,127 @@
+// World::Advance steps the kept state in place and, after its first tick, copies nothing
+// (docs/WORLD.md, "Advance"): it must give, bit for bit, what a caller gets by stepping a
+// copy of the state tick after tick, on every scenario, with pedestrians, vehicles and
+// forward agents; also after a caller's own Step changed columns integration never writes.
+// A stopped Advance changes nothing, and the next one goes on as if the stop had not been.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "kernels/input/stop_request.h"
+#include "kernels/scenarios/scenario.h"
+#include "kernels/world/world.h"
+#include "tests/world/tick_hash.h"
+
+namespace throng {
+namespace {
+
+constexpr int kTicks = 30;
+
+// A cpu world stepped once on the scenario's initial snapshot (integrated).
+std::unique_ptr<World> Started(const scenarios::Scenario& s) {
+  auto world = std::make_unique<World>(s.config, BackendKind::kCpu);
+  TickOptions options;
+  options.integrate = true;
+  TickResult r;
+  world->Step(s.initial, options, &r);
+  return world;
+}
+
+// What a caller does without Advance: a copy of the state, a tick on, stepped integrated.
+void StepACopy(World& world, float dt, TickResult* r) {
+  Snapshot next = world.state();
+  ++next.tick;
+  next.dt = dt;
+  TickOptions options;
+  options.integrate = true;
+  world.Step(next, options, r);
+}
+
+uint64_t Hash(const World& world, const TickResult& r) {
+  Fnv1a h;
+  MixTick(world, r, &h);
+  return h.h;
+}
+
+class WorldAdvanceTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(WorldAdvanceTest, ManyTicksInOneCallAreStepsOfACopyBitForBit) {
+  const scenarios::Scenario s = scenarios::MakeScenario(GetParam(), 150, 11);
+  const std::unique_ptr<World> one_by_one = Started(s), at_once = Started(s);
+  TickResult a, b;
+  for (int k = 0; k < kTicks; ++k) StepACopy(*one_by_one, s.initial.dt, &a);
+  at_once->Advance(kTicks, s.initial.dt, &b);
+  EXPECT_EQ(at_once->state().tick, one_by_one->state().tick);
+  EXPECT_EQ(at_once->state().dt, one_by_one->state().dt);
+  EXPECT_EQ(Hash(*at_once, b), Hash(*one_by_one, a));
+  EXPECT_EQ(at_once->totals().ticks, one_by_one->totals().ticks);
+  EXPECT_EQ(at_once->totals().stall_episodes, one_by_one->totals().stall_episodes);
+}
+
+// A caller's Step between Advances, not integrated, changes what integration never writes
+// (every agent's max speed, and the last agent gone): the next Advance runs on the
+// caller's columns, not on what its spare snapshot held from before.
+TEST_P(WorldAdvanceTest, AdvanceAfterACallersStepRunsOnTheCallersColumns) {
+  const scenarios::Scenario s = scenarios::MakeScenario(GetParam(), 150, 11);
+  const std::unique_ptr<World> advanced = Started(s), stepped = Started(s);
+  TickResult a, b;
+  advanced->Advance(5, s.initial.dt, &a);
+  for (int k = 0; k < 5; ++k) StepACopy(*stepped, s.initial.dt, &b);
+  Snapshot changed = advanced->state();
+  ++changed.tick;
+  if (changed.agents.size() > 0) {
+    changed.agents.max_speed.assign(changed.agents.size(), 0.8f);
+    VisitAgentColumns(changed.agents, [](const ColumnInfo&, auto& column) {
+      if (!column.empty()) column.pop_back();
+    });
+  }
+  advanced->Step(changed, TickOptions{}, &a);
+  stepped->Step(changed, TickOptions{}, &b);
+  advanced->Advance(kTicks, s.initial.dt, &a);
+  for (int k = 0; k < kTicks; ++k) StepACopy(*stepped, s.initial.dt, &b);
+  EXPECT_EQ(advanced->state().agents.size(), changed.agents.size());
+  EXPECT_EQ(advanced->state().agents.max_speed, changed.agents.max_speed);
+  EXPECT_EQ(Hash(*advanced, a), Hash(*stepped, b));
+}
+
+// A stop in the middle of a later tick (the spare snapshot half written) changes nothing:
+// the state is the last finished tick's, tick and dt included, and the next Advance goes on
+// exactly as an Advance that was never stopped. Another dt on the way, too.
+TEST_P(WorldAdvanceTest, AStoppedAdvanceChangesNothingAndTheNextGoesOn) {
+  const scenarios::Scenario s = scenarios::MakeScenario(GetParam(), 150, 11);
+  const std::unique_ptr<World> stopped = Started(s), straight = Started(s);
+  const uint64_t start = stopped->state().tick;
+  // How often one tick asks whether to stop, to stop the fourth tick half way.
+  int asks_per_tick = 0;
+  {
+    const std::unique_ptr<World> probe = Started(s);
+    TickResult r;
+    probe->Advance(1, s.initial.dt, &r, [&] { return ++asks_per_tick < 0; });
+  }
+  ASSERT_GT(asks_per_tick, 2);
+  int asked = 0;
+  const int stop_at = 3 * asks_per_tick + asks_per_tick / 2;
+  TickResult a, b;
+  EXPECT_THROW(stopped->Advance(10, 2 * s.initial.dt, &a, [&] { return ++asked > stop_at; }),
+               TickCancelled);
+  const uint64_t finished = stopped->state().tick - start;
+  ASSERT_GE(finished, 1u) << "the stop must fall in a tick after the first";
+  ASSERT_LT(finished, 10u);
+  for (uint64_t k = 0; k < finished; ++k) StepACopy(*straight, 2 * s.initial.dt, &b);
+  EXPECT_EQ(stopped->state().tick, straight->state().tick);
+  EXPECT_EQ(stopped->state().dt, straight->state().dt);
+  EXPECT_EQ(stopped->state().agents.x, straight->state().agents.x);
+  EXPECT_EQ(stopped->state().vehicles.x, straight->state().vehicles.x);
+  EXPECT_EQ(stopped->state().forward.x, straight->state().forward.x);
+  stopped->Advance(kTicks, s.initial.dt, &a);
+  for (int k = 0; k < kTicks; ++k) StepACopy(*straight, s.initial.dt, &b);
+  EXPECT_EQ(Hash(*stopped, a), Hash(*straight, b));
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenarios, WorldAdvanceTest,
+                         ::testing::ValuesIn(scenarios::ScenarioNames()),
+                         [](const auto& p) { return p.param; });
+
+}  // namespace
+}  // namespace throng
