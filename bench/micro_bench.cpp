@@ -114,23 +114,36 @@ void BM_Cast_Fan(benchmark::State& state, BackendKind kind) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
-// One integrated world tick of the random scenario, each stepping the world's own state.
-// Manual time: the snapshot copy before each Step is the caller's side, not the engine's.
-void BM_World_Tick(benchmark::State& state, BackendKind kind) {
+// A world of the random scenario with range(0) agents, stepped once on its initial
+// snapshot (integrated), so that timing starts with every buffer touched.
+std::unique_ptr<World> StartedRandomWorld(const benchmark::State& state, BackendKind kind,
+                                          float* dt) {
   static std::map<size_t, scenarios::Scenario> cache;
   const scenarios::Scenario& scenario =
       Cached(cache, static_cast<size_t>(state.range(0)),
              [](size_t k) { return scenarios::MakeScenario("random", k, 1); });
-  World world(scenario.config, kind);
+  auto world = std::make_unique<World>(scenario.config, kind);
   TickOptions options;
   options.integrate = true;
   TickResult result;
-  world.Step(scenario.initial, options, &result);  // first touch of every buffer
+  world->Step(scenario.initial, options, &result);
+  *dt = scenario.initial.dt;
+  return world;
+}
+
+// One integrated world tick of the random scenario, each stepping the world's own state.
+// Manual time: the snapshot copy before each Step is the caller's side, not the engine's.
+void BM_World_Tick(benchmark::State& state, BackendKind kind) {
+  float dt = 0.f;
+  const std::unique_ptr<World> world = StartedRandomWorld(state, kind, &dt);
+  TickOptions options;
+  options.integrate = true;
+  TickResult result;
   for (auto _ : state) {
-    Snapshot next = world.state();
+    Snapshot next = world->state();
     ++next.tick;
     const auto t0 = std::chrono::steady_clock::now();
-    world.Step(next, options, &result);
+    world->Step(next, options, &result);
     state.SetIterationTime(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
@@ -141,26 +154,21 @@ void BM_World_Tick(benchmark::State& state, BackendKind kind) {
 // call): the world steps its own state, with nothing copied in by a caller. Items are
 // agent-ticks, so the rate is comparable with BM_World_Tick's.
 void BM_World_Advance(benchmark::State& state, BackendKind kind) {
-  static std::map<size_t, scenarios::Scenario> cache;
-  const scenarios::Scenario& scenario =
-      Cached(cache, static_cast<size_t>(state.range(0)),
-             [](size_t k) { return scenarios::MakeScenario("random", k, 1); });
-  World world(scenario.config, kind);
-  TickOptions options;
-  options.integrate = true;
+  float dt = 0.f;
+  const std::unique_ptr<World> world = StartedRandomWorld(state, kind, &dt);
   TickResult result;
-  world.Step(scenario.initial, options, &result);  // first touch of every buffer
   constexpr int kTicks = 10;
   double integrate_ms = 0, validate_ms = 0;
   for (auto _ : state) {
-    world.Advance(kTicks, scenario.initial.dt, &result);
+    world->Advance(kTicks, dt, &result);
     // The last tick's: Advance's later ticks copy nothing in (integrate: the moved columns
     // only; validate: the kept state, checked as every snapshot is).
     integrate_ms += result.stats.stage_ms[static_cast<size_t>(Stage::kIntegrate)];
     validate_ms += result.stats.stage_ms[static_cast<size_t>(Stage::kValidate)];
   }
-  state.counters["integrate_ms"] = benchmark::Counter(integrate_ms, benchmark::Counter::kAvgIterations);
-  state.counters["validate_ms"] = benchmark::Counter(validate_ms, benchmark::Counter::kAvgIterations);
+  using benchmark::Counter;
+  state.counters["integrate_ms"] = Counter(integrate_ms, Counter::kAvgIterations);
+  state.counters["validate_ms"] = Counter(validate_ms, Counter::kAvgIterations);
   state.SetItemsProcessed(state.iterations() * kTicks * state.range(0));
 }
 
