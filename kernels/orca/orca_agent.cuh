@@ -249,8 +249,10 @@ struct WantFunctor {
   THRONG_HD void operator()(uint32_t i) const {
     const orca::AgentState a = AgentStateOf(agents, i);
     Vec2 want = a.v_pref;
-    if ((agents.flags[i] & kAgentNonCooperative) == 0 && orca::SlowForRightOfWay(a.v, a.v_pref))
+    if ((agents.flags[i] & kAgentNonCooperative) == 0 &&
+        orca::SlowForRightOfWay(a.v, a.v_pref, a.max_speed)) {
       want = orca::WantedVelocity(a, obstacles, params);
+    }
     want_vx[i] = want.x;
     want_vy[i] = want.y;
   }
@@ -268,7 +270,7 @@ THRONG_HD inline void GiveRightOfWay(const SortedAgentsView& agents, uint32_t i,
   for (int k = 0; k < count; ++k) {
     const uint32_t j = list[k];
     const Vec2 want{agents.want_vx[j], agents.want_vy[j]};
-    if (orca::GivesWayTo(self, self_want, neighbors[k], want)) {
+    if (orca::GivesWayTo(self, self_want, neighbors[k], want, agents.max_speed[j])) {
       neighbors[k].v_want = want;
       neighbors[k].non_cooperative = true;
       neighbors[k].demoted = true;  // it does give way to others: no reason to push

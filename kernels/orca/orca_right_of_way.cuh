@@ -19,8 +19,14 @@
 namespace throng::orca {
 
 // Slow: under this share of the agent's preferred speed (an agent that prefers to stand is
-// slow only while it stands).
+// slow only while it stands), or under kRightOfWaySlowFloor of its max speed. The floor is
+// for a jam's creep: a behaviour that limits acceleration asks a nearly stopped agent for
+// little more than it has (the arrive and navigate behaviours, 0.3 m/s a tick at 3 m/s^2),
+// so at a door two people creeping at 0.04-0.07 m/s against each other wanted only 0.13-0.17
+// m/s, neither counted as slow, and the door stood for 13-15 s at a time (docs/PERFORMANCE.md,
+// "Right of way for those who creep").
 constexpr float kRightOfWaySlowShare = 0.2f;
+constexpr float kRightOfWaySlowFloor = 0.05f;
 // Within reach: centres closer than this many radius sums (1.05 let the 1 m door and the
 // crossing jam again, docs/PERFORMANCE.md).
 constexpr float kRightOfWayReach = 1.25f;
@@ -30,8 +36,11 @@ constexpr float kRightOfWayReach = 1.25f;
 constexpr float kRightOfWayProgressTie = 0.1f;
 constexpr float kRightOfWayAheadTie = 0.05f;
 
-THRONG_HD inline bool SlowForRightOfWay(Vec2 v, Vec2 v_pref) {
-  return LengthSq(v) <= kRightOfWaySlowShare * kRightOfWaySlowShare * LengthSq(v_pref);
+THRONG_HD inline bool SlowForRightOfWay(Vec2 v, Vec2 v_pref, float max_speed) {
+  const float speed_sq = LengthSq(v);
+  const float floor = kRightOfWaySlowFloor * max_speed;
+  return speed_sq <= kRightOfWaySlowShare * kRightOfWaySlowShare * LengthSq(v_pref) ||
+         speed_sq <= floor * floor;
 }
 
 // The velocity an agent would take with only the walls in its way: LP2 over its obstacle
@@ -55,15 +64,18 @@ THRONG_HD inline float WantedProgress(Vec2 want, Vec2 v_pref) {
   return pref_sq > 0.f ? Dot(want, v_pref) / pref_sq : 0.f;
 }
 
-// Whether agent a gives way to neighbour b: both cooperative and slow, within reach, and b
-// goes first. First the one the walls leave more of its way (at a door, the one in front of
+// Whether agent a gives way to neighbour b (whose max speed is b_max_speed): both
+// cooperative and slow, within reach, and b goes first. First the one the walls leave more of its way (at a door, the one in front of
 // the opening before those pressed against the jambs), then the one further along the
 // pair's preferred direction (a queue empties from its front), then the lower id. Exactly
 // antisymmetric: a and b, seen from either side, agree on who goes first.
 THRONG_HD inline bool GivesWayTo(const AgentState& a, Vec2 a_want, const NeighborState& b,
-                                 Vec2 b_want) {
+                                 Vec2 b_want, float b_max_speed) {
   if (b.non_cooperative) return false;
-  if (!SlowForRightOfWay(a.v, a.v_pref) || !SlowForRightOfWay(b.v, b.v_pref)) return false;
+  if (!SlowForRightOfWay(a.v, a.v_pref, a.max_speed) ||
+      !SlowForRightOfWay(b.v, b.v_pref, b_max_speed)) {
+    return false;
+  }
   const float radius_sum = a.radius + b.radius;
   const float reach = kRightOfWayReach * radius_sum;
   if (LengthSq(b.p - a.p) > reach * reach) return false;

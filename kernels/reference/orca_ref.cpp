@@ -115,8 +115,14 @@ AgentSetup SetUpAgent(const OrcaScene& scene, const std::vector<ObstacleVertex>&
   return setup;
 }
 
-// docs/ORCA.md, "Right of way". Slow: speed at most a fifth of the preferred speed.
-bool SlowInJam(const AgentState& a) { return AbsSq(a.velocity) <= 0.04 * AbsSq(a.pref_velocity); }
+// docs/ORCA.md, "Right of way". Slow: speed at most a fifth of the preferred speed, or at
+// most a twentieth of the max speed (a creep in a jam, where the preferred speed itself is
+// small).
+bool SlowInJam(const AgentState& a) {
+  const double speed_sq = AbsSq(a.velocity);
+  return speed_sq <= 0.04 * AbsSq(a.pref_velocity) ||
+         speed_sq <= 0.0025 * a.max_speed * a.max_speed;
+}
 
 // The velocity agent i would take with only the walls in its way: LP2 over its obstacle
 // lines toward its preferred velocity; zero when the walls leave nothing. Only a slow

@@ -27,8 +27,8 @@ AgentState Agent(Vec2 p, Vec2 v, Vec2 v_pref, uint32_t id) {
 NeighborState Seen(const AgentState& a) { return {a.p, a.v, a.v_pref, a.radius, a.id, false}; }
 // Who of the two goes first, asked from both sides: the answers must agree.
 int FirstOf(const AgentState& a, Vec2 a_want, const AgentState& b, Vec2 b_want) {
-  const bool a_yields = GivesWayTo(a, a_want, Seen(b), b_want);
-  const bool b_yields = GivesWayTo(b, b_want, Seen(a), a_want);
+  const bool a_yields = GivesWayTo(a, a_want, Seen(b), b_want, b.max_speed);
+  const bool b_yields = GivesWayTo(b, b_want, Seen(a), a_want, a.max_speed);
   EXPECT_FALSE(a_yields && b_yields) << "both give way";
   return a_yields ? 2 : b_yields ? 1 : 0;  // 0: neither (not a jam)
 }
@@ -53,7 +53,29 @@ TEST(RightOfWayTest, TheOneTheWallsLeaveItsWayGoesFirstThenTheOneInFrontThenTheL
   // A neighbour the caller drives is avoided fully anyway; the rule leaves it alone.
   NeighborState player = Seen(behind);
   player.non_cooperative = true;
-  EXPECT_FALSE(GivesWayTo(free_way, east, player, east));
+  EXPECT_FALSE(GivesWayTo(free_way, east, player, east, behind.max_speed));
+}
+
+// Two people creeping against each other at a door, as measured in the 1 m door of 2,000
+// (seed 2, tick 10,742): each moves at 0.04-0.06 m/s and, its behaviour limiting its
+// acceleration, prefers only 0.13-0.17 m/s. That is over a fifth of the preferred speed,
+// so without the floor neither counted as slow and neither gave way; under 5% of the max
+// speed (0.07 m/s of 1.4) both are slow, and one goes first. Someone walking at a fifth of
+// the max speed or more is not slow, however little it prefers.
+TEST(RightOfWayTest, TwoWhoCreepAgainstEachOtherAreSlowAndOneGoesFirst) {
+  const AgentState at_jamb = Agent({-0.38f, -0.63f}, {0.03f, -0.03f}, {0.10f, 0.09f}, 525);
+  const AgentState in_front = Agent({-0.56f, -0.27f}, {-0.02f, -0.05f}, {0.15f, 0.07f}, 959);
+  ASSERT_GT(Length(at_jamb.v), orca::kRightOfWaySlowShare * Length(at_jamb.v_pref));
+  ASSERT_GT(Length(in_front.v), orca::kRightOfWaySlowShare * Length(in_front.v_pref));
+  EXPECT_TRUE(orca::SlowForRightOfWay(at_jamb.v, at_jamb.v_pref, at_jamb.max_speed));
+  EXPECT_TRUE(orca::SlowForRightOfWay(in_front.v, in_front.v_pref, in_front.max_speed));
+  // The one pressed against the jamb has less of its way (its walls' share, from the caller:
+  // a slide along the wall) and gives way.
+  EXPECT_EQ(FirstOf(in_front, in_front.v_pref, at_jamb, {0.f, 0.09f}), 1);
+  // A walker that prefers little more than it has is not slow.
+  const AgentState walking = Agent({-1.3f, 0.1f}, {0.3f, 0.f}, {0.4f, 0.f}, 2);
+  EXPECT_FALSE(orca::SlowForRightOfWay(walking.v, walking.v_pref, walking.max_speed));
+  EXPECT_EQ(FirstOf(walking, walking.v_pref, in_front, in_front.v_pref), 0);
 }
 
 // RVO2's Blocks tile (scenario "blocks", 100 agents of radius 2 m round four blocks): ticks
