@@ -149,8 +149,9 @@ FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ti
       }
       const VehicleSnapshot& v = world.state().vehicles;
       c.nearest_vehicle = -1;
+      const double mid_x = 0.5 * (c.x[0] + c.x[1]), mid_y = 0.5 * (c.y[0] + c.y[1]);
       for (size_t m = 0; m < v.size(); ++m) {
-        const double d = std::hypot(0.5 * (c.x[0] + c.x[1]) - v.x[m], 0.5 * (c.y[0] + c.y[1]) - v.y[m]);
+        const double d = std::hypot(mid_x - v.x[m], mid_y - v.y[m]);
         if (c.nearest_vehicle < 0 || d < c.nearest_vehicle) c.nearest_vehicle = d;
       }
     }

@@ -65,10 +65,11 @@ THRONG_HD inline float WantedProgress(Vec2 want, Vec2 v_pref) {
 }
 
 // Whether agent a gives way to neighbour b (whose max speed is b_max_speed): both
-// cooperative and slow, within reach, and b goes first. First the one the walls leave more of its way (at a door, the one in front of
-// the opening before those pressed against the jambs), then the one further along the
-// pair's preferred direction (a queue empties from its front), then the lower id. Exactly
-// antisymmetric: a and b, seen from either side, agree on who goes first.
+// cooperative and slow, within reach, and b goes first. First the one the walls leave more
+// of its way (at a door, the one in front of the opening before those pressed against the
+// jambs), then the one further along the pair's preferred direction (a queue empties from
+// its front), then the lower id. Exactly antisymmetric: a and b, seen from either side,
+// agree on who goes first.
 THRONG_HD inline bool GivesWayTo(const AgentState& a, Vec2 a_want, const NeighborState& b,
                                  Vec2 b_want, float b_max_speed) {
   if (b.non_cooperative) return false;

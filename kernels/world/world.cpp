@@ -163,7 +163,7 @@ void World::Advance(int ticks, float dt, TickResult* last, const StopRequested& 
   // tick throws: then nothing changed). The tick writes the moved columns into the spare
   // snapshot and the commit swaps the two; from the second tick on, the spare is the state
   // before last, whose other columns Advance never changed, so nothing is copied
-  // (docs/WORLD.md, "Advance").
+  // (docs/WORLD.md, "One tick").
   for (int k = 0; k < ticks; ++k) {
     const uint64_t last_tick = state_.tick;
     const float last_dt = state_.dt;

@@ -1,5 +1,5 @@
 // World::Advance steps the kept state in place and, after its first tick, copies nothing
-// (docs/WORLD.md, "Advance"): it must give, bit for bit, what a caller gets by stepping a
+// (docs/WORLD.md, "One tick"): it must give, bit for bit, what a caller gets by stepping a
 // copy of the state tick after tick, on every scenario, with pedestrians, vehicles and
 // forward agents; also after a caller's own Step changed columns integration never writes.
 // A stopped Advance changes nothing, and the next one goes on as if the stop had not been.
