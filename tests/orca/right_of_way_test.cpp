@@ -56,12 +56,13 @@ TEST(RightOfWayTest, TheOneTheWallsLeaveItsWayGoesFirstThenTheOneInFrontThenTheL
   EXPECT_FALSE(GivesWayTo(free_way, east, player, east, behind.max_speed));
 }
 
-// Two people creeping against each other at a door, as measured in the 1 m door of 2,000
-// (seed 2, tick 10,742): each moves at 0.04-0.06 m/s and, its behaviour limiting its
-// acceleration, prefers only 0.13-0.17 m/s. That is over a fifth of the preferred speed,
-// so without the floor neither counted as slow and neither gave way; under 5% of the max
-// speed (0.07 m/s of 1.4) both are slow, and one goes first. Someone walking at a fifth of
-// the max speed or more is not slow, however little it prefers.
+// Two people creeping against each other at a door, modelled on a pair measured in the 1 m
+// door of 2,000 (seed 2, tick 10,742; there the one in front crept at 0.073 m/s, a hair
+// over the floor, here at 0.054): each moves at 0.04-0.06 m/s and, its behaviour limiting
+// its acceleration, prefers only 0.13-0.17 m/s. That is over a fifth of the preferred
+// speed, so without the floor neither counts as slow and neither gives way; under 5% of
+// the max speed (0.07 m/s of 1.4) both are slow, and one goes first. Someone faster than
+// both bounds (0.3 m/s, preferring 0.4) is not slow.
 TEST(RightOfWayTest, TwoWhoCreepAgainstEachOtherAreSlowAndOneGoesFirst) {
   const AgentState at_jamb = Agent({-0.38f, -0.63f}, {0.03f, -0.03f}, {0.10f, 0.09f}, 525);
   const AgentState in_front = Agent({-0.56f, -0.27f}, {-0.02f, -0.05f}, {0.15f, 0.07f}, 959);
