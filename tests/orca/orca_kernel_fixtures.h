@@ -44,18 +44,9 @@ inline OrcaParams Params(float tau, float tau_obst, float time_step) {
 // docs/ALGORITHMS.md §5's plain order (docs/ORCA.md, "Solve and infeasibility"): no side
 // preference, no contact margin, no shorter horizons, no overlap hardness, no second pass, no jam
 // step, and infeasibility reported as safe_stop / emergency (not RVO2's silent fallback).
+// The baseline's rules off (PlainRvo2Params, one list for every rule), without its fallback.
 inline OrcaParams PlainParams(OrcaParams p = OrcaParams{}) {
-  p.side_bias = 0.f;
-  p.contact_margin_ratio = 0.f;
-  p.shorten_horizon = false;
-  p.overlap_is_hard = false;
-  p.revalidate = false;
-  p.revalidate_passes = 1;
-  p.revalidate_fallback = false;
-  p.jam_step = false;
-  p.density_speed = false;
-  p.headway_speed = false;
-  p.right_of_way = false;
+  p = PlainRvo2Params(p);
   p.rvo2_fallback = false;
   return p;
 }

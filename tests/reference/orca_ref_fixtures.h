@@ -50,19 +50,11 @@ inline uint64_t StatusSum(const OrcaResult& r) {
 }
 
 // docs/ALGORITHMS.md §5's plain order: LP2, safe stop, LP3, and nothing else (docs/ORCA.md).
+// Every rule off as PlainRvo2Params turns them off (one list), the fallback left as it was.
 inline void MakePlain(OrcaScene* scene) {
-  OrcaParams& p = scene->params;
-  p.side_bias = 0.f;
-  p.contact_margin_ratio = 0.f;
-  p.shorten_horizon = false;
-  p.overlap_is_hard = false;
-  p.revalidate = false;
-  p.revalidate_passes = 1;
-  p.revalidate_fallback = false;
-  p.jam_step = false;
-  p.density_speed = false;
-  p.headway_speed = false;
-  p.right_of_way = false;
+  const bool rvo2_fallback = scene->params.rvo2_fallback;
+  scene->params = PlainRvo2Params(scene->params);
+  scene->params.rvo2_fallback = rvo2_fallback;
 }
 
 constexpr uint8_t Status(SolveStatus s) { return static_cast<uint8_t>(s); }
