@@ -266,6 +266,9 @@ THRONG_HD inline void GiveRightOfWay(const SortedAgentsView& agents, uint32_t i,
                                      orca::NeighborState* neighbors) {
   if (agents.want_vx == nullptr) return;
   const orca::AgentState self = AgentStateOf(agents, i);
+  // Only the slow give way (GivesWayTo): an agent that is not need not look at its
+  // neighbours.
+  if (!orca::SlowForRightOfWay(self.v, self.v_pref, self.max_speed)) return;
   const Vec2 self_want{agents.want_vx[i], agents.want_vy[i]};
   for (int k = 0; k < count; ++k) {
     const uint32_t j = list[k];
