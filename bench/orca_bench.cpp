@@ -1,6 +1,7 @@
 // throng-bench-orca: whole ORCA steps (grid, neighbours, solve, re-validation, apply) on
 // the circle and random scenarios, per backend and size, with quality figures and an
 // optional plain-RVO2 baseline run on identical inputs. Prints a table, writes JSON.
+// --layer-cost times the jam layer against no layer on the same inputs, tick by tick.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
@@ -35,6 +36,9 @@ struct Figures {
   float min_ratio = 1e9f;
   uint64_t statuses[kSolveStatusCount] = {0, 0, 0};
   size_t at_goal = 0;
+  // --layer-cost: the step with the layer off, on the same inputs each tick, and the median
+  // of the per-tick ratios (layer on / off).
+  double off_total = 0, off_solve = 0, off_revalidate = 0, cost_ratio = 0;
 };
 
 // Overrides of the throng variant's OrcaParams, for measuring one rule at a time.
@@ -45,6 +49,12 @@ struct ParamOverrides {
   bool no_jam_step = false;
   int right_of_way = -1;   // < 0: the default
   int headway_speed = -1;  // < 0: the default
+  // Issue 41's "layer off": every rule of the jam layer switched off.
+  static void LayerOff(OrcaParams* p) {
+    p->jam_step = false;
+    p->right_of_way = false;
+    p->headway_speed = false;
+  }
   void Apply(OrcaParams* p) const {
     if (no_jam_step) p->jam_step = false;
     if (right_of_way >= 0) p->right_of_way = right_of_way != 0;
@@ -56,7 +66,7 @@ struct ParamOverrides {
 };
 
 Figures Run(Backend& backend, scenarios::CrowdScenario s, int warmup, int ticks, bool baseline,
-            bool measure_overlaps, const ParamOverrides& overrides) {
+            bool measure_overlaps, const ParamOverrides& overrides, bool layer_cost) {
   using Clock = std::chrono::steady_clock;
   Figures f;
   f.agents = s.scene.agents.size();
@@ -67,13 +77,30 @@ Figures Run(Backend& backend, scenarios::CrowdScenario s, int warmup, int ticks,
     overrides.Apply(&s.scene.params);
   }
   backend.SetObstacles(s.scene.obstacles);
+  OrcaParams off_params = s.scene.params;
+  ParamOverrides::LayerOff(&off_params);
   std::vector<double> grid, neighbors, solve, revalidate, transfer, apply, total;
-  OrcaResult r;
+  std::vector<double> off_total, off_solve, off_revalidate, ratio;
+  OrcaResult r, r_off;
   for (int t = 0; t < warmup + ticks; ++t) {
     scenarios::UpdatePreferredVelocities(s);
+    // With --layer-cost each timed tick also solves its inputs without the layer, before
+    // the real solve on even ticks and after it on odd ones (whichever runs second finds
+    // the pipeline's buffers warm); the crowd moves on the layer's velocities.
+    const bool pair = layer_cost && t >= warmup;
+    auto solve_off = [&] {
+      const auto a = Clock::now();
+      backend.SolveOrca(off_params, s.scene.agents, {}, &r_off);
+      off_total.push_back(std::chrono::duration<double, std::milli>(Clock::now() - a).count());
+      off_solve.push_back(r_off.times.solve_ms);
+      off_revalidate.push_back(r_off.times.revalidate_ms);
+    };
+    if (pair && t % 2 == 0) solve_off();
     const auto t0 = Clock::now();
     backend.SolveOrca(s.scene.params, s.scene.agents, {}, &r);
     const auto t1 = Clock::now();
+    if (pair && t % 2 != 0) solve_off();  // before the move: on the same inputs
+    const auto t_apply = Clock::now();
     scenarios::ApplyVelocities(s.scene.agents, r, s.scene.params.time_step);
     const auto t2 = Clock::now();
     if (t < warmup) continue;
@@ -82,8 +109,13 @@ Figures Run(Backend& backend, scenarios::CrowdScenario s, int warmup, int ticks,
     solve.push_back(r.times.solve_ms);
     revalidate.push_back(r.times.revalidate_ms);
     transfer.push_back(r.times.upload_ms + r.times.download_ms);
-    apply.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());
-    total.push_back(std::chrono::duration<double, std::milli>(t2 - t0).count());
+    apply.push_back(std::chrono::duration<double, std::milli>(t2 - t_apply).count());
+    total.push_back(std::chrono::duration<double, std::milli>((t1 - t0) + (t2 - t_apply)).count());
+    if (pair) {
+      // The off step has no apply: compare the solves alone.
+      const double on = std::chrono::duration<double, std::milli>(t1 - t0).count();
+      ratio.push_back(off_total.back() > 0 ? on / off_total.back() : 0);
+    }
     for (int k = 0; k < kSolveStatusCount; ++k) f.statuses[k] += r.status_count[k];
     if (measure_overlaps) {
       const scenarios::OverlapStats o = scenarios::MeasureOverlaps(s.scene.agents);
@@ -101,6 +133,10 @@ Figures Run(Backend& backend, scenarios::CrowdScenario s, int warmup, int ticks,
   std::sort(total.begin(), total.end());
   f.p90_total = total.empty() ? 0 : total[total.size() * 9 / 10];
   f.at_goal = scenarios::AgentsAtGoal(s);
+  f.off_total = Median(off_total);
+  f.off_solve = Median(off_solve);
+  f.off_revalidate = Median(off_revalidate);
+  f.cost_ratio = Median(ratio);
   return f;
 }
 
@@ -113,7 +149,7 @@ int main(int argc, char** argv) {
   std::vector<size_t> sizes{1000, 10000, 100000};
   int ticks = 20, warmup = 3;
   uint32_t seed = 1;
-  bool baseline = false, overlaps = true, obstacle_scan = false;
+  bool baseline = false, overlaps = true, obstacle_scan = false, layer_cost = false;
   std::string json_path;
   ParamOverrides overrides;
   app.add_option("--backends", backends, "reference, cpu, cuda")->delimiter(',');
@@ -124,6 +160,10 @@ int main(int argc, char** argv) {
   app.add_option("--seed", seed, "random scenario seed");
   app.add_flag("--baseline", baseline, "also run the plain-RVO2 baseline on the same inputs");
   app.add_flag("!--no-overlaps", overlaps, "skip the per-tick overlap count");
+  app.add_flag("--layer-cost", layer_cost,
+               "throng variant: also solve each timed tick's inputs with the jam layer off "
+               "(jam step, right of way, headway speed) and print the median of the per-tick "
+               "ratios of the two solves (issue 41's cost)");
   app.add_option("--json", json_path, "write results as JSON to this file");
   app.add_flag("--obstacle-scan", obstacle_scan,
                "cpu: scan every obstacle edge instead of the edge grid (same results)");
@@ -158,7 +198,8 @@ int main(int argc, char** argv) {
           scenarios::CrowdScenario s = scene == "circle"   ? scenarios::Circle(n)
                                        : scene == "blocks" ? scenarios::BlocksForAgents(n)
                                                            : scenarios::Random(n, seed);
-          Figures f = Run(*backend, std::move(s), warmup, ticks, variant == 1, overlaps, overrides);
+          Figures f = Run(*backend, std::move(s), warmup, ticks, variant == 1, overlaps, overrides,
+                          layer_cost && variant == 0);
           f.backend = backend_name;
           f.scenario = scene;
           f.variant = variant == 1 ? "rvo2" : "throng";
@@ -172,6 +213,13 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(f.statuses[0]),
               static_cast<unsigned long long>(f.statuses[1]),
               static_cast<unsigned long long>(f.statuses[2]));
+          if (layer_cost && variant == 0) {
+            std::printf(
+                "%-9s %-7s %-8s %8zu layer off on the same inputs: solve %.3f ms, reval %.3f "
+                "ms, step %.3f ms; layer on / off, median of %d ticks: %.3f\n",
+                f.backend.c_str(), f.scenario.c_str(), "cost", f.agents, f.off_solve,
+                f.off_revalidate, f.off_total, f.ticks, f.cost_ratio);
+          }
           std::fflush(stdout);
           all.push_back(f);
         }
@@ -192,7 +240,13 @@ int main(int argc, char** argv) {
           << "}, \"p90_tick_ms\": " << f.p90_total
           << ", \"colliding_pair_steps\": " << f.colliding_pair_steps
           << ", \"statuses\": {\"ok\": " << f.statuses[0] << ", \"safe_stop\": " << f.statuses[1]
-          << ", \"emergency\": " << f.statuses[2] << "}, \"at_goal\": " << f.at_goal << "}";
+          << ", \"emergency\": " << f.statuses[2] << "}, \"at_goal\": " << f.at_goal;
+      if (f.cost_ratio > 0) {
+        out << ", \"layer_off_median_ms\": {\"solve\": " << f.off_solve
+            << ", \"revalidate\": " << f.off_revalidate << ", \"step\": " << f.off_total
+            << "}, \"layer_cost_ratio\": " << f.cost_ratio;
+      }
+      out << "}";
     }
     out << "\n  ]\n}\n";
   }
