@@ -17,6 +17,7 @@
 #include "bench/evacuation.h"
 #include "bench/flow_settings.h"
 #include "bench/periodic_corridor.h"
+#include "bench/stall_queue.h"
 #include "bench/world_run.h"
 #include "kernels/backends/backend.h"
 #include "kernels/scenarios/scenario.h"
@@ -41,6 +42,8 @@ struct FlowFigures {
   // The world's totals (docs/WORLD.md, "Tick stats"): stalls begun, and the most ticks
   // without progress of any stalled agent.
   uint64_t stall_episodes = 0, longest_stall = 0;
+  // The longest stall not behind a moving front (bench/stall_queue.h), ticks.
+  uint64_t longest_frozen_stall = 0;
   uint64_t overlaps = 0, in_obstacles = 0, oscillating = 0, safe_stop = 0, emergency = 0;
   // Measured here from the positions after every tick (bench/body_depth.h): pair-ticks
   // overlapping by more than 1 cm, and the deepest overlap of the run, m.
@@ -119,7 +122,9 @@ FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ti
   TickOptions options;
   options.integrate = true;
   TickResult result;
-  std::vector<float> radius;
+  std::vector<float> radius, max_speed, vx, vy;
+  std::vector<uint8_t> stalled;
+  FrozenStalls frozen(scenario.config.detection.stall_ticks);
   double ms = 0;
   for (int k = 0; k < ticks; ++k) {
     if (k > 0) {
@@ -154,6 +159,27 @@ FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ti
         const double d = std::hypot(mid_x - v.x[m], mid_y - v.y[m]);
         if (c.nearest_vehicle < 0 || d < c.nearest_vehicle) c.nearest_vehicle = d;
       }
+    }
+    // Stalls: who of the flagged queues behind a moving front (only looked at when someone
+    // is flagged).
+    stalled.assign(n, 0);
+    bool any_stalled = false;
+    for (size_t i = 0; i < n; ++i) {
+      stalled[i] = (result.agents.flags[i] & kAgentStalled) ? 1 : 0;
+      any_stalled = any_stalled || stalled[i];
+    }
+    if (any_stalled) {
+      max_speed.assign(n, scenario.config.agent_defaults.max_speed);
+      if (!a.max_speed.empty()) max_speed = a.max_speed;
+      vx.assign(n, 0.f);
+      vy.assign(n, 0.f);
+      if (!a.vx.empty()) vx = a.vx;
+      if (!a.vy.empty()) vy = a.vy;
+      frozen.Tick(stalled, QueueingBehindMovingFront({a.x, a.y, radius, vx, vy, max_speed,
+                                                      result.agents.pref_vx,
+                                                      result.agents.pref_vy}));
+    } else {
+      frozen.Tick(stalled, stalled);
     }
     for (size_t i = 0; i < n; ++i) {
       if (arrival[i] < 0 && WalksToGoal(a, i) && AtGoal(a, i)) arrival[i] = k + 1;
@@ -207,6 +233,7 @@ FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ti
   f.oscillating = t.oscillating;
   f.stall_episodes = t.stall_episodes;
   f.longest_stall = t.longest_stall_ticks;
+  f.longest_frozen_stall = frozen.longest();
   f.safe_stop = t.status_count[static_cast<int>(SolveStatus::kSafeStop)];
   f.emergency = t.status_count[static_cast<int>(SolveStatus::kEmergency)];
   return f;
@@ -319,14 +346,14 @@ int main(int argc, char** argv) {
     return 0;
   }
   std::printf(
-      "%-13s %6s %-6s %5s %11s %8s %7s %7s %7s %8s %8s %8s %8s %7s %7s %8s %9s %9s %8s %5s\n",
+      "%-13s %6s %-6s %5s %11s %8s %7s %7s %7s %8s %8s %8s %8s %8s %7s %7s %8s %9s %9s %8s %5s\n",
       "scenario", "size", "solve", "ticks", "home", "median_s", "mean_s", "p95_s", "pause_s",
-      "episodes", "longest", "overlaps", "deep>1cm", "deep_cm", "in_obst", "oscill", "safe_stop",
+      "episodes", "longest", "frozen", "overlaps", "deep>1cm", "deep_cm", "in_obst", "oscill", "safe_stop",
       "emergency", "ms/tick", "seed");
   for (const std::string& name : bench::Split(scenario_list)) {
     for (size_t size : sizes) {
       size_t home_sum = 0, walkers_sum = 0;
-      uint64_t overlaps_sum = 0, deep_sum = 0, longest_max = 0;
+      uint64_t overlaps_sum = 0, deep_sum = 0, longest_max = 0, frozen_max = 0;
       double deepest_max = 0;
       std::vector<double> arrivals_all;  // every seed's arrivals, s
       size_t evacuations = 0;
@@ -377,12 +404,13 @@ int main(int argc, char** argv) {
         if (f.median_arrival_s >= 0)
           std::snprintf(median, sizeof median, "%.1f", f.median_arrival_s);
         std::printf(
-            "%-13s %6zu %-6s %5d %11s %8s %7.1f %7.1f %7.1f %8llu %8llu %8llu %8llu %7.2f %7llu "
-            "%8llu %9llu %9llu %8.2f %5u\n",
+            "%-13s %6zu %-6s %5d %11s %8s %7.1f %7.1f %7.1f %8llu %8llu %8llu %8llu %8llu %7.2f "
+            "%7llu %8llu %9llu %9llu %8.2f %5u\n",
             name.c_str(), f.agents, plain ? "plain" : "throng", f.ticks, home, median,
             f.mean_arrival_s, f.p95_arrival_s, f.longest_pause_s,
             static_cast<unsigned long long>(f.stall_episodes),
             static_cast<unsigned long long>(f.longest_stall),
+            static_cast<unsigned long long>(f.longest_frozen_stall),
             static_cast<unsigned long long>(f.overlaps),
             static_cast<unsigned long long>(f.deep_overlaps), 100.0 * f.deepest,
             static_cast<unsigned long long>(f.in_obstacles),
@@ -429,6 +457,7 @@ int main(int argc, char** argv) {
         deep_sum += f.deep_overlaps;
         deepest_max = std::max(deepest_max, f.deepest);
         longest_max = std::max<uint64_t>(longest_max, f.longest_stall);
+        frozen_max = std::max<uint64_t>(frozen_max, f.longest_frozen_stall);
       }
       if (seeds.size() > 1) {
         std::sort(arrivals_all.begin(), arrivals_all.end());
@@ -439,11 +468,13 @@ int main(int argc, char** argv) {
         if (evacuations == 0 && median_all >= 0)
           std::snprintf(median, sizeof median, ", median arrival %.1f s", median_all);
         std::printf(
-            "%-13s %6zu %-6s all %zu seeds: home %zu/%zu (%.1f%%)%s, longest stall %llu, "
-            "overlaps %llu, deeper than 1 cm %llu, deepest %.2f cm\n",
+            "%-13s %6zu %-6s all %zu seeds: home %zu/%zu (%.1f%%)%s, longest stall %llu (not "
+            "behind a moving front %llu), overlaps %llu, deeper than 1 cm %llu, deepest %.2f "
+            "cm\n",
             name.c_str(), size, plain ? "plain" : "throng", seeds.size(), home_sum, walkers_sum,
             walkers_sum ? 100.0 * home_sum / walkers_sum : 0.0, median,
             static_cast<unsigned long long>(longest_max),
+            static_cast<unsigned long long>(frozen_max),
             static_cast<unsigned long long>(overlaps_sum),
             static_cast<unsigned long long>(deep_sum), 100.0 * deepest_max);
       }

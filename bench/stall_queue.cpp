@@ -1,0 +1,119 @@
+#include "bench/stall_queue.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+namespace throng::bench {
+
+namespace {
+
+bool Moves(const QueueView& c, size_t i) {
+  return std::hypot(c.vx[i], c.vy[i]) >= kFrontMovingShare * c.max_speed[i];
+}
+
+// The nearest agent ahead of each standing agent with a way to go (-1: none), through a
+// uniform grid of cells as wide as the largest reach.
+std::vector<int64_t> OnesAhead(const QueueView& c) {
+  const size_t n = c.x.size();
+  std::vector<int64_t> ahead(n, -1);
+  float r_max = 0.f;
+  for (float r : c.radius) r_max = std::max(r_max, r);
+  const double cell = std::max(2.0 * kQueueReach * r_max, 1e-3);
+  auto key = [](int64_t cx, int64_t cy) { return (cx << 32) ^ (cy & 0xffffffff); };
+  std::unordered_map<int64_t, std::vector<uint32_t>> cells;
+  cells.reserve(n);
+  std::vector<int64_t> cx(n), cy(n);
+  for (size_t i = 0; i < n; ++i) {
+    cx[i] = static_cast<int64_t>(std::floor(c.x[i] / cell));
+    cy[i] = static_cast<int64_t>(std::floor(c.y[i] / cell));
+    cells[key(cx[i], cy[i])].push_back(static_cast<uint32_t>(i));
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (Moves(c, i)) continue;
+    const double gx = c.pref_vx[i], gy = c.pref_vy[i];
+    const double g = std::hypot(gx, gy);
+    if (!(g > 0)) continue;
+    double nearest = INFINITY;
+    for (int64_t dy = -1; dy <= 1; ++dy) {
+      for (int64_t dx = -1; dx <= 1; ++dx) {
+        const auto it = cells.find(key(cx[i] + dx, cy[i] + dy));
+        if (it == cells.end()) continue;
+        for (uint32_t j : it->second) {
+          if (j == i) continue;
+          const double ex = static_cast<double>(c.x[j]) - c.x[i];
+          const double ey = static_cast<double>(c.y[j]) - c.y[i];
+          const double d = std::hypot(ex, ey);
+          if (d > kQueueReach * (static_cast<double>(c.radius[i]) + c.radius[j])) continue;
+          if (!(ex * gx + ey * gy > kQueueConeCos * d * g)) continue;
+          if (d < nearest) {
+            nearest = d;
+            ahead[i] = j;
+          }
+        }
+      }
+    }
+  }
+  return ahead;
+}
+
+}  // namespace
+
+std::vector<uint8_t> QueueingBehindMovingFront(const QueueView& c) {
+  const size_t n = c.x.size();
+  const std::vector<int64_t> ahead = OnesAhead(c);
+  // 0 unknown, 1 on the chain being followed, 2 behind a moving front, 3 not.
+  std::vector<uint8_t> state(n, 0);
+  std::vector<size_t> chain;
+  for (size_t start = 0; start < n; ++start) {
+    if (state[start] != 0) continue;
+    chain.clear();
+    size_t i = start;
+    uint8_t verdict = 3;
+    while (true) {
+      if (Moves(c, i)) {
+        // A mover ends the chain: those behind it queue, it does not (it is no stall).
+        verdict = 2;
+        state[i] = 3;
+        break;
+      }
+      if (state[i] == 1) break;  // a knot: the chain closes on itself
+      if (state[i] != 0) {
+        verdict = state[i];
+        break;
+      }
+      state[i] = 1;
+      chain.push_back(i);
+      if (ahead[i] < 0) break;  // nobody ahead, or no way to go
+      i = static_cast<size_t>(ahead[i]);
+    }
+    for (size_t k : chain) state[k] = verdict;
+  }
+  std::vector<uint8_t> queueing(n);
+  for (size_t i = 0; i < n; ++i) queueing[i] = state[i] == 2 ? 1 : 0;
+  return queueing;
+}
+
+void FrozenStalls::Tick(const std::vector<uint8_t>& stalled, const std::vector<uint8_t>& queueing) {
+  const size_t n = stalled.size();
+  frozen_.resize(n, 0);
+  flagged_.resize(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    if (!stalled[i]) {
+      frozen_[i] = 0;
+      flagged_[i] = 0;
+      continue;
+    }
+    if (queueing[i]) {
+      frozen_[i] = 0;
+    } else if (!flagged_[i]) {
+      frozen_[i] = static_cast<uint64_t>(stall_ticks_);  // the unflagged start of the stall
+    } else {
+      ++frozen_[i];
+    }
+    flagged_[i] = 1;
+    longest_ = std::max(longest_, frozen_[i]);
+  }
+}
+
+}  // namespace throng::bench
