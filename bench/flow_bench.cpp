@@ -175,9 +175,9 @@ FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ti
       vy.assign(n, 0.f);
       if (!a.vx.empty()) vx = a.vx;
       if (!a.vy.empty()) vy = a.vy;
-      frozen.Tick(stalled, QueueingBehindMovingFront({a.x, a.y, radius, vx, vy, max_speed,
-                                                      result.agents.pref_vx,
-                                                      result.agents.pref_vy}));
+      frozen.Tick(stalled,
+                  QueueingBehindMovingFront({a.x, a.y, radius, vx, vy, max_speed,
+                                             result.agents.pref_vx, result.agents.pref_vy}));
     } else {
       frozen.Tick(stalled, stalled);
     }
@@ -348,8 +348,8 @@ int main(int argc, char** argv) {
   std::printf(
       "%-13s %6s %-6s %5s %11s %8s %7s %7s %7s %8s %8s %8s %8s %8s %7s %7s %8s %9s %9s %8s %5s\n",
       "scenario", "size", "solve", "ticks", "home", "median_s", "mean_s", "p95_s", "pause_s",
-      "episodes", "longest", "frozen", "overlaps", "deep>1cm", "deep_cm", "in_obst", "oscill", "safe_stop",
-      "emergency", "ms/tick", "seed");
+      "episodes", "longest", "frozen", "overlaps", "deep>1cm", "deep_cm", "in_obst", "oscill",
+      "safe_stop", "emergency", "ms/tick", "seed");
   for (const std::string& name : bench::Split(scenario_list)) {
     for (size_t size : sizes) {
       size_t home_sum = 0, walkers_sum = 0;
