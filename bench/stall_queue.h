@@ -2,7 +2,7 @@
 // behind a moving front". The engine flags a stall (kAgentStalled: no progress toward the
 // goal for DetectionParams::stall_ticks); this says, tick by tick, which stalled agents
 // queue behind a front that moves, and keeps, for the others, how long they have gone
-// without progress since they last did (docs/PERFORMANCE.md, "Stalls behind a moving front").
+// without progress since they last did (docs/PERFORMANCE.md, "stalls behind a moving front").
 #pragma once
 
 #include <cstdint>

@@ -388,7 +388,7 @@ THRONG_HD inline float HeadwaySpeedShare(const AgentState& a, const NeighborStat
     // One test for ahead and in the lane (&, not &&): whether a neighbour is ahead is a
     // coin toss in a crowd, and mispredicted jumps on it cost more than the test; few are
     // in the narrow lane, so the jump on both is nearly always right (docs/PERFORMANCE.md,
-    // "The layer's cost").
+    // "the layer's cost").
     if (!((Dot(d, e) > 0.f) & !(lateral >= kHeadwayLane * l))) continue;
     if (!(Dot(b.v_pref, e) > kHeadwayCone * Length(b.v_pref))) continue;
     const float lead = fmaxf(0.f, Dot(b.v, e));
