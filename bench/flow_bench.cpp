@@ -179,7 +179,7 @@ FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ti
                   QueueingBehindMovingFront({a.x, a.y, radius, vx, vy, max_speed,
                                              result.agents.pref_vx, result.agents.pref_vy}));
     } else {
-      frozen.Tick(stalled, stalled);
+      frozen.Tick(stalled, stalled);  // nobody stalled (and so nobody queueing): all reset
     }
     for (size_t i = 0; i < n; ++i) {
       if (arrival[i] < 0 && WalksToGoal(a, i) && AtGoal(a, i)) arrival[i] = k + 1;

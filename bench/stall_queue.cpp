@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <unordered_map>
+
+#include "bench/cell_index.h"
 
 namespace throng::bench {
 
@@ -19,40 +20,25 @@ std::vector<int64_t> OnesAhead(const QueueView& c) {
   std::vector<int64_t> ahead(n, -1);
   float r_max = 0.f;
   for (float r : c.radius) r_max = std::max(r_max, r);
-  const double cell = std::max(2.0 * kQueueReach * r_max, 1e-3);
-  auto key = [](int64_t cx, int64_t cy) { return (cx << 32) ^ (cy & 0xffffffff); };
-  std::unordered_map<int64_t, std::vector<uint32_t>> cells;
-  cells.reserve(n);
-  std::vector<int64_t> cx(n), cy(n);
-  for (size_t i = 0; i < n; ++i) {
-    cx[i] = static_cast<int64_t>(std::floor(c.x[i] / cell));
-    cy[i] = static_cast<int64_t>(std::floor(c.y[i] / cell));
-    cells[key(cx[i], cy[i])].push_back(static_cast<uint32_t>(i));
-  }
+  const CellIndex cells(c.x, c.y, std::max(2.0 * kQueueReach * r_max, 1e-3));
   for (size_t i = 0; i < n; ++i) {
     if (Moves(c, i)) continue;
     const double gx = c.pref_vx[i], gy = c.pref_vy[i];
     const double g = std::hypot(gx, gy);
     if (!(g > 0)) continue;
     double nearest = INFINITY;
-    for (int64_t dy = -1; dy <= 1; ++dy) {
-      for (int64_t dx = -1; dx <= 1; ++dx) {
-        const auto it = cells.find(key(cx[i] + dx, cy[i] + dy));
-        if (it == cells.end()) continue;
-        for (uint32_t j : it->second) {
-          if (j == i) continue;
-          const double ex = static_cast<double>(c.x[j]) - c.x[i];
-          const double ey = static_cast<double>(c.y[j]) - c.y[i];
-          const double d = std::hypot(ex, ey);
-          if (d > kQueueReach * (static_cast<double>(c.radius[i]) + c.radius[j])) continue;
-          if (!(ex * gx + ey * gy > kQueueConeCos * d * g)) continue;
-          if (d < nearest) {
-            nearest = d;
-            ahead[i] = j;
-          }
-        }
+    cells.ForEachNear(i, [&](uint32_t j) {
+      if (j == i) return;
+      const double ex = static_cast<double>(c.x[j]) - c.x[i];
+      const double ey = static_cast<double>(c.y[j]) - c.y[i];
+      const double d = std::hypot(ex, ey);
+      if (d > kQueueReach * (static_cast<double>(c.radius[i]) + c.radius[j])) return;
+      if (!(ex * gx + ey * gy > kQueueConeCos * d * g)) return;
+      if (d < nearest) {
+        nearest = d;
+        ahead[i] = j;
       }
-    }
+    });
   }
   return ahead;
 }
