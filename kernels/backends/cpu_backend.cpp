@@ -191,8 +191,10 @@ void CpuBackend::CheckPaths(const PathCheckParams& params, float max_brake_decel
                            static_cast<uint32_t>(scene.vehicles)};
   // 256 vehicles per launch: a long corridor past many edges is the most a stopped tick
   // still runs.
+  const orca::EdgeGridView edge_grid = use_edge_grid_ ? edge_grid_.View() : orca::EdgeGridView{};
   paths_->Run(thrust::omp::par, params, max_brake_decel, splines_.View(), segments_.data(),
-              static_cast<int32_t>(segments_.size() / 2), view, stop, 256, clear->data());
+              static_cast<int32_t>(segments_.size() / 2), edge_grid, view, stop, 256,
+              clear->data());
 }
 
 }  // namespace throng

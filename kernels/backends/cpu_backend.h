@@ -45,8 +45,9 @@ class CpuBackend final : public Backend {
   void CheckPaths(const PathCheckParams& params, float max_brake_decel, const PathCheckScene& scene,
                   const StopRequested& stop, std::vector<float>* clear) override;
 
-  // Off: the solve scans every obstacle edge instead of querying the edge grid. Same
-  // results bit for bit; for the tests and benchmarks that show it. On by default.
+  // Off: the solve and the path check scan every obstacle edge instead of querying the
+  // edge grid. Same results bit for bit; for the tests and benchmarks that show it. On by
+  // default.
   void UseEdgeGrid(bool on) { use_edge_grid_ = on; }
 
  private:

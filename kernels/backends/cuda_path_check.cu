@@ -44,8 +44,8 @@ void CudaBackend::CheckPaths(const PathCheckParams& params, float max_brake_dece
                            {Raw(d.bodies), Raw(d.spline), Raw(d.in[5]), Raw(d.in[6])},
                            static_cast<uint32_t>(m)};
   d.pipeline.Run(Policy(), params, max_brake_decel, Lanes(), Raw(d_segments_),
-                 static_cast<int32_t>(d_segments_.size() / 2), view, {}, static_cast<uint32_t>(m),
-                 Raw(d.clear));
+                 static_cast<int32_t>(d_segments_.size() / 2), grid_, view, {},
+                 static_cast<uint32_t>(m), Raw(d.clear));
   THRONG_CUDA_CHECK(cudaGetLastError());
   Download(d.clear, *clear);
   Synchronize();

@@ -121,25 +121,28 @@ struct PathCheckFunctor {
   PathVehiclesView vehicles;
   const Vec2* edges;
   int32_t edge_count;
+  orca::EdgeGridView edge_grid;
   const uint32_t* offsets;
   GridSpec grid;
   float* clear;
   THRONG_HD void operator()(uint32_t v) const {
     clear[v] = PathClearAhead(
-        params, max_brake_decel, lanes, points, vehicles, edges, edge_count, v,
-        [&](Vec2 p, float reach, auto&& f) { ForEachRowRange(grid, offsets, p, reach, f); });
+        params, max_brake_decel, lanes, points, vehicles, edges, edge_count, edge_grid, v,
+        [&](Vec2 p, Vec2 half, auto&& f) { ForEachBoxRowRange(grid, offsets, p, half, f); });
   }
 };
 
 template <template <class...> class Vector>
 class PathCheckPipeline {
  public:
-  // clear: backend memory, one entry per vehicle. `stop` is asked between chunks of
-  // `chunk` vehicles.
+  // clear: backend memory, one entry per vehicle. edges: two points per obstacle edge,
+  // indexed by edge_grid (backend memory). `stop` is asked between chunks of `chunk`
+  // vehicles.
   template <class Policy>
   void Run(const Policy& policy, const PathCheckParams& params, float max_brake_decel,
            const SplineSetView& lanes, const Vec2* edges, int32_t edge_count,
-           const PathSceneView& scene, const StopRequested& stop, uint32_t chunk, float* clear) {
+           const orca::EdgeGridView& edge_grid, const PathSceneView& scene,
+           const StopRequested& stop, uint32_t chunk, float* clear) {
     const uint32_t n = scene.agents, m = scene.vehicle_count;
     if (m == 0) return;
     const thrust::counting_iterator<uint32_t> first(0);
@@ -180,8 +183,9 @@ class PathCheckPipeline {
                           Raw(sx_), Raw(sy_), Raw(sr_), Raw(svx_), Raw(svy_), Raw(sowner_)});
     const PathPointsView points{Raw(sx_),  Raw(sy_),     Raw(sr_), Raw(svx_),
                                 Raw(svy_), Raw(sowner_), r_max,    walk_max};
-    const PathCheckFunctor f{params, max_brake_decel, lanes,         points, scene.vehicles,
-                             edges,  edge_count,      Raw(offsets_), grid,   clear};
+    const PathCheckFunctor f{params, max_brake_decel, lanes,     points,        scene.vehicles,
+                             edges,  edge_count,      edge_grid, Raw(offsets_), grid,
+                             clear};
     for (uint32_t begin = 0; begin < m; begin += chunk) {
       ThrowIfStopRequested(stop, "vehicles");
       thrust::for_each_n(policy, first + begin, std::min(chunk, m - begin), f);

@@ -39,4 +39,49 @@ THRONG_HD inline int EdgeGridCell(float x, float origin, float inv_cell, int n) 
   return static_cast<int>(c);
 }
 
+// The grid's cells that overlap the square of side 2 * (range + pad) around p: columns
+// [cx0, cx1] of rows [cy0, cy1], holding `entries` edge indices in all. `valid` is false
+// when there is no grid or the range or p is not finite: the caller scans every edge.
+struct EdgeGridCells {
+  int cx0 = 0, cx1 = -1, cy0 = 0, cy1 = -1;
+  int64_t entries = 0;
+  bool valid = false;
+};
+
+THRONG_HD inline EdgeGridCells EdgeGridCellsNear(const EdgeGridView& g, Vec2 p, float range) {
+  EdgeGridCells cells;
+  const float reach = range + kEdgeGridPad * (range + fabsf(p.x) + fabsf(p.y) + g.extent);
+  if (g.cell_start == nullptr || !(reach < INFINITY) || !(fabsf(p.x) + fabsf(p.y) < INFINITY)) {
+    return cells;
+  }
+  cells.cx0 = EdgeGridCell(p.x - reach, g.origin.x, g.inv_cell, g.nx);
+  cells.cx1 = EdgeGridCell(p.x + reach, g.origin.x, g.inv_cell, g.nx);
+  cells.cy0 = EdgeGridCell(p.y - reach, g.origin.y, g.inv_cell, g.ny);
+  cells.cy1 = EdgeGridCell(p.y + reach, g.origin.y, g.inv_cell, g.ny);
+  // Two loads per row to size the work first: a query over most of the world reads no
+  // more than a scan would.
+  for (int cy = cells.cy0; cy <= cells.cy1; ++cy) {
+    cells.entries += g.cell_start[cy * g.nx + cells.cx1 + 1] - g.cell_start[cy * g.nx + cells.cx0];
+  }
+  cells.valid = true;
+  return cells;
+}
+
+// Calls f(k) for every edge k within `range` of p (and for some beyond it, some twice):
+// the edges of the grid's cells around p, or all edge_count edges in index order where
+// there is no grid or its cells hold more entries than a scan reads.
+template <class F>
+THRONG_HD inline void ForEachEdgeNear(const EdgeGridView& g, int edge_count, Vec2 p, float range,
+                                      F&& f) {
+  const EdgeGridCells cells = EdgeGridCellsNear(g, p, range);
+  if (!cells.valid || cells.entries > edge_count) {
+    for (int k = 0; k < edge_count; ++k) f(k);
+    return;
+  }
+  for (int cy = cells.cy0; cy <= cells.cy1; ++cy) {
+    const int end = g.cell_start[cy * g.nx + cells.cx1 + 1];
+    for (int e = g.cell_start[cy * g.nx + cells.cx0]; e < end; ++e) f(g.edge_index[e]);
+  }
+}
+
 }  // namespace throng::orca

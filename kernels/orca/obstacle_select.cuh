@@ -8,9 +8,9 @@
 #include <cstdint>
 
 #include "kernels/math/hd.cuh"
+#include "kernels/math/vec.cuh"
 #include "kernels/orca/obstacle_grid.cuh"
 #include "kernels/orca/orca_types.h"
-#include "kernels/math/vec.cuh"
 
 namespace throng::orca {
 
@@ -98,27 +98,15 @@ THRONG_HD inline void InsertEdgeCandidate(float d, int k, EdgeCandidate* out, in
 // range is not finite, or when the cells hold more entries than there are edges.
 THRONG_HD inline int SelectObstacleEdges(Vec2 p, float range_sq, const ObstacleView& obstacles,
                                          EdgeCandidate* out) {
-  const EdgeGridView& g = obstacles.grid;
-  const float range = sqrtf(range_sq);
-  const float reach = range + kEdgeGridPad * (range + fabsf(p.x) + fabsf(p.y) + g.extent);
-  if (g.cell_start == nullptr || !(reach < INFINITY) || !(fabsf(p.x) + fabsf(p.y) < INFINITY)) {
+  const EdgeGridCells cells = EdgeGridCellsNear(obstacles.grid, p, sqrtf(range_sq));
+  if (!cells.valid || cells.entries > obstacles.count) {
     return SelectObstacleEdgesScan(p, range_sq, obstacles, out);
   }
-  const int cx0 = EdgeGridCell(p.x - reach, g.origin.x, g.inv_cell, g.nx);
-  const int cx1 = EdgeGridCell(p.x + reach, g.origin.x, g.inv_cell, g.nx);
-  const int cy0 = EdgeGridCell(p.y - reach, g.origin.y, g.inv_cell, g.ny);
-  const int cy1 = EdgeGridCell(p.y + reach, g.origin.y, g.inv_cell, g.ny);
-  // Two loads per row to size the work first: a query over most of the world reads no
-  // more than the scan would.
-  int64_t entries = 0;
-  for (int cy = cy0; cy <= cy1; ++cy) {
-    entries += g.cell_start[cy * g.nx + cx1 + 1] - g.cell_start[cy * g.nx + cx0];
-  }
-  if (entries > obstacles.count) return SelectObstacleEdgesScan(p, range_sq, obstacles, out);
+  const EdgeGridView& g = obstacles.grid;
   int count = 0;
-  for (int cy = cy0; cy <= cy1; ++cy) {
-    const int end = g.cell_start[cy * g.nx + cx1 + 1];
-    for (int e = g.cell_start[cy * g.nx + cx0]; e < end; ++e) {
+  for (int cy = cells.cy0; cy <= cells.cy1; ++cy) {
+    const int end = g.cell_start[cy * g.nx + cells.cx1 + 1];
+    for (int e = g.cell_start[cy * g.nx + cells.cx0]; e < end; ++e) {
       const int k = g.edge_index[e];
       const float dist_sq = EdgeDistSqIfFacing(p, range_sq, obstacles, k);
       if (dist_sq >= 0.f) InsertEdgeCandidate(dist_sq, k, out, &count);

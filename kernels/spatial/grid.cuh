@@ -93,6 +93,36 @@ struct BucketStartFunctor {
   }
 };
 
+// Calls f(begin, end) for the sorted-index ranges of row cy's cells x0..x1: one range, or
+// two where the cells wrap around the table's edge.
+template <class F>
+THRONG_HD_FORCE_INLINE void ForRowCells(const GridSpec& g, const uint32_t* offsets, int32_t cy,
+                                        int32_t x0, int32_t x1, F&& f) {
+  const uint32_t width = g.x_mask + 1;
+  const uint32_t row = (static_cast<uint32_t>(cy) & g.y_mask) << g.x_bits;
+  // f has one call site, so the compiler inlines the caller's scan loop into this one.
+  uint32_t begin[2], end[2];
+  int parts = 1;
+  if (static_cast<int64_t>(x1) - static_cast<int64_t>(x0) + 1 >= static_cast<int64_t>(width)) {
+    begin[0] = offsets[row];
+    end[0] = offsets[row + width];
+  } else {
+    const uint32_t xa = static_cast<uint32_t>(x0) & g.x_mask,
+                   xb = static_cast<uint32_t>(x1) & g.x_mask;
+    if (xa <= xb) {
+      begin[0] = offsets[row + xa];
+      end[0] = offsets[row + xb + 1];
+    } else {
+      begin[0] = offsets[row + xa];
+      end[0] = offsets[row + width];
+      begin[1] = offsets[row];
+      end[1] = offsets[row + xb + 1];
+      parts = 2;
+    }
+  }
+  for (int part = 0; part < parts; ++part) f(begin[part], end[part]);
+}
+
 // Calls f(begin, end) for the sorted-index range of each bucket row the disc of radius
 // `reach` around p can touch: bucket rows are contiguous in memory, so each row of cells
 // is one loop, trimmed to the disc's chord. offsets has BucketCount + 1 entries:
@@ -104,7 +134,6 @@ THRONG_HD_FORCE_INLINE void ForEachRowRange(const GridSpec& g, const uint32_t* o
   // float steps of the coordinates, so the slack grows with them (8 steps' worth).
   const float cull = reach + 0.01f * g.cell + 5e-7f * (fabsf(p.x) + fabsf(p.y) + reach);
   const int32_t y0 = CellCoord(p.y - reach, g.inv_cell), y1 = CellCoord(p.y + reach, g.inv_cell);
-  const uint32_t width = g.x_mask + 1;
   // Rows from the agent's own outward (its row, the one below, above, two below, ..):
   // the nearest agents come first, so a neighbour list fills early with the agents it
   // keeps and later rows add few entries.
@@ -123,31 +152,23 @@ THRONG_HD_FORCE_INLINE void ForEachRowRange(const GridSpec& g, const uint32_t* o
     const float gy = edge_row ? 0.f : AxisGap(p.y, cy, g.cell);
     if (gy > cull) continue;
     const float half = sqrtf(cull * cull - gy * gy);
-    const int32_t x0 = CellCoord(p.x - half, g.inv_cell), x1 = CellCoord(p.x + half, g.inv_cell);
-    const uint32_t row = (static_cast<uint32_t>(cy) & g.y_mask) << g.x_bits;
-    // One range, or two where the chord wraps around the table's edge. f has one call
-    // site, so the compiler inlines the caller's scan loop into this one.
-    uint32_t begin[2], end[2];
-    int parts = 1;
-    if (static_cast<int64_t>(x1) - static_cast<int64_t>(x0) + 1 >= static_cast<int64_t>(width)) {
-      begin[0] = offsets[row];
-      end[0] = offsets[row + width];
-    } else {
-      const uint32_t xa = static_cast<uint32_t>(x0) & g.x_mask,
-                     xb = static_cast<uint32_t>(x1) & g.x_mask;
-      if (xa <= xb) {
-        begin[0] = offsets[row + xa];
-        end[0] = offsets[row + xb + 1];
-      } else {
-        begin[0] = offsets[row + xa];
-        end[0] = offsets[row + width];
-        begin[1] = offsets[row];
-        end[1] = offsets[row + xb + 1];
-        parts = 2;
-      }
-    }
-    for (int part = 0; part < parts; ++part) f(begin[part], end[part]);
+    ForRowCells(g, offsets, cy, CellCoord(p.x - half, g.inv_cell),
+                CellCoord(p.x + half, g.inv_cell), f);
   }
+}
+
+// Calls f(begin, end) for ranges that hold every point within `half` of p on each axis (the
+// box [p - half, p + half]), row by row from the lowest: for a query that needs a long thin
+// shape rather than a disc. Cells are whole, so some points beyond the box come too.
+template <class F>
+THRONG_HD_FORCE_INLINE void ForEachBoxRowRange(const GridSpec& g, const uint32_t* offsets, Vec2 p,
+                                               Vec2 half, F&& f) {
+  // The slack of ForEachRowRange's cull, on each side.
+  const float slack = 0.01f * g.cell + 5e-7f * (fabsf(p.x) + fabsf(p.y) + half.x + half.y);
+  const float hx = half.x + slack, hy = half.y + slack;
+  const int32_t x0 = CellCoord(p.x - hx, g.inv_cell), x1 = CellCoord(p.x + hx, g.inv_cell);
+  const int32_t y0 = CellCoord(p.y - hy, g.inv_cell), y1 = CellCoord(p.y + hy, g.inv_cell);
+  for (int32_t cy = y0; cy <= y1; ++cy) ForRowCells(g, offsets, cy, x0, x1, f);
 }
 
 // Grid of buckets for n agents and a cell size: a power of two, at least 2n buckets,

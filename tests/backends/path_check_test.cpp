@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <vector>
 
 #include "kernels/backends/backend.h"
+#include "kernels/backends/cpu_backend.h"
 #include "kernels/vehicles/spline.h"
 #include "tests/backends/backend_param.h"
 
@@ -215,6 +217,97 @@ TEST_P(PathCheckEquivalenceTest, GridSearchFindsWhatBruteForceFinds) {
 INSTANTIATE_TEST_SUITE_P(Backends, PathCheckEquivalenceTest,
                          ::testing::Values(BackendKind::kCpu, BackendKind::kCuda),
                          BackendParamName);
+
+// Many small buildings beside and across straight lanes at random angles: the lanes' walks
+// meet the buildings through the edge grid, not a scan of every edge.
+struct TownOfBoxes {
+  std::vector<SplineDesc> lanes;
+  std::vector<Polygon> buildings;
+  Street street;
+};
+
+TownOfBoxes MakeTownOfBoxes(uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(0.f, 1.f);
+  TownOfBoxes town;
+  // 2 m boxes every 12 m over 240 m square: 441 buildings, 1,764 edges.
+  for (int i = -10; i <= 10; ++i) {
+    for (int j = -10; j <= 10; ++j) {
+      const float cx = 12.f * static_cast<float>(i), cy = 12.f * static_cast<float>(j);
+      town.buildings.push_back({{{cx - 1.f, cy - 1.f},
+                                 {cx + 1.f, cy - 1.f},
+                                 {cx + 1.f, cy + 1.f},
+                                 {cx - 1.f, cy + 1.f}}});
+    }
+  }
+  for (uint32_t lane = 0; lane < 40; ++lane) {
+    const float a = 6.2831853f * u(rng);
+    const Vec2 start{-100.f + 200.f * u(rng), -100.f + 200.f * u(rng)};
+    const Vec2 dir{std::cos(a), std::sin(a)};
+    SplineDesc d{lane, {}, false, 0.f};
+    for (int k = 0; k < 3; ++k) {
+      const Vec2 p = start + (60.f * static_cast<float>(k)) * dir;
+      d.points.push_back({p.x, p.y, 0.f});
+    }
+    town.lanes.push_back(d);
+    town.street.bodies.push_back({start, dir, 4.5f, 1.8f});
+    town.street.spline.push_back(lane);
+    town.street.progress.push_back(0.f);
+    town.street.speed.push_back(15.f * u(rng));
+  }
+  return town;
+}
+
+TEST_P(PathCheckEquivalenceTest, BuildingsFoundThroughTheEdgeGridMatchTheReference) {
+  for (uint32_t seed : {1u, 2u}) {
+    const TownOfBoxes town = MakeTownOfBoxes(seed);
+    const auto reference = CreateBackend(BackendKind::kReference);
+    const auto backend = CreateBackend(GetParam());
+    for (Backend* b : {reference.get(), backend.get()}) {
+      b->SetSplines(town.lanes);
+      b->SetObstacles(town.buildings);
+    }
+    std::vector<float> want, got;
+    reference->CheckPaths(PathCheckParams{}, 6.f, town.street.Scene(), {}, &want);
+    backend->CheckPaths(PathCheckParams{}, 6.f, town.street.Scene(), {}, &got);
+    ASSERT_EQ(got.size(), want.size());
+    size_t blocked = 0;
+    for (size_t v = 0; v < want.size(); ++v) {
+      SCOPED_TRACE(::testing::Message() << "seed " << seed << ", vehicle " << v);
+      ASSERT_EQ(std::isinf(got[v]), std::isinf(want[v])) << got[v] << " against " << want[v];
+      if (std::isinf(want[v])) continue;
+      ++blocked;
+      EXPECT_NEAR(got[v], want[v], kTolerance);
+    }
+    EXPECT_GT(blocked, 5u);                // buildings stand in several lanes
+    EXPECT_LT(blocked, want.size() - 5u);  // and leave others clear
+  }
+}
+
+// The grid changes which edges are read, never the answer: bit for bit the scan's.
+TEST(PathCheckEdgeGridTest, SameClearDistancesAsScanningEveryEdge) {
+  for (uint32_t seed : {1u, 2u, 3u}) {
+    const TownOfBoxes town = MakeTownOfBoxes(seed);
+    CpuBackend grid, scan;
+    scan.UseEdgeGrid(false);
+    std::vector<float> with_grid, with_scan;
+    for (CpuBackend* b : {&grid, &scan}) {
+      b->SetSplines(town.lanes);
+      b->SetObstacles(town.buildings);
+    }
+    grid.CheckPaths(PathCheckParams{}, 6.f, town.street.Scene(), {}, &with_grid);
+    scan.CheckPaths(PathCheckParams{}, 6.f, town.street.Scene(), {}, &with_scan);
+    ASSERT_EQ(with_grid.size(), with_scan.size());
+    size_t blocked = 0;
+    for (size_t v = 0; v < with_scan.size(); ++v) {
+      EXPECT_EQ(std::memcmp(&with_grid[v], &with_scan[v], sizeof(float)), 0)
+          << "seed " << seed << ", vehicle " << v << ": " << with_grid[v] << " against "
+          << with_scan[v];
+      blocked += std::isinf(with_scan[v]) ? 0 : 1;
+    }
+    EXPECT_GT(blocked, 5u) << "seed " << seed;
+  }
+}
 
 }  // namespace
 }  // namespace throng

@@ -1,8 +1,9 @@
-// The neighbour query's building blocks (kernels/spatial/grid.cuh, kernels/orca/orca_agent.cuh): the
-// cell coordinate without floorf, the one-word neighbour order, the rows visited, and a
-// kept list in which a distant non-cooperative agent outranks a close crowd.
+// The neighbour query's building blocks (kernels/spatial/grid.cuh, kernels/orca/orca_agent.cuh):
+// the cell coordinate without floorf, the one-word neighbour order, the rows visited, and a kept
+// list in which a distant non-cooperative agent outranks a close crowd.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -12,8 +13,8 @@
 #include <vector>
 
 #include "kernels/backends/backend.h"
-#include "kernels/spatial/grid.cuh"
 #include "kernels/orca/orca_agent.cuh"
+#include "kernels/spatial/grid.cuh"
 #include "tests/backends/backend_param.h"
 
 namespace throng {
@@ -129,6 +130,49 @@ TEST(ForEachRowRangeTest, visits_every_row_of_the_disc_once_from_the_agent_outwa
         return std::min(d, height - d);
       };
       for (size_t k = 1; k < rows.size(); ++k) EXPECT_LE(distance(rows[k - 1]), distance(rows[k]));
+    }
+  }
+}
+
+// ForEachBoxRowRange, for the path check's thin corridors: every point in the box comes,
+// whatever the box's shape or place (the table wraps, coordinates are large), and none
+// twice.
+TEST(ForEachBoxRowRangeTest, brings_every_point_in_the_box) {
+  std::mt19937 rng(5);
+  for (const float origin : {0.f, -30000.f, 250000.f}) {
+    std::uniform_real_distribution<float> coord(origin - 120.f, origin + 120.f);
+    std::vector<Vec2> points(3000);
+    for (Vec2& q : points) q = {coord(rng), coord(rng)};
+    const GridSpec grid = MakeGridSpec(static_cast<uint32_t>(points.size()), 2.f);
+    // Points by (bucket, index), and each bucket's first slot.
+    std::vector<uint32_t> order(points.size()), bucket(points.size());
+    for (uint32_t i = 0; i < points.size(); ++i) {
+      order[i] = i;
+      bucket[i] = BucketOf(CellCoord(points[i].x, grid.inv_cell),
+                           CellCoord(points[i].y, grid.inv_cell), grid);
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [&](uint32_t a, uint32_t b) { return bucket[a] < bucket[b]; });
+    std::vector<uint32_t> offsets(BucketCount(grid) + 1, static_cast<uint32_t>(points.size()));
+    for (uint32_t slot = points.size(); slot-- > 0;) offsets[bucket[order[slot]]] = slot;
+    for (uint32_t b = BucketCount(grid); b-- > 0;)
+      offsets[b] = std::min(offsets[b], offsets[b + 1]);
+    for (int query = 0; query < 300; ++query) {
+      const Vec2 p{coord(rng), coord(rng)};
+      std::uniform_real_distribution<float> side(0.f, 12.f);
+      const Vec2 half{side(rng), query % 3 == 0 ? 0.f : side(rng)};
+      std::vector<int> seen(points.size(), 0);
+      ForEachBoxRowRange(grid, offsets.data(), p, half, [&](uint32_t begin, uint32_t end) {
+        for (uint32_t k = begin; k < end; ++k) ++seen[order[k]];
+      });
+      for (uint32_t i = 0; i < points.size(); ++i) {
+        ASSERT_LE(seen[i], 1) << "point " << i << " came twice";
+        const Vec2 d = points[i] - p;
+        if (std::fabs(d.x) <= half.x && std::fabs(d.y) <= half.y) {
+          ASSERT_EQ(seen[i], 1) << "point " << i << " at " << d.x << "," << d.y << " of box "
+                                << half.x << "," << half.y << " around " << p.x << "," << p.y;
+        }
+      }
     }
   }
 }
