@@ -192,9 +192,15 @@ void CpuBackend::CheckPaths(const PathCheckParams& params, float max_brake_decel
   // 256 vehicles per launch: a long corridor past many edges is the most a stopped tick
   // still runs.
   const orca::EdgeGridView edge_grid = use_edge_grid_ ? edge_grid_.View() : orca::EdgeGridView{};
+  const auto edge_count = static_cast<int32_t>(segments_.size() / 2);
+  if (scene.points_were_last_solve &&
+      paths_->RunOnOrcaGrid(thrust::omp::par, params, max_brake_decel, splines_.View(),
+                            segments_.data(), edge_count, edge_grid, orca_->LastGrid(), view, stop,
+                            256, clear->data())) {
+    return;
+  }
   paths_->Run(thrust::omp::par, params, max_brake_decel, splines_.View(), segments_.data(),
-              static_cast<int32_t>(segments_.size() / 2), edge_grid, view, stop, 256,
-              clear->data());
+              edge_count, edge_grid, view, stop, 256, clear->data());
 }
 
 }  // namespace throng

@@ -24,6 +24,8 @@
 
 namespace throng {
 
+struct GridPointsView;  // kernels/backends/grid_build.cuh
+
 template <class T>
 using DeviceVector = thrust::device_vector<T>;
 
@@ -107,6 +109,9 @@ class CudaBackend final : public Backend {
 
   // cuda_contacts.cu: the contact count's obstacle rings, built with the obstacles.
   void SetContactObstacles(const std::vector<Polygon>& polygons);
+  // cuda_orca.cu: the last ORCA solve's agents in grid order (grid_build.cuh), for the
+  // path check; count 0 when there was none.
+  GridPointsView LastOrcaGrid() const;
 
   SplineSetView Lanes() const;
   orca::ObstacleView Obstacles() const;

@@ -25,6 +25,10 @@ struct CudaBackend::OrcaPart {
 
 void CudaBackend::DropPart::operator()(OrcaPart* p) const { delete p; }
 
+GridPointsView CudaBackend::LastOrcaGrid() const {
+  return orca_ ? orca_->pipeline.LastGrid() : GridPointsView{};
+}
+
 void CudaBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents,
                             const OrcaRunOptions& options, OrcaResult* out) {
   using Clock = std::chrono::steady_clock;

@@ -25,27 +25,39 @@ void CudaBackend::CheckPaths(const PathCheckParams& params, float max_brake_dece
   ThrowIfStopRequested(stop, "vehicles");  // one launch, as the ORCA stages
   if (!paths_) paths_.reset(new PathPart);
   PathPart& d = *paths_;
-  Upload(scene.agent_x, n, d.in[0]);
-  Upload(scene.agent_y, n, d.in[1]);
-  Upload(scene.agent_radius, n, d.in[2]);
-  Upload(scene.agent_vx, n, d.in[3]);
-  Upload(scene.agent_vy, n, d.in[4]);
   Upload(scene.progress, m, d.in[5]);
   Upload(scene.speed, m, d.in[6]);
   Upload(scene.bodies, m, d.bodies);
   Upload(scene.spline, m, d.spline);
   d.clear.resize(m);
-  const PathSceneView view{Raw(d.in[0]),
-                           Raw(d.in[1]),
-                           Raw(d.in[2]),
-                           Raw(d.in[3]),
-                           Raw(d.in[4]),
-                           static_cast<uint32_t>(n),
-                           {Raw(d.bodies), Raw(d.spline), Raw(d.in[5]), Raw(d.in[6])},
-                           static_cast<uint32_t>(m)};
-  d.pipeline.Run(Policy(), params, max_brake_decel, Lanes(), Raw(d_segments_),
-                 static_cast<int32_t>(d_segments_.size() / 2), grid_, view, {},
-                 static_cast<uint32_t>(m), Raw(d.clear));
+  PathSceneView view{nullptr,
+                     nullptr,
+                     nullptr,
+                     nullptr,
+                     nullptr,
+                     static_cast<uint32_t>(n),
+                     {Raw(d.bodies), Raw(d.spline), Raw(d.in[5]), Raw(d.in[6])},
+                     static_cast<uint32_t>(m)};
+  const auto edge_count = static_cast<int32_t>(d_segments_.size() / 2);
+  // The ORCA solve's grid already holds these points on the device: no upload, no sort.
+  const bool shared = scene.points_were_last_solve &&
+                      d.pipeline.RunOnOrcaGrid(Policy(), params, max_brake_decel, Lanes(),
+                                               Raw(d_segments_), edge_count, grid_, LastOrcaGrid(),
+                                               view, {}, static_cast<uint32_t>(m), Raw(d.clear));
+  if (!shared) {
+    Upload(scene.agent_x, n, d.in[0]);
+    Upload(scene.agent_y, n, d.in[1]);
+    Upload(scene.agent_radius, n, d.in[2]);
+    Upload(scene.agent_vx, n, d.in[3]);
+    Upload(scene.agent_vy, n, d.in[4]);
+    view.agent_x = Raw(d.in[0]);
+    view.agent_y = Raw(d.in[1]);
+    view.agent_radius = Raw(d.in[2]);
+    view.agent_vx = Raw(d.in[3]);
+    view.agent_vy = Raw(d.in[4]);
+    d.pipeline.Run(Policy(), params, max_brake_decel, Lanes(), Raw(d_segments_), edge_count, grid_,
+                   view, {}, static_cast<uint32_t>(m), Raw(d.clear));
+  }
   THRONG_CUDA_CHECK(cudaGetLastError());
   Download(d.clear, *clear);
   Synchronize();

@@ -46,4 +46,19 @@ void SortIntoGrid(const Policy& policy, const float* px, const float* py, uint32
                          thrust::minimum<uint32_t>());
 }
 
+// Points sorted into a grid by SortIntoGrid, with the grid: a pass that needs the same
+// points (the path check after the ORCA solve) reads them instead of sorting them again.
+// Backend memory. count 0: none.
+struct GridPointsView {
+  const float* x = nullptr;
+  const float* y = nullptr;
+  const float* radius = nullptr;
+  const float* vx = nullptr;
+  const float* vy = nullptr;
+  const uint32_t* input_index = nullptr;  // each slot's row in the columns that were sorted
+  const uint32_t* offsets = nullptr;      // BucketCount(grid) + 1 entries
+  GridSpec grid{};
+  uint32_t count = 0;
+};
+
 }  // namespace throng

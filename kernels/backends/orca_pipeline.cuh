@@ -108,6 +108,7 @@ class OrcaPipeline {
            const orca::ObstacleView& obstacles, const OrcaRunOptions& run, uint32_t chunk,
            const OrcaOutputView& out, OrcaStageTimes* times) {
     const uint32_t n = in.count;
+    last_grid_ = {};
     if (n == 0) return;
     const uint32_t audit_every = run.audit_every;
     auto for_each_agent = [&](const char* stage, auto functor) {
@@ -152,6 +153,8 @@ class OrcaPipeline {
                                      Raw(id_), Raw(flags_), Raw(input_index_), Raw(points_)});
     sync();
     times->grid_ms += ms_since(t0);
+    last_grid_ = {Raw(px_),          Raw(py_),      Raw(radius_), Raw(vx_), Raw(vy_),
+                  Raw(input_index_), Raw(offsets_), grid,         n};
 
     SortedAgentsView sorted{Raw(px_),     Raw(py_),        Raw(vx_),          Raw(vy_),
                             Raw(radius_), Raw(max_speed_), Raw(pref_vx_),     Raw(pref_vy_),
@@ -212,7 +215,13 @@ class OrcaPipeline {
     times->revalidate_ms += ms_since(t0);
   }
 
+  // The last solve's agents in grid order and the grid they were sorted into, valid until
+  // the next solve: the path check reads them rather than sorting the same points again
+  // (docs/ARCHITECTURE.md). count 0 before the first solve and after an empty one.
+  const GridPointsView& LastGrid() const { return last_grid_; }
+
  private:
+  GridPointsView last_grid_;
   Vector<uint32_t> buckets_, order_;  // sorted buckets; input index per sorted slot
   Vector<float> px_, py_, vx_, vy_, radius_, max_speed_, pref_vx_, pref_vy_;
   Vector<float> want_vx_, want_vy_;  // right of way only

@@ -1,7 +1,8 @@
 // The vehicles' path check on a parallel backend (kernels/vehicles/path_check.cuh), written
 // once with Thrust execution policies for cpu and cuda: pedestrians and the vehicles' discs
-// as one set of points, sorted into the backend's neighbour grid (SortIntoGrid), then one
-// walk per vehicle along its lane. Buffers only grow.
+// as one set of points in a neighbour grid, then one walk per vehicle along its lane. The
+// grid is the ORCA solve's when that solve had the same points (RunOnOrcaGrid), else its
+// own (Run, SortIntoGrid). Buffers only grow.
 #pragma once
 
 #include <thrust/for_each.h>
@@ -101,6 +102,40 @@ struct PathSpeedOf {
   const float *vx, *vy;
   THRONG_HD float operator()(uint32_t k) const { return Length(Vec2{vx[k], vy[k]}); }
 };
+
+// Each disc's vehicle, at the disc's place after the pedestrians' (disc_start[v] on).
+struct WriteDiscOwners {
+  const VehicleBody* bodies;
+  const uint32_t* disc_start;
+  int32_t* disc_owner;
+  THRONG_HD void operator()(uint32_t v) const {
+    for (int j = 0; j < bodies[v].DiscCount(); ++j) {
+      disc_owner[disc_start[v] + static_cast<uint32_t>(j)] = static_cast<int32_t>(v);
+    }
+  }
+};
+
+// The owner of each slot of the ORCA grid: -1 for a pedestrian (its row is below
+// `pedestrians`), else the disc's vehicle.
+struct SlotOwnerFunctor {
+  const uint32_t* input_index;
+  uint32_t pedestrians;
+  const int32_t* disc_owner;
+  int32_t* owner;
+  THRONG_HD void operator()(uint32_t slot) const {
+    const uint32_t k = input_index[slot];
+    owner[slot] = k < pedestrians ? -1 : disc_owner[k - pedestrians];
+  }
+};
+
+// A pedestrian slot's speed, 0 for a disc: the fastest walker over the ORCA grid's slots.
+struct PedestrianSlotSpeedOf {
+  const float *vx, *vy;
+  const int32_t* owner;
+  THRONG_HD float operator()(uint32_t slot) const {
+    return owner[slot] < 0 ? Length(Vec2{vx[slot], vy[slot]}) : 0.f;
+  }
+};
 struct ValueOf {
   const float* values;
   THRONG_HD float operator()(uint32_t k) const { return values[k]; }
@@ -146,16 +181,7 @@ class PathCheckPipeline {
     const uint32_t n = scene.agents, m = scene.vehicle_count;
     if (m == 0) return;
     const thrust::counting_iterator<uint32_t> first(0);
-    // The disc total by a reduction on the policy's own stream: it returns once the work
-    // queued before it is done (an element read would go through another stream).
-    Grow(disc_start_, m);
-    thrust::transform(policy, first, first + m, disc_start_.begin(),
-                      DiscCountOf{scene.vehicles.bodies});
-    const uint32_t discs = thrust::transform_reduce(
-        policy, first, first + m, DiscCountOf{scene.vehicles.bodies}, 0u, thrust::plus<uint32_t>());
-    thrust::exclusive_scan(policy, disc_start_.begin(), disc_start_.begin() + m,
-                           disc_start_.begin());
-    const uint32_t total = n + discs;
+    const uint32_t total = n + CountDiscs(policy, scene.vehicles.bodies, m);
     for (auto* column : {&x_, &y_, &r_, &vx_, &vy_, &sx_, &sy_, &sr_, &svx_, &svy_})
       Grow(*column, total);
     Grow(owner_, total);
@@ -169,12 +195,9 @@ class PathCheckPipeline {
         thrust::transform_reduce(policy, first, first + total, ValueOf{Raw(r_)}, 0.f, MaxOf{});
     const float walk_max = thrust::transform_reduce(
         policy, first, first + n, PathSpeedOf{scene.agent_vx, scene.agent_vy}, 0.f, MaxOf{});
-    const float width_max = thrust::transform_reduce(
-        policy, first, first + m, BodyWidthOf{scene.vehicles.bodies}, 0.f, MaxOf{});
+    const float reach_max = ReachMax(policy, params, scene.vehicles.bodies, m, r_max, walk_max);
     // 2 m cells suit walkers; a far reach (a large body, a fast pedestrian) gets cells of
     // an eighth of it, so that one query reads at most ~17 rows of cells.
-    const float reach_max =
-        0.5f * width_max + params.lateral_margin + r_max + walk_max * kPredictionHorizon;
     const GridSpec grid = MakeGridSpec(total, std::max(2.f, reach_max / 8.f));
     SortIntoGrid(policy, Raw(x_), Raw(y_), total, grid, buckets_, order_, offsets_);
     thrust::for_each_n(
@@ -183,19 +206,92 @@ class PathCheckPipeline {
                           Raw(sx_), Raw(sy_), Raw(sr_), Raw(svx_), Raw(svy_), Raw(sowner_)});
     const PathPointsView points{Raw(sx_),  Raw(sy_),     Raw(sr_), Raw(svx_),
                                 Raw(svy_), Raw(sowner_), r_max,    walk_max};
-    const PathCheckFunctor f{params, max_brake_decel, lanes,     points,        scene.vehicles,
-                             edges,  edge_count,      edge_grid, Raw(offsets_), grid,
-                             clear};
+    Walk(policy, params, max_brake_decel, lanes, edges, edge_count, edge_grid, points,
+         scene.vehicles, Raw(offsets_), grid, m, stop, chunk, clear);
+  }
+
+  // As Run, on the grid of an ORCA solve whose agents were the scene's pedestrians
+  // (scene.agents of them, first) and then each vehicle's discs in order, as the world
+  // passes them to both: the same points, so the same clear distances, without a second
+  // sort. The scene's pedestrian columns are not read. Returns false, having done
+  // nothing, when the solve's count does not match or its cells are too small for the
+  // corridor's reach (more than about 17 rows a query): Run is the caller's fallback.
+  template <class Policy>
+  bool RunOnOrcaGrid(const Policy& policy, const PathCheckParams& params, float max_brake_decel,
+                     const SplineSetView& lanes, const Vec2* edges, int32_t edge_count,
+                     const orca::EdgeGridView& edge_grid, const GridPointsView& solved,
+                     const PathSceneView& scene, const StopRequested& stop, uint32_t chunk,
+                     float* clear) {
+    const uint32_t n = scene.agents, m = scene.vehicle_count;
+    if (m == 0) return true;
+    const thrust::counting_iterator<uint32_t> first(0);
+    const uint32_t discs = CountDiscs(policy, scene.vehicles.bodies, m);
+    const uint32_t total = n + discs;
+    if (solved.count != total) return false;
+    Grow(disc_owner_, discs);
+    Grow(sowner_, total);
+    thrust::for_each_n(policy, first, m,
+                       WriteDiscOwners{scene.vehicles.bodies, Raw(disc_start_), Raw(disc_owner_)});
+    thrust::for_each_n(policy, first, total,
+                       SlotOwnerFunctor{solved.input_index, n, Raw(disc_owner_), Raw(sowner_)});
+    const float r_max = thrust::transform_reduce(policy, first, first + total,
+                                                 ValueOf{solved.radius}, 0.f, MaxOf{});
+    const float walk_max = thrust::transform_reduce(
+        policy, first, first + total, PedestrianSlotSpeedOf{solved.vx, solved.vy, Raw(sowner_)},
+        0.f, MaxOf{});
+    const float reach_max = ReachMax(policy, params, scene.vehicles.bodies, m, r_max, walk_max);
+    if (!(solved.grid.cell * 8.f >= reach_max)) return false;
+    const PathPointsView points{solved.x,  solved.y,     solved.radius, solved.vx,
+                                solved.vy, Raw(sowner_), r_max,         walk_max};
+    Walk(policy, params, max_brake_decel, lanes, edges, edge_count, edge_grid, points,
+         scene.vehicles, solved.offsets, solved.grid, m, stop, chunk, clear);
+    return true;
+  }
+
+ private:
+  // Each vehicle's first disc after the pedestrians (disc_start_), and the discs' total: a
+  // reduction on the policy's own stream, so it returns once the work queued before it is
+  // done (an element read would go through another stream).
+  template <class Policy>
+  uint32_t CountDiscs(const Policy& policy, const VehicleBody* bodies, uint32_t m) {
+    const thrust::counting_iterator<uint32_t> first(0);
+    Grow(disc_start_, m);
+    thrust::transform(policy, first, first + m, disc_start_.begin(), DiscCountOf{bodies});
+    const uint32_t discs = thrust::transform_reduce(policy, first, first + m, DiscCountOf{bodies},
+                                                    0u, thrust::plus<uint32_t>());
+    thrust::exclusive_scan(policy, disc_start_.begin(), disc_start_.begin() + m,
+                           disc_start_.begin());
+    return discs;
+  }
+
+  // The widest reach of a sample's query across the corridor, over every vehicle.
+  template <class Policy>
+  static float ReachMax(const Policy& policy, const PathCheckParams& params,
+                        const VehicleBody* bodies, uint32_t m, float r_max, float walk_max) {
+    const thrust::counting_iterator<uint32_t> first(0);
+    const float width_max =
+        thrust::transform_reduce(policy, first, first + m, BodyWidthOf{bodies}, 0.f, MaxOf{});
+    return 0.5f * width_max + params.lateral_margin + r_max + walk_max * kPredictionHorizon;
+  }
+
+  template <class Policy>
+  static void Walk(const Policy& policy, const PathCheckParams& params, float max_brake_decel,
+                   const SplineSetView& lanes, const Vec2* edges, int32_t edge_count,
+                   const orca::EdgeGridView& edge_grid, const PathPointsView& points,
+                   const PathVehiclesView& vehicles, const uint32_t* offsets, const GridSpec& grid,
+                   uint32_t m, const StopRequested& stop, uint32_t chunk, float* clear) {
+    const thrust::counting_iterator<uint32_t> first(0);
+    const PathCheckFunctor f{params,     max_brake_decel, lanes,   points, vehicles, edges,
+                             edge_count, edge_grid,       offsets, grid,   clear};
     for (uint32_t begin = 0; begin < m; begin += chunk) {
       ThrowIfStopRequested(stop, "vehicles");
       thrust::for_each_n(policy, first + begin, std::min(chunk, m - begin), f);
     }
   }
 
- private:
   Vector<uint32_t> disc_start_, buckets_, order_, offsets_;
   Vector<float> x_, y_, r_, vx_, vy_, sx_, sy_, sr_, svx_, svy_;
-  Vector<int32_t> owner_, sowner_;
+  Vector<int32_t> owner_, sowner_, disc_owner_;
 };
 
 }  // namespace throng

@@ -31,6 +31,11 @@ struct PathCheckScene {
   const float* progress = nullptr;   // m, the rear axle's place on the lane
   const float* speed = nullptr;      // m/s
   size_t vehicles = 0;
+  // The caller's promise that the backend's last ORCA solve had exactly these points as
+  // its agents: the pedestrians, then each vehicle's discs (VehicleBody::Disc) in order,
+  // as the world builds both. A parallel backend then reads that solve's neighbour grid
+  // instead of sorting the points again; the answers are the same either way.
+  bool points_were_last_solve = false;
 };
 
 }  // namespace throng

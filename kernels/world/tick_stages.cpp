@@ -29,8 +29,10 @@ void Pedestrians(TickContext& c) {
   PreparePedestrians(c.config, c.snapshot, c.w);
 }
 
-void Vehicles(TickContext& c) {
-  c.vehicles_braking = DriveVehicles(c.config, c.snapshot, c.options.stop, c.w);
+void Vehicles(TickContext& c) { DriveVehicles(c.config, c.snapshot, c.w); }
+
+void VehiclePaths(TickContext& c) {
+  c.vehicles_braking = CheckVehiclePaths(c.config, c.snapshot, c.options.stop, c.w);
 }
 
 // Before the vehicles' discs join the pedestrians: forward agents meet vehicles as boxes.
@@ -129,10 +131,11 @@ void Stats(TickContext& c) {
 constexpr TickStage kTickStages[] = {
     {Stage::kValidate, ValidateAndGather},  // the snapshot, and per-id memory by id
     {Stage::kPreferred, Pedestrians},       // internal frame, behaviours' preferred velocities
-    {Stage::kVehicles, Vehicles},           // spline following, then the path check
+    {Stage::kVehicles, Vehicles},           // spline following
     {Stage::kForward, Forward},             // forward agents' cast fans
     {Stage::kVehicles, VehicleDiscs},       // vehicles join ORCA as non-cooperative discs
     {Stage::kOrca, Orca},                   // validate, upload, grid, candidates, solve, download
+    {Stage::kVehicles, VehiclePaths},       // the path check, on the ORCA solve's grid
     {Stage::kStats, Results},               // results in the caller's frame, detectors' flags
     {Stage::kIntegrate, Move},              // the next state
     {Stage::kStats, Stats},                 // tick stats and contacts

@@ -40,7 +40,7 @@ struct World::Internals {
 
   // Buffers reused from tick to tick: copy-assigning into one keeps its capacity, so a
   // tick writes no fresh pages (at 1M agents they cost more than the copy).
-  Snapshot next_state;      // the tick's result state; Step swaps it with the kept one
+  Snapshot next_state;  // the tick's result state; Step swaps it with the kept one
   std::vector<AgentMemory> agent_memory;
   std::vector<VehicleMemory> vehicle_memory;
   AgentColumns orca_agents;
@@ -80,13 +80,14 @@ inline float Or(const std::vector<float>& column, size_t i, float fallback) {
 void PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, World::Internals& w);
 // Pedestrians in the internal frame, with their preferred velocities (behaviours).
 void PreparePedestrians(const WorldConfig& config, const Snapshot& s, World::Internals& w);
-// Vehicles: spline following, then the path check caps their speed. Returns how many
-// vehicles the path check slowed.
-// `stop` is asked inside the path check, between chunks of vehicles.
-uint64_t DriveVehicles(const WorldConfig& config, const Snapshot& s, const StopRequested& stop,
-                       World::Internals& w);
+// Vehicles: spline following, and their bodies for the stages after it.
+void DriveVehicles(const WorldConfig& config, const Snapshot& s, World::Internals& w);
 // The vehicles' bodies as non-cooperative discs after the pedestrians, for ORCA.
 void AddVehicleDiscs(World::Internals& w);
+// After the ORCA solve: the path check caps the vehicles' speed. Returns how many vehicles
+// it slowed. `stop` is asked inside the path check, between chunks of vehicles.
+uint64_t CheckVehiclePaths(const WorldConfig& config, const Snapshot& s, const StopRequested& stop,
+                           World::Internals& w);
 // The static shapes forward agents meet (internal frame), from the configuration and the
 // world's internal polygons, and the cell of their grid (about one probe reach).
 FanShapes InternalFanShapes(const WorldConfig& config, const std::vector<Polygon>& polygons);

@@ -212,14 +212,11 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, World::Int
   }
 }
 
-// Vehicles: spline following, then the path check caps their speed. Returns how many
-// vehicles the path check slowed.
-uint64_t DriveVehicles(const WorldConfig& config, const Snapshot& s, const StopRequested& stop,
-                       World::Internals& w) {
+// Vehicles: spline following; their bodies for the stages after it.
+void DriveVehicles(const WorldConfig& config, const Snapshot& s, World::Internals& w) {
   const Frame frame = config.frame;
   const VehicleSnapshot& vs = s.vehicles;
-  const size_t n = s.agents.size(), m = vs.size();
-  const AgentColumns& oa = w.orca_agents;
+  const size_t m = vs.size();
   const VehicleDefaults& vd = config.vehicle_defaults;
   VehicleColumns& vc = w.vehicles;
   vc.Resize(m);
@@ -285,6 +282,18 @@ uint64_t DriveVehicles(const WorldConfig& config, const Snapshot& s, const StopR
   } else {
     fr.Resize(0);  // no stale answers from a tick that had vehicles
   }
+}
+
+// The path check caps the vehicles' speed for what is ahead. It runs after the ORCA solve,
+// whose agents are the same points (the pedestrians, then the vehicles' discs), so that
+// the backend reads that solve's neighbour grid instead of sorting them again; nothing
+// between the two reads its answer. Returns how many vehicles it slowed.
+uint64_t CheckVehiclePaths(const WorldConfig& config, const Snapshot& s, const StopRequested& stop,
+                           World::Internals& w) {
+  const size_t n = s.agents.size(), m = s.vehicles.size();
+  const AgentColumns& oa = w.orca_agents;
+  const VehicleColumns& vc = w.vehicles;
+  FollowerResults& fr = w.follower;
   {
     PathCheckScene scene;
     scene.agent_x = oa.px.data();
@@ -298,6 +307,7 @@ uint64_t DriveVehicles(const WorldConfig& config, const Snapshot& s, const StopR
     scene.progress = fr.progress.data();
     scene.speed = vc.speed.data();
     scene.vehicles = m;
+    scene.points_were_last_solve = true;  // AddVehicleDiscs, then the ORCA stage
     // It looks as far ahead as the weakest brakes need.
     float weakest_brake = config.follower.max_brake_decel;
     for (const FollowerParams& p : vc.profiles) {

@@ -218,6 +218,78 @@ INSTANTIATE_TEST_SUITE_P(Backends, PathCheckEquivalenceTest,
                          ::testing::Values(BackendKind::kCpu, BackendKind::kCuda),
                          BackendParamName);
 
+// The world's ORCA columns for a street: its pedestrians, then each vehicle's discs, shifted
+// by `shift` (a solve of other points than the path check's, for the test that shows the
+// check reads the solve's grid).
+AgentColumns SolveColumnsOf(const Street& s, Vec2 shift = {0.f, 0.f}) {
+  AgentColumns a;
+  auto add = [&](Vec2 p, Vec2 v, float r, uint8_t flags) {
+    a.id.push_back(static_cast<uint32_t>(a.id.size()));
+    a.px.push_back(p.x + shift.x);
+    a.py.push_back(p.y + shift.y);
+    a.vx.push_back(v.x);
+    a.vy.push_back(v.y);
+    a.radius.push_back(r);
+    a.max_speed.push_back(std::max(Length(v), 0.01f));
+    a.pref_vx.push_back(v.x);
+    a.pref_vy.push_back(v.y);
+    a.flags.push_back(flags);
+  };
+  for (size_t k = 0; k < s.x.size(); ++k) add({s.x[k], s.y[k]}, {s.vx[k], s.vy[k]}, s.r[k], 0);
+  for (size_t v = 0; v < s.bodies.size(); ++v) {
+    const VehicleBody& body = s.bodies[v];
+    for (int j = 0; j < body.DiscCount(); ++j) {
+      add(body.Disc(j), body.heading * s.speed[v], body.DiscRadius(), kAgentNonCooperative);
+    }
+  }
+  return a;
+}
+
+// The world runs the path check after the ORCA solve of the same points and lets the
+// backend read that solve's grid: the same answers as a check that sorts its own, and
+// a solve of other points would change them (so the grid is read, not sorted again).
+TEST_P(PathCheckEquivalenceTest, TheOrcaSolvesGridGivesTheSameClearDistances) {
+  Street s;
+  std::mt19937 rng(4);
+  std::uniform_real_distribution<float> u(0.f, 1.f);
+  for (int k = 0; k < 400; ++k) {
+    s.Walker(300.f * u(rng), -12.f + 24.f * u(rng), -1.5f + 3.f * u(rng), -1.5f + 3.f * u(rng),
+             0.2f + 0.1f * u(rng));
+  }
+  for (int v = 0; v < 12; ++v) s.Car(v % 2, v % 2 == 0 ? 0.f : 4.f, 20.f * v, 3.f + u(rng) * 10.f);
+  const auto backend = CreateBackend(GetParam());
+  backend->SetSplines({StraightLane(0, 0.f, 400.f), StraightLane(1, 4.f, 400.f)});
+  std::vector<float> own, shared, other;
+  backend->CheckPaths(PathCheckParams{}, 6.f, s.Scene(), {}, &own);
+  PathCheckScene scene = s.Scene();
+  scene.points_were_last_solve = true;
+  OrcaResult solved;
+  backend->SolveOrca(OrcaParams{}, SolveColumnsOf(s), {}, &solved);
+  backend->CheckPaths(PathCheckParams{}, 6.f, scene, {}, &shared);
+  backend->SolveOrca(OrcaParams{}, SolveColumnsOf(s, {0.f, 2.5f}), {}, &solved);
+  backend->CheckPaths(PathCheckParams{}, 6.f, scene, {}, &other);
+  ASSERT_EQ(shared.size(), own.size());
+  size_t blocked = 0;
+  for (size_t v = 0; v < own.size(); ++v) {
+    EXPECT_EQ(std::memcmp(&shared[v], &own[v], sizeof(float)), 0)
+        << "vehicle " << v << ": " << shared[v] << " against " << own[v];
+    blocked += std::isinf(own[v]) ? 0 : 1;
+  }
+  EXPECT_GT(blocked, 3u);
+  EXPECT_NE(other, own);
+  // A solve of another count is not the scene's: the check sorts its own points.
+  AgentColumns fewer = SolveColumnsOf(s);
+  for (auto* c : {&fewer.px, &fewer.py, &fewer.vx, &fewer.vy, &fewer.radius, &fewer.max_speed,
+                  &fewer.pref_vx, &fewer.pref_vy}) {
+    c->erase(c->begin());
+  }
+  fewer.id.pop_back();
+  fewer.flags.erase(fewer.flags.begin());
+  backend->SolveOrca(OrcaParams{}, fewer, {}, &solved);
+  backend->CheckPaths(PathCheckParams{}, 6.f, scene, {}, &other);
+  EXPECT_EQ(other, own);
+}
+
 // Many small buildings beside and across straight lanes at random angles: the lanes' walks
 // meet the buildings through the edge grid, not a scan of every edge.
 struct TownOfBoxes {
