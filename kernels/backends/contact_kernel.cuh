@@ -57,7 +57,10 @@ THRONG_HD inline bool TouchesPolygon(Vec2 p, float r, const ContactPolygonsView&
   return false;
 }
 
-// Agents in grid order with the grid they were sorted into.
+// Agents in grid order with the grid they were sorted into. A slot with a negative radius
+// holds no agent (a vehicle disc of the ORCA solve whose grid is read; its position is
+// NaN). `moved`: how far any agent moved since the grid sorted it, which every query
+// adds to its radius (0 when the grid was built from these positions).
 struct ContactAgentsView {
   const float* x;
   const float* y;
@@ -66,6 +69,7 @@ struct ContactAgentsView {
   GridSpec grid;
   float r_max;
   uint32_t count;
+  float moved = 0.f;
 };
 
 struct AgentContactSums {
@@ -80,7 +84,8 @@ struct AddAgentContactSums {
 };
 
 // Slot i's overlaps with the agents in later slots (each pair counted once: the lower
-// slot's query reaches r_i + r_max >= r_i + r_j), and whether it touches an obstacle.
+// slot's query reaches r_i + r_max + moved, and agent j, sorted where it stood, lies
+// within r_i + r_j + moved of p_i when the two touch), and whether it touches an obstacle.
 struct AgentContactsFunctor {
   ContactAgentsView agents;
   ContactPolygonsView polygons;
@@ -88,8 +93,9 @@ struct AgentContactsFunctor {
   THRONG_HD AgentContactSums operator()(uint32_t i) const {
     const Vec2 p{agents.x[i], agents.y[i]};
     const float r = agents.radius[i];
+    if (!(r >= 0.f)) return {};  // no agent in this slot
     uint64_t pairs = 0;
-    ForEachRowRange(agents.grid, agents.offsets, p, r + agents.r_max,
+    ForEachRowRange(agents.grid, agents.offsets, p, r + agents.r_max + agents.moved,
                     [&](uint32_t begin, uint32_t end) {
                       for (uint32_t j = begin > i ? begin : i + 1; j < end; ++j) {
                         const float dx = agents.x[j] - p.x, dy = agents.y[j] - p.y;
@@ -117,7 +123,7 @@ struct BodyContactsFunctor {
   THRONG_HD uint64_t operator()(uint32_t b) const {
     const VehicleBody body = bodies[b];
     const Vec2 c = body.centre();
-    const float reach = 0.5f * hypotf(body.length, body.width) + agents.r_max;
+    const float reach = 0.5f * hypotf(body.length, body.width) + agents.r_max + agents.moved;
     uint64_t touching = 0;
     auto test = [&](uint32_t begin, uint32_t end) {
       for (uint32_t j = begin; j < end; ++j) {

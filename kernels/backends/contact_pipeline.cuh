@@ -1,8 +1,9 @@
 // The contact count on a parallel backend, written once with Thrust execution policies
-// and compiled by both (cpu_backend.cpp, cuda_backend.cu): the agents sorted into the
-// backend's neighbour grid (the ORCA pipeline's), then two reductions, one over agents
-// (overlapping pairs, obstacles touched) and one over vehicle bodies. Integer sums: the
-// counts are the same whatever the thread count or device.
+// and compiled by both (cpu_backend.cpp, cuda_contacts.cu): the agents in a neighbour grid
+// (the last ORCA solve's, which sorted them before they moved, or a sort of their own),
+// then two reductions, one over agents (overlapping pairs, obstacles touched) and one over
+// vehicle bodies. Integer sums: the counts are the same whatever the thread count, device
+// or grid.
 #pragma once
 
 #include <thrust/for_each.h>
@@ -58,6 +59,51 @@ struct ContactGatherFunctor {
     x[i] = x_in[src];
     y[i] = y_in[src];
     radius[i] = radius_in[src];
+  }
+};
+
+// Slot k of an ORCA solve's grid for the contact count: the scene's agent in the solve's
+// row input_index[k] when that row is one of the scene's n, else no agent (a vehicle
+// disc: radius -1, position NaN, which no test counts).
+struct ContactSlotGatherFunctor {
+  const float* __restrict__ x_in;
+  const float* __restrict__ y_in;
+  const float* __restrict__ radius_in;
+  uint32_t n;
+  const uint32_t* __restrict__ input_index;
+  float* __restrict__ x;
+  float* __restrict__ y;
+  float* __restrict__ radius;
+  THRONG_HD void operator()(uint32_t slot) const {
+    const uint32_t k = input_index[slot];
+    const bool agent = k < n;
+    x[slot] = agent ? x_in[k] : NAN;
+    y[slot] = agent ? y_in[k] : NAN;
+    radius[slot] = agent ? radius_in[k] : -1.f;
+  }
+};
+
+// How far a slot's agent is from where the solve sorted it, and its radius (0, 0 for an
+// empty slot).
+struct MovedAndRadius {
+  float moved, r_max;
+};
+
+struct MovedAndRadiusOf {
+  const float* x;
+  const float* y;
+  const float* radius;
+  const float* sorted_x;
+  const float* sorted_y;
+  THRONG_HD MovedAndRadius operator()(uint32_t slot) const {
+    if (!(radius[slot] >= 0.f)) return {0.f, 0.f};
+    return {Length(Vec2{x[slot] - sorted_x[slot], y[slot] - sorted_y[slot]}), radius[slot]};
+  }
+};
+
+struct CombineMovedAndRadius {
+  THRONG_HD MovedAndRadius operator()(const MovedAndRadius& a, const MovedAndRadius& b) const {
+    return {fmaxf(a.moved, b.moved), fmaxf(a.r_max, b.r_max)};
   }
 };
 
@@ -127,9 +173,59 @@ class ContactPipeline {
         policy, first, n,
         ContactGatherFunctor{x, y, radius, Raw(order_), Raw(x_), Raw(y_), Raw(radius_)});
     const ContactAgentsView agents{Raw(x_), Raw(y_), Raw(radius_), Raw(offsets_), grid, b.r_max, n};
+    return CountIn(policy, agents, bodies, body_count, chunk, stop);
+  }
 
-    // Chunks of agents with a stop check between them: one very large agent makes every
-    // cell large, and a stopped tick should not wait for the whole count.
+  // As Count, on the grid of the last ORCA solve (`solved`) when the scene's n agents are
+  // that solve's first n rows moved since (the world counts after the move): the agents
+  // are gathered into the solve's slots rather than sorted, and each query reaches as far
+  // again as the farthest agent moved. Exact for any positions: `moved` is measured, not
+  // assumed. Returns false, having counted nothing, when the solve had fewer rows or its
+  // cells are too small for the queries (a query would read more than 9 rows of cells, as
+  // the count's own grid never does, and could meet a bucket row twice): Count is then
+  // the caller's fallback.
+  template <class Policy>
+  bool CountOnSolveGrid(const Policy& policy, const GridPointsView& solved, const float* x,
+                        const float* y, const float* radius, uint32_t n, const VehicleBody* bodies,
+                        uint32_t body_count, uint32_t chunk, const StopRequested& stop,
+                        CollisionCounts* counts) {
+    if (n == 0) {
+      *counts = {};
+      return true;
+    }
+    if (solved.count < n) return false;
+    const uint32_t slots = solved.count;
+    const thrust::counting_iterator<uint32_t> first(0);
+    Grow(x_, slots);
+    Grow(y_, slots);
+    Grow(radius_, slots);
+    thrust::for_each_n(policy, first, slots,
+                       ContactSlotGatherFunctor{x, y, radius, n, solved.input_index, Raw(x_),
+                                                Raw(y_), Raw(radius_)});
+    const MovedAndRadius b = thrust::transform_reduce(
+        policy, first, first + slots,
+        MovedAndRadiusOf{Raw(x_), Raw(y_), Raw(radius_), solved.x, solved.y},
+        MovedAndRadius{0.f, 0.f}, CombineMovedAndRadius{});
+    // A rounding's worth more than measured.
+    const float moved = b.moved * 1.0001f + 1e-6f;
+    if (!(2.f * b.r_max + moved <= 4.f * solved.grid.cell)) return false;
+    ContactAgentsView agents{Raw(x_),     Raw(y_), Raw(radius_), solved.offsets,
+                             solved.grid, b.r_max, slots};
+    agents.moved = moved;
+    *counts = CountIn(policy, agents, bodies, body_count, chunk, stop);
+    return true;
+  }
+
+ private:
+  // The reductions over agents (in chunks, asking `stop` between them: one very large
+  // agent makes every cell large, and a stopped tick should not wait for the whole
+  // count) and over vehicle bodies.
+  template <class Policy>
+  CollisionCounts CountIn(const Policy& policy, const ContactAgentsView& agents,
+                          const VehicleBody* bodies, uint32_t body_count, uint32_t chunk,
+                          const StopRequested& stop) {
+    const thrust::counting_iterator<uint32_t> first(0);
+    const uint32_t n = agents.count;
     chunk = std::max<uint32_t>(chunk, 1);
     AgentContactSums sums;
     for (uint32_t begin = 0; begin < n; begin += std::min(chunk, n - begin)) {
@@ -140,6 +236,7 @@ class ContactPipeline {
                                          AgentContactsFunctor{agents, polygons_},
                                          AgentContactSums{}, AddAgentContactSums{}));
     }
+    CollisionCounts counts;
     counts.agent_pairs = sums.pairs;
     counts.agents_in_obstacles = sums.in_obstacles;
     if (body_count > 0) {
@@ -150,7 +247,6 @@ class ContactPipeline {
     return counts;
   }
 
- private:
   ContactRings rings_;
   Vector<int32_t> ring_start_;
   Vector<Vec2> ring_, lo_, hi_;

@@ -172,6 +172,14 @@ void CpuBackend::SteerForwardScene(FanMode mode, float dt, const ForwardSceneAge
 
 CollisionCounts CpuBackend::CountContacts(const ContactScene& scene, const StopRequested& stop) {
   ValidateContactScene(scene);
+  CollisionCounts counts;
+  if (contacts_->CountOnSolveGrid(thrust::omp::par, orca_->LastGrid(), scene.x, scene.y,
+                                  scene.radius, static_cast<uint32_t>(scene.count), scene.bodies,
+                                  static_cast<uint32_t>(scene.body_count), kCpuContactChunk, stop,
+                                  &counts)) {
+    ++counts_on_solve_grid_;
+    return counts;
+  }
   return contacts_->Count(thrust::omp::par, scene.x, scene.y, scene.radius,
                           static_cast<uint32_t>(scene.count), scene.bodies,
                           static_cast<uint32_t>(scene.body_count), kCpuContactChunk, stop);

@@ -49,12 +49,16 @@ class CpuBackend final : public Backend {
   // edge grid. Same results bit for bit; for the tests and benchmarks that show it. On by
   // default.
   void UseEdgeGrid(bool on) { use_edge_grid_ = on; }
+  // How many contact counts read the last ORCA solve's grid rather than sorting their own
+  // (docs/ARCHITECTURE.md, "One grid per tick"); for the tests that show it.
+  uint64_t contact_counts_on_solve_grid() const { return counts_on_solve_grid_; }
 
  private:
   SplineSet splines_;
   ObstacleVertices obstacles_;
   EdgeGrid edge_grid_;  // built once per SetObstacles
   bool use_edge_grid_ = true;
+  uint64_t counts_on_solve_grid_ = 0;
   std::vector<Vec2> segments_;  // obstacle edges for casts
   std::unique_ptr<OrcaPipeline<std::vector>> orca_;
   std::unique_ptr<ForwardSceneBuffers<std::vector>> forward_;

@@ -29,10 +29,16 @@ CollisionCounts CudaBackend::CountContacts(const ContactScene& scene, const Stop
   Upload(scene.y, scene.count, d.y);
   Upload(scene.radius, scene.count, d.radius);
   Upload(scene.bodies, scene.body_count, d.bodies);
-  const CollisionCounts counts = d.pipeline.Count(Policy(), Raw(d.x), Raw(d.y), Raw(d.radius),
-                                                  static_cast<uint32_t>(scene.count), Raw(d.bodies),
-                                                  static_cast<uint32_t>(scene.body_count),
-                                                  kGpuContactChunk, stop);
+  const auto n = static_cast<uint32_t>(scene.count);
+  const auto body_count = static_cast<uint32_t>(scene.body_count);
+  // The last ORCA solve's grid when it holds these agents, moved since; else its own sort.
+  CollisionCounts counts;
+  if (!d.pipeline.CountOnSolveGrid(Policy(), LastOrcaGrid(), Raw(d.x), Raw(d.y), Raw(d.radius),
+                                   n, Raw(d.bodies), body_count, kGpuContactChunk, stop,
+                                   &counts)) {
+    counts = d.pipeline.Count(Policy(), Raw(d.x), Raw(d.y), Raw(d.radius), n, Raw(d.bodies),
+                              body_count, kGpuContactChunk, stop);
+  }
   Synchronize();
   return counts;
 }

@@ -75,7 +75,7 @@ void Move(TickContext& c) {
 }
 
 // Tick stats over the pedestrians ORCA solved (non-cooperative ones are not solved), and
-// the contacts after the move (counted on the backend, on its own grid).
+// the contacts after the move (counted on the backend, on the ORCA solve's grid).
 void Stats(TickContext& c) {
   const World::Internals& w = c.w;
   const AgentColumns& oa = w.orca_agents;

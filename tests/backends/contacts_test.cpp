@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernels/backends/backend.h"
+#include "kernels/backends/cpu_backend.h"
 #include "tests/backends/backend_param.h"
 
 namespace throng {
@@ -185,6 +186,65 @@ TEST_P(ContactsEquivalenceTest, GridSearchFindsWhatBruteForceFinds) {
       EXPECT_EQ(got.agent_vehicle, want.agent_vehicle);
       EXPECT_EQ(got.agents_in_obstacles, want.agents_in_obstacles);
     }
+  }
+}
+
+// The world counts contacts after the move, on the grid its ORCA solve sorted the same
+// agents into (and a few vehicle discs after them): every agent moved since, by up to half
+// a metre. The counts are the brute force's; moved too far, or with more agents than the
+// solve had, the count sorts its own and is still exact.
+TEST_P(ContactsEquivalenceTest, CountsOnTheSolvesGridAfterAMoveMatchBruteForce) {
+  const auto reference = CreateBackend(BackendKind::kReference);
+  const auto backend = CreateBackend(GetParam());
+  auto* cpu = dynamic_cast<CpuBackend*>(backend.get());
+  for (const uint32_t seed : {5u, 6u}) {
+    SCOPED_TRACE(::testing::Message() << "seed " << seed);
+    RandomScene s = MakeRandomScene(seed, seed == 5 ? 20.f : 60.f, seed == 6);
+    s.polygons.pop_back();  // not the square around everything
+    reference->SetObstacles(s.polygons);
+    backend->SetObstacles(s.polygons);
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(-1.f, 1.f);
+    AgentColumns solve;
+    const size_t n = s.agents.x.size();
+    for (size_t k = 0; k < n + 3; ++k) {
+      const bool disc = k >= n;
+      solve.id.push_back(static_cast<uint32_t>(k));
+      solve.px.push_back(disc ? 5.f * static_cast<float>(k - n) : s.agents.x[k]);
+      solve.py.push_back(disc ? -3.f : s.agents.y[k]);
+      solve.vx.push_back(0.f);
+      solve.vy.push_back(0.f);
+      solve.radius.push_back(disc ? 1.2f : s.agents.r[k]);
+      solve.max_speed.push_back(1.5f);
+      solve.pref_vx.push_back(u(rng));
+      solve.pref_vy.push_back(u(rng));
+      solve.flags.push_back(disc ? kAgentNonCooperative : 0);
+    }
+    OrcaResult solved;
+    backend->SolveOrca(OrcaParams{}, solve, {}, &solved);
+    const uint64_t shared_before = cpu ? cpu->contact_counts_on_solve_grid() : 0;
+    auto check = [&](const Agents& a, size_t shared_counts) {
+      const ContactScene scene = a.Scene(s.bodies);
+      const CollisionCounts want = reference->CountContacts(scene, {});
+      const CollisionCounts got = backend->CountContacts(scene, {});
+      EXPECT_GT(want.agent_pairs, 100u);
+      EXPECT_EQ(got.agent_pairs, want.agent_pairs);
+      EXPECT_EQ(got.agent_vehicle, want.agent_vehicle);
+      EXPECT_EQ(got.agents_in_obstacles, want.agents_in_obstacles);
+      if (cpu) EXPECT_EQ(cpu->contact_counts_on_solve_grid(), shared_before + shared_counts);
+    };
+    Agents moved = s.agents;
+    for (size_t k = 0; k < n; ++k) {
+      moved.x[k] += 0.35f * u(rng);
+      moved.y[k] += 0.35f * u(rng);
+    }
+    check(moved, 1);
+    Agents far = moved;
+    for (float& x : far.x) x += 500.f;
+    check(far, 1);
+    Agents more = moved;
+    for (int k = 0; k < 4; ++k) more.Add(u(rng), u(rng), 0.3f);
+    check(more, 1);
   }
 }
 
