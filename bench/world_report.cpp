@@ -25,9 +25,12 @@ Json SummaryJson(const Summary& s) {
 }
 
 Json RunJson(const RunFigures& f) {
-  Json stages = Json::object();
+  Json stages = Json::object(), bytes = Json::object();
   for (int s = 0; s < kStageCount; ++s) {
-    stages[std::string(StageName(static_cast<Stage>(s)))] = SummaryJson(f.stage_ms[s]);
+    const std::string name(StageName(static_cast<Stage>(s)));
+    stages[name] = SummaryJson(f.stage_ms[s]);
+    bytes[name] = {{"to_backend", f.stage_bytes_to_backend[s]},
+                   {"to_host", f.stage_bytes_to_host[s]}};
   }
   const Quality& q = f.quality;
   Json j = {{"scenario", f.scenario},
@@ -43,6 +46,7 @@ Json RunJson(const RunFigures& f) {
             {"dt", f.dt},
             {"tick_ms", SummaryJson(f.tick_ms)},
             {"stage_ms", stages},
+            {"stage_bytes", bytes},
             {"agents_per_s", f.agents_per_s},
             {"agents_per_s_at_median", f.agents_per_s_at_median},
             {"peak_host_bytes", f.peak_host_bytes},
@@ -118,6 +122,20 @@ void PrintRuns(const std::vector<RunFigures>& runs) {
       }
       std::printf("\n");
     }
+  }
+  // Copies between host and backend, per stage (issue 37's figure; docs/PERFORMANCE.md).
+  for (const RunFigures& f : runs) {
+    std::string line;
+    for (int s = 0; s < kStageCount; ++s) {
+      const uint64_t in = f.stage_bytes_to_backend[s], out = f.stage_bytes_to_host[s];
+      if (in == 0 && out == 0) continue;
+      char cell[96];
+      std::snprintf(cell, sizeof cell, " %s %llu in, %llu out;",
+                    std::string(StageName(static_cast<Stage>(s))).c_str(), U(in), U(out));
+      line += cell;
+    }
+    std::printf("%-10s bytes/tick%s\n", f.backend.c_str(),
+                line.empty() ? " 0 (reads and writes host memory in place)" : line.c_str());
   }
   for (const RunFigures& f : runs) {
     if (!f.device_warmup_bytes) continue;

@@ -25,6 +25,7 @@ struct Lane {
   TickResult result;
   std::vector<double> tick_ms;
   std::array<std::vector<double>, kStageCount> stage_ms;
+  std::array<uint64_t, kStageCount> bytes_to_backend{}, bytes_to_host{};  // most in a tick
   bool on_device = false;
   // In use before the world existed: the context, the kernels' modules and their per-thread
   // local memory (reserved at a kernel's first launch: OpenLane's warm-up), other runs.
@@ -107,7 +108,12 @@ void StepLane(Lane& lane, const Snapshot& snapshot, bool timed) {
   }
   if (!timed) return;
   lane.tick_ms.push_back(ms);
-  for (int s = 0; s < kStageCount; ++s) lane.stage_ms[s].push_back(lane.result.stats.stage_ms[s]);
+  const TickStats& stats = lane.result.stats;
+  for (int s = 0; s < kStageCount; ++s) {
+    lane.stage_ms[s].push_back(stats.stage_ms[s]);
+    lane.bytes_to_backend[s] = std::max(lane.bytes_to_backend[s], stats.stage_bytes_to_backend[s]);
+    lane.bytes_to_host[s] = std::max(lane.bytes_to_host[s], stats.stage_bytes_to_host[s]);
+  }
 }
 
 // Accumulates how far `other`'s outputs are from `first`'s on the same snapshot.
@@ -180,6 +186,8 @@ RunFigures Figures(const scenarios::Scenario& scenario, const Lane& lane, const 
   f.dt = scenario.initial.dt;
   f.tick_ms = Summarise(lane.tick_ms);
   for (int s = 0; s < kStageCount; ++s) f.stage_ms[s] = Summarise(lane.stage_ms[s]);
+  f.stage_bytes_to_backend = lane.bytes_to_backend;
+  f.stage_bytes_to_host = lane.bytes_to_host;
   const double seconds = std::accumulate(lane.tick_ms.begin(), lane.tick_ms.end(), 0.0) / 1e3;
   const double everyone = static_cast<double>(f.agents + f.vehicles + f.forward);
   if (seconds > 0) f.agents_per_s = everyone * f.ticks / seconds;

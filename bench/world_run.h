@@ -65,6 +65,9 @@ struct RunFigures {
   float dt = 0;
   Summary tick_ms;  // wall clock around World::Step
   std::array<Summary, kStageCount> stage_ms;
+  // Bytes each stage copied between host and backend in a timed tick (the most of any):
+  // TickStats::stage_bytes_*, 0 on the cpu backend.
+  std::array<uint64_t, kStageCount> stage_bytes_to_backend{}, stage_bytes_to_host{};
   double agents_per_s = 0;  // (agents + vehicles) * ticks / timed seconds
   // (agents + vehicles) / median tick: what a quiet machine sustains, as one slow tick in
   // ten from another process on a shared machine weighs on the figure above

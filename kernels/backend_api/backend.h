@@ -3,6 +3,7 @@
 // has, and how one is made, is kernels/backends/backend.h.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "kernels/backend_api/contacts.h"
@@ -19,12 +20,24 @@ namespace throng {
 
 enum class BackendKind { kAuto, kCuda, kCpu, kReference };
 
+// Bytes copied between host memory and a backend's own memory (Backend::transferred).
+struct TransferredBytes {
+  uint64_t to_backend = 0;
+  uint64_t to_host = 0;
+};
+
 // A backend owns its memory (host or device) and stream. Not thread-safe: one caller at a
 // time per instance; separate instances run in parallel.
 class Backend {
  public:
   virtual ~Backend() = default;
   virtual BackendKind kind() const = 0;
+
+  // Bytes copied between host memory and the backend's memory since it was made: every
+  // explicit copy of a column or table (a reduction's few-byte result is not counted).
+  // Zero on the backends that read and write host memory in place (cpu, reference). The
+  // world books each tick stage's share (TickStats::stage_bytes_*).
+  virtual TransferredBytes transferred() const { return {}; }
 
   // Installs a world's splines (validated; throws std::invalid_argument naming the
   // offending point). Replaces any earlier set.

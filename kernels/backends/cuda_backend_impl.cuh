@@ -71,6 +71,7 @@ class CudaBackend final : public Backend {
     if (count > 0) {
       THRONG_CUDA_CHECK(
           cudaMemcpyAsync(Raw(device), host, count * sizeof(T), cudaMemcpyHostToDevice, stream_));
+      transferred_.to_backend += count * sizeof(T);
     }
   }
   template <class T>
@@ -79,8 +80,10 @@ class CudaBackend final : public Backend {
     if (!host.empty()) {
       THRONG_CUDA_CHECK(cudaMemcpyAsync(host.data(), Raw(device), host.size() * sizeof(T),
                                         cudaMemcpyDeviceToHost, stream_));
+      transferred_.to_host += host.size() * sizeof(T);
     }
   }
+  TransferredBytes transferred() const override { return transferred_; }
   // Upload as a callable, for the pipelines' Set(host, copy) members.
   auto Uploader() const {
     return [this](const auto& host, auto& device) { Upload(host, device); };
@@ -117,6 +120,8 @@ class CudaBackend final : public Backend {
   orca::ObstacleView Obstacles() const;
 
   cudaStream_t stream_ = nullptr;
+  // Every copy's bytes (Upload, Download, the ORCA pipeline's staged blocks).
+  mutable TransferredBytes transferred_;
   // Thrust's scratch storage: the cache, and the allocator over it that Policy() hands to
   // Thrust (mutable: Thrust takes it by reference, and allocating changes the cache).
   std::unique_ptr<cub::CachingDeviceAllocator> temporaries_cache_;

@@ -51,7 +51,7 @@ void CudaBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents
       {agents.radius.data(), n * sizeof(float)},    {agents.max_speed.data(), n * sizeof(float)},
       {agents.pref_vx.data(), n * sizeof(float)},   {agents.pref_vy.data(), n * sizeof(float)},
       {agents.id.data(), n * sizeof(uint32_t)},     {agents.flags.data(), n * sizeof(uint8_t)}};
-  d.staging.Upload(in_columns, 10, d.inputs, d.in_at, stream_);
+  transferred_.to_backend += d.staging.Upload(in_columns, 10, d.inputs, d.in_at, stream_);
   // The outputs' block, laid out as the downloads below read it.
   const size_t out_bytes[8] = {n * sizeof(float),    n * sizeof(float),    n * sizeof(uint8_t),
                                n * sizeof(uint16_t), n * sizeof(uint16_t), n * sizeof(uint16_t),
@@ -100,7 +100,7 @@ void CudaBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents
       {out->status.data(), n * sizeof(uint8_t)},     {out->candidates.data(), n * sizeof(uint16_t)},
       {out->neighbors.data(), n * sizeof(uint16_t)}, {out->constraints.data(), n * sizeof(uint16_t)},
       {out->solve_flags.data(), n * sizeof(uint8_t)}, {d.missed_host.data(), n * sizeof(uint16_t)}};
-  d.staging.Download(d.outputs, d.out_at, out_columns, 8, stream_);
+  transferred_.to_host += d.staging.Download(d.outputs, d.out_at, out_columns, 8, stream_);
   if (options.record_kept) Download(d.kept_out, out->kept_ids);
   Synchronize();
   times.download_ms = ms_since(t0);

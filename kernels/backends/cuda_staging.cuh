@@ -37,53 +37,60 @@ class CudaStaging {
   // Lays the columns out in `block` (resized to fit; `offsets` gets where each starts) and
   // copies them there. Waits for the stream first (the pinned buffer is reused) and
   // returns once the copy is queued: the caller synchronises before the host columns go.
-  void Upload(const HostColumnIn* columns, size_t count, thrust::device_vector<uint8_t>& block,
+  // Returns the bytes copied.
+  size_t Upload(const HostColumnIn* columns, size_t count, thrust::device_vector<uint8_t>& block,
               size_t* offsets, cudaStream_t stream) {
     if (count > kMaxColumns) throw std::logic_error("CudaStaging: too many columns");
     size_t bytes[kMaxColumns];
     for (size_t k = 0; k < count; ++k) bytes[k] = columns[k].bytes;
     const size_t total = LayOutColumns(bytes, count, offsets);
     block.resize(total);
-    if (total == 0) return;
+    if (total == 0) return 0;
     uint8_t* device = Raw(block);
     if (!pinned_) {
+      size_t copied = 0;
       for (size_t k = 0; k < count; ++k) {
         if (columns[k].bytes == 0) continue;
         THRONG_CUDA_CHECK(cudaMemcpyAsync(device + offsets[k], columns[k].data, columns[k].bytes,
                                           cudaMemcpyHostToDevice, stream));
+        copied += columns[k].bytes;
       }
-      return;
+      return copied;
     }
     THRONG_CUDA_CHECK(cudaStreamSynchronize(stream));
     uint8_t* host = Pinned(total);
     PackColumns(columns, count, offsets, host);
     THRONG_CUDA_CHECK(cudaMemcpyAsync(device, host, total, cudaMemcpyHostToDevice, stream));
+    return total;
   }
 
   // Copies the block's columns, laid out at `offsets` (the first `count`), into the host
-  // columns, and waits for them.
-  void Download(const thrust::device_vector<uint8_t>& block, const size_t* offsets,
+  // columns, and waits for them. Returns the bytes copied.
+  size_t Download(const thrust::device_vector<uint8_t>& block, const size_t* offsets,
                 const HostColumnOut* columns, size_t count, cudaStream_t stream) {
     size_t total = 0;  // up to the end of the last column asked for
     for (size_t k = 0; k < count; ++k) {
       if (columns[k].bytes > 0) total = std::max(total, offsets[k] + columns[k].bytes);
     }
-    if (total == 0) return;
+    if (total == 0) return 0;
     const uint8_t* device = Raw(block);
     if (!pinned_) {
+      size_t copied = 0;
       for (size_t k = 0; k < count; ++k) {
         if (columns[k].bytes == 0) continue;
         THRONG_CUDA_CHECK(cudaMemcpyAsync(columns[k].data, device + offsets[k], columns[k].bytes,
                                           cudaMemcpyDeviceToHost, stream));
+        copied += columns[k].bytes;
       }
       THRONG_CUDA_CHECK(cudaStreamSynchronize(stream));
-      return;
+      return copied;
     }
     THRONG_CUDA_CHECK(cudaStreamSynchronize(stream));  // before the pinned buffer is reused
     uint8_t* host = Pinned(total);
     THRONG_CUDA_CHECK(cudaMemcpyAsync(host, device, total, cudaMemcpyDeviceToHost, stream));
     THRONG_CUDA_CHECK(cudaStreamSynchronize(stream));
     UnpackColumns(host, offsets, columns, count);
+    return total;
   }
 
   static constexpr size_t kMaxColumns = 16;

@@ -146,11 +146,16 @@ constexpr TickStage kTickStages[] = {
 void RunTickStages(TickContext& ctx) {
   for (const TickStage& stage : kTickStages) {
     const double booked_before = StageMsSum(ctx.stats);
+    const TransferredBytes copied_before = ctx.w.backend->transferred();
     const auto start = Clock::now();
     stage.run(ctx);
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     const double split = StageMsSum(ctx.stats) - booked_before;
-    ctx.stats.stage_ms[static_cast<size_t>(stage.stage)] += std::max(0.0, ms - split);
+    const auto k = static_cast<size_t>(stage.stage);
+    ctx.stats.stage_ms[k] += std::max(0.0, ms - split);
+    const TransferredBytes copied = ctx.w.backend->transferred();
+    ctx.stats.stage_bytes_to_backend[k] += copied.to_backend - copied_before.to_backend;
+    ctx.stats.stage_bytes_to_host[k] += copied.to_host - copied_before.to_host;
     ThrowIfStopRequested(ctx.options.stop, StageName(stage.stage).data());
   }
 }

@@ -1,5 +1,6 @@
 #include "kernels/world/world.h"
 
+#include <stdexcept>
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -108,6 +109,19 @@ World::World(WorldConfig config, BackendKind backend)
     : config_(std::move(config)), in_(std::make_unique<Internals>()) {
   ValidateWorldConfig(config_);
   in_->backend = CreateBackend(backend);
+  InstallScene();
+}
+
+World::World(WorldConfig config, std::unique_ptr<Backend> backend)
+    : config_(std::move(config)), in_(std::make_unique<Internals>()) {
+  ValidateWorldConfig(config_);
+  if (!backend) throw std::invalid_argument("backend: none given");
+  in_->backend = std::move(backend);
+  InstallScene();
+}
+
+// The configuration's lanes, obstacles and navigation fields, on the world's backend.
+void World::InstallScene() {
   const std::vector<SplineDesc> splines = InternalSplines(config_);
   in_->lanes = BuildSplineSet(splines);
   in_->backend->SetSplines(splines);

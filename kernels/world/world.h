@@ -38,6 +38,8 @@ class World {
   // Validates the configuration (std::invalid_argument naming the field, e.g.
   // "splines[2].points[5].x: not finite") and creates the backend (BackendUnavailable).
   World(WorldConfig config, BackendKind backend);
+  // As above, on a backend the caller made (a test's decorator, a backend of its own).
+  World(WorldConfig config, std::unique_ptr<Backend> backend);
   ~World();
   World(const World&) = delete;
   World& operator=(const World&) = delete;
@@ -85,6 +87,7 @@ class World {
   void Restore(WorldKept kept);
 
  private:
+  void InstallScene();
   // Step's tick on `snapshot` after the world's state of tick `last_tick`. With
   // `next_holds_the_rest`, the spare snapshot already holds every column of `snapshot`
   // that integration does not write (Advance's ticks after its first): only the moved

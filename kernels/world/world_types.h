@@ -276,6 +276,9 @@ struct TickStats {
   // Forward agents whose body overlaps a static obstacle at the tick's start.
   uint64_t forward_in_obstacles = 0;
   std::array<double, kStageCount> stage_ms{};  // wall-clock milliseconds per Stage
+  // Bytes each Stage copied between host and backend memory (Backend::transferred): 0 on
+  // the cpu backend, which reads host memory in place.
+  std::array<uint64_t, kStageCount> stage_bytes_to_backend{}, stage_bytes_to_host{};
 
   double total_ms() const;
 };

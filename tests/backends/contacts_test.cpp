@@ -231,7 +231,9 @@ TEST_P(ContactsEquivalenceTest, CountsOnTheSolvesGridAfterAMoveMatchBruteForce) 
       EXPECT_EQ(got.agent_pairs, want.agent_pairs);
       EXPECT_EQ(got.agent_vehicle, want.agent_vehicle);
       EXPECT_EQ(got.agents_in_obstacles, want.agents_in_obstacles);
-      if (cpu) EXPECT_EQ(cpu->contact_counts_on_solve_grid(), shared_before + shared_counts);
+      if (cpu) {
+        EXPECT_EQ(cpu->contact_counts_on_solve_grid(), shared_before + shared_counts);
+      }
     };
     Agents moved = s.agents;
     for (size_t k = 0; k < n; ++k) {

@@ -1,0 +1,130 @@
+// TickStats::stage_bytes_*: each tick stage books the bytes its backend calls copy between
+// host and backend memory. A decorator over the cpu backend counts what a device backend
+// would copy for each call (its inputs in, its answers out), and the world must book them
+// under the stage that made the call.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <numeric>
+
+#include "kernels/backends/cpu_backend.h"
+#include "kernels/scenarios/scenario.h"
+#include "kernels/world/world.h"
+
+namespace throng {
+namespace {
+
+class CopyCountingBackend : public Backend {
+ public:
+  BackendKind kind() const override { return BackendKind::kCpu; }
+  TransferredBytes transferred() const override { return copied_; }
+
+  void SetSplines(const std::vector<SplineDesc>& splines) override { cpu_.SetSplines(splines); }
+  void QuerySplines(const SplineQueries& q, SplineQueryResults* out) override {
+    cpu_.QuerySplines(q, out);
+  }
+  void SetObstacles(const std::vector<Polygon>& polygons) override { cpu_.SetObstacles(polygons); }
+  void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
+                 const OrcaRunOptions& options, OrcaResult* out) override {
+    cpu_.SolveOrca(params, agents, options, out);
+    copied_.to_backend += agents.size() * kOrcaBytesIn;
+    copied_.to_host += agents.size() * kOrcaBytesOut;
+  }
+  void FollowSplines(const FollowerParams& params, float world_speed_limit,
+                     const VehicleColumns& vehicles, FollowerResults* out) override {
+    cpu_.FollowSplines(params, world_speed_limit, vehicles, out);
+    copied_.to_backend += vehicles.size() * kFollowBytesIn;
+    copied_.to_host += vehicles.size() * kFollowBytesOut;
+  }
+  void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& agents,
+                    FanResults* out) override {
+    cpu_.SteerForward(params, dt, agents, out);
+  }
+  void SetFanObstacles(const FanShapes& shapes, float cell) override {
+    cpu_.SetFanObstacles(shapes, cell);
+  }
+  void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
+                         const FanBodies& bodies, const StopRequested& stop,
+                         ForwardSceneResults* out) override {
+    cpu_.SteerForwardScene(mode, dt, agents, bodies, stop, out);
+  }
+  CollisionCounts CountContacts(const ContactScene& scene, const StopRequested& stop) override {
+    copied_.to_backend += scene.count * kContactBytesIn;
+    return cpu_.CountContacts(scene, stop);
+  }
+  void CheckPaths(const PathCheckParams& params, float max_brake_decel, const PathCheckScene& scene,
+                  const StopRequested& stop, std::vector<float>* clear) override {
+    cpu_.CheckPaths(params, max_brake_decel, scene, stop, clear);
+    copied_.to_host += clear->size() * sizeof(float);
+  }
+
+  static constexpr uint64_t kOrcaBytesIn = 37, kOrcaBytesOut = 11;
+  static constexpr uint64_t kFollowBytesIn = 101, kFollowBytesOut = 53;
+  static constexpr uint64_t kContactBytesIn = 12;
+
+ private:
+  CpuBackend cpu_;
+  TransferredBytes copied_;
+};
+
+uint64_t Sum(const std::array<uint64_t, kStageCount>& bytes) {
+  return std::accumulate(bytes.begin(), bytes.end(), uint64_t{0});
+}
+
+TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
+  const scenarios::Scenario s = scenarios::MakeScenario("town", 300, 3);
+  const size_t n = s.initial.agents.size(), m = s.initial.vehicles.size();
+  ASSERT_GT(m, 0u);
+  auto owned = std::make_unique<CopyCountingBackend>();
+  const CopyCountingBackend& backend = *owned;
+  World world(s.config, std::move(owned));
+  TickOptions options;
+  options.integrate = true;
+  TickResult result;
+  world.Step(s.initial, options, &result);
+  for (int tick = 0; tick < 3; ++tick) {
+    const TransferredBytes before = backend.transferred();
+    world.Advance(1, s.initial.dt, &result);
+    const TransferredBytes after = backend.transferred();
+    const TickStats& t = result.stats;
+    SCOPED_TRACE(::testing::Message() << "tick " << tick);
+    // Every byte the backend copied is booked, once, to some stage.
+    EXPECT_EQ(Sum(t.stage_bytes_to_backend), after.to_backend - before.to_backend);
+    EXPECT_EQ(Sum(t.stage_bytes_to_host), after.to_host - before.to_host);
+    // ORCA's agents are the pedestrians and the vehicles' discs.
+    const uint64_t orca_in = t.stage_bytes_to_backend[static_cast<size_t>(Stage::kOrca)];
+    EXPECT_EQ(orca_in % CopyCountingBackend::kOrcaBytesIn, 0u);
+    const uint64_t solved = orca_in / CopyCountingBackend::kOrcaBytesIn;
+    EXPECT_GT(solved, n);
+    EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kOrca)],
+              solved * CopyCountingBackend::kOrcaBytesOut);
+    // The follower and the path check are the vehicles' stage.
+    EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kVehicles)],
+              m * CopyCountingBackend::kFollowBytesIn);
+    EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kVehicles)],
+              m * (CopyCountingBackend::kFollowBytesOut + sizeof(float)));
+    // The contact count, after the move, is the stats stage's.
+    EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kStats)],
+              n * CopyCountingBackend::kContactBytesIn);
+    EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kStats)], 0u);
+  }
+}
+
+TEST(WorldTransferTest, TheCpuBackendCopiesNothing) {
+  const scenarios::Scenario s = scenarios::MakeScenario("town", 300, 3);
+  World world(s.config, BackendKind::kCpu);
+  TickOptions options;
+  options.integrate = true;
+  TickResult result;
+  world.Step(s.initial, options, &result);
+  EXPECT_EQ(Sum(result.stats.stage_bytes_to_backend), 0u);
+  EXPECT_EQ(Sum(result.stats.stage_bytes_to_host), 0u);
+}
+
+TEST(WorldTransferTest, AWorldNeedsABackend) {
+  const scenarios::Scenario s = scenarios::MakeScenario("town", 30, 3);
+  EXPECT_THROW(World(s.config, std::unique_ptr<Backend>()), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace throng
