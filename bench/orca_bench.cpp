@@ -153,7 +153,10 @@ int main(int argc, char** argv) {
   std::string json_path;
   ParamOverrides overrides;
   app.add_option("--backends", backends, "reference, cpu, cuda")->delimiter(',');
-  app.add_option("--scenarios", scenario_names, "circle, random, blocks")->delimiter(',');
+  // Anything else was run as the random scene under the name asked for.
+  app.add_option("--scenarios", scenario_names, "circle, random, blocks")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"circle", "random", "blocks"}));
   app.add_option("--sizes", sizes, "agent counts")->delimiter(',');
   app.add_option("--ticks", ticks, "timed ticks (medians reported)")->check(CLI::PositiveNumber);
   app.add_option("--warmup", warmup, "untimed ticks first");
