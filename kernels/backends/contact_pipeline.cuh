@@ -45,26 +45,9 @@ struct CombineContactBounds {
   }
 };
 
-// Copies x, y and radius into grid order.
-struct ContactGatherFunctor {
-  const float* __restrict__ x_in;
-  const float* __restrict__ y_in;
-  const float* __restrict__ radius_in;
-  const uint32_t* __restrict__ order;
-  float* __restrict__ x;
-  float* __restrict__ y;
-  float* __restrict__ radius;
-  THRONG_HD void operator()(uint32_t i) const {
-    const uint32_t src = order[i];
-    x[i] = x_in[src];
-    y[i] = y_in[src];
-    radius[i] = radius_in[src];
-  }
-};
-
-// Slot k of an ORCA solve's grid for the contact count: the scene's agent in the solve's
-// row input_index[k] when that row is one of the scene's n, else no agent (a vehicle
-// disc: radius -1, position NaN, which no test counts).
+// Copies x, y and radius into grid order: slot k holds the agent of row input_index[k],
+// or, where that row is not one of the n agents (a vehicle disc of the ORCA solve whose
+// grid is read), no agent: radius -1 and position NaN, which no test counts.
 struct ContactSlotGatherFunctor {
   const float* __restrict__ x_in;
   const float* __restrict__ y_in;
@@ -171,7 +154,7 @@ class ContactPipeline {
     Grow(radius_, n);
     thrust::for_each_n(
         policy, first, n,
-        ContactGatherFunctor{x, y, radius, Raw(order_), Raw(x_), Raw(y_), Raw(radius_)});
+        ContactSlotGatherFunctor{x, y, radius, n, Raw(order_), Raw(x_), Raw(y_), Raw(radius_)});
     const ContactAgentsView agents{Raw(x_), Raw(y_), Raw(radius_), Raw(offsets_), grid, b.r_max, n};
     return CountIn(policy, agents, bodies, body_count, chunk, stop);
   }
