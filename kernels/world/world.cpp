@@ -1,8 +1,8 @@
 #include "kernels/world/world.h"
 
-#include <stdexcept>
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <utility>
 

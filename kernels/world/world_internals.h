@@ -40,7 +40,7 @@ struct World::Internals {
 
   // Buffers reused from tick to tick: copy-assigning into one keeps its capacity, so a
   // tick writes no fresh pages (at 1M agents they cost more than the copy).
-  Snapshot next_state;  // the tick's result state; Step swaps it with the kept one
+  Snapshot next_state;      // the tick's result state; Step swaps it with the kept one
   std::vector<AgentMemory> agent_memory;
   std::vector<VehicleMemory> vehicle_memory;
   AgentColumns orca_agents;
