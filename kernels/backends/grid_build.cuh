@@ -59,6 +59,7 @@ struct GridPointsView {
   const uint32_t* offsets = nullptr;      // BucketCount(grid) + 1 entries
   GridSpec grid{};
   uint32_t count = 0;
+  float r_max = 0.f;  // the largest radius
 };
 
 }  // namespace throng

@@ -154,7 +154,7 @@ class OrcaPipeline {
     sync();
     times->grid_ms += ms_since(t0);
     last_grid_ = {Raw(px_),          Raw(py_),      Raw(radius_), Raw(vx_), Raw(vy_),
-                  Raw(input_index_), Raw(offsets_), grid,         n};
+                  Raw(input_index_), Raw(offsets_), grid,         n,        r_max};
 
     SortedAgentsView sorted{Raw(px_),     Raw(py_),        Raw(vx_),          Raw(vy_),
                             Raw(radius_), Raw(max_speed_), Raw(pref_vx_),     Raw(pref_vy_),

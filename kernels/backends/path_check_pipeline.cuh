@@ -234,8 +234,7 @@ class PathCheckPipeline {
                        WriteDiscOwners{scene.vehicles.bodies, Raw(disc_start_), Raw(disc_owner_)});
     thrust::for_each_n(policy, first, total,
                        SlotOwnerFunctor{solved.input_index, n, Raw(disc_owner_), Raw(sowner_)});
-    const float r_max = thrust::transform_reduce(policy, first, first + total,
-                                                 ValueOf{solved.radius}, 0.f, MaxOf{});
+    const float r_max = solved.r_max;  // the solve's own, over these points
     const float walk_max = thrust::transform_reduce(
         policy, first, first + total, PedestrianSlotSpeedOf{solved.vx, solved.vy, Raw(sowner_)},
         0.f, MaxOf{});
