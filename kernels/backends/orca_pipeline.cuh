@@ -5,7 +5,8 @@
 // steady-state ticks allocate nothing.
 #pragma once
 
-#include <thrust/count.h>
+#include <thrust/copy.h>
+#include <thrust/fill.h>
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/transform_reduce.h>
@@ -17,6 +18,7 @@
 
 #include "kernels/backends/grid_build.cuh"
 #include "kernels/orca/orca_agent.cuh"
+#include "kernels/orca/orca_repair.cuh"
 #include "kernels/spatial/grid.cuh"
 
 namespace throng {
@@ -166,10 +168,11 @@ class OrcaPipeline {
     Grow(kept_, n);
     Grow(candidates_, n);
     Grow(missed_, n);
-    for_each_agent(
-        "candidates",
-        NeighborQueryFunctor{sorted, Raw(points_), Raw(offsets_), grid, params, r_max, s_max,
-                             audit_every, Raw(lists_), Raw(kept_), Raw(candidates_), Raw(missed_)});
+    Grow(kept_bound_, n);
+    for_each_agent("candidates",
+                   NeighborQueryFunctor{sorted, Raw(points_), Raw(offsets_), grid, params, r_max,
+                                        s_max, audit_every, Raw(lists_), Raw(kept_),
+                                        Raw(candidates_), Raw(missed_), Raw(kept_bound_)});
     sync();
     times->neighbors_ms += ms_since(t0);
 
@@ -182,35 +185,21 @@ class OrcaPipeline {
       sorted.want_vx = Raw(want_vx_);
       sorted.want_vy = Raw(want_vy_);
     }
-    for (State& st : state_) st.Grow(n);
-    Grow(constraints_, n);
-    const PassStateView pass_one = View(0);
+    state_.Grow(n);
+    const PassStateView state = state_.View();
     WithNeighborCap(params.max_neighbors, [&](auto cap) {
       for_each_agent("orca", OrcaPassOneFunctorFor<decltype(cap)::value>{
-                                 sorted, Raw(lists_), Raw(kept_), obstacles, params, pass_one});
+                                 sorted, Raw(lists_), Raw(kept_), obstacles, params, state});
     });
     sync();
     times->solve_ms += ms_since(t0);
 
-    // Repair passes, ping-ponging between the two states; a pass after which no agent
-    // turned non-ok leaves nothing for the next one to do, so the loop stops there.
     t0 = Clock::now();
-    int last = 0;
-    const int passes = params.revalidate ? params.revalidate_passes : 0;
-    for (int pass = 0; pass < passes; ++pass) {
-      const PassStateView prev = View(last);
-      if (thrust::count(policy, prev.turned, prev.turned + n, uint8_t{1}) == 0) break;
-      const PassStateView next = View(1 - last);
-      WithNeighborCap(params.max_neighbors, [&](auto cap) {
-        for_each_agent("orca", OrcaRepairPassFunctorFor<decltype(cap)::value>{
-                                   sorted, Raw(lists_), Raw(kept_), prev, obstacles, params, next});
-      });
-      last = 1 - last;
-    }
-    thrust::for_each_n(
-        policy, first, n,
-        OrcaWriteResultsFunctor{sorted, Raw(lists_), params.max_neighbors, Raw(kept_),
-                                Raw(candidates_), Raw(missed_), View(last), out});
+    RepairPasses(policy, sync, sorted, grid, reach * 1.0001f, obstacles, params, n);
+    thrust::for_each_n(policy, first, n,
+                       OrcaWriteResultsFunctor{sorted, Raw(lists_), params.max_neighbors,
+                                               Raw(kept_), Raw(candidates_), Raw(missed_),
+                                               state, out});
     sync();
     times->revalidate_ms += ms_since(t0);
   }
@@ -221,6 +210,59 @@ class OrcaPipeline {
   const GridPointsView& LastGrid() const { return last_grid_; }
 
  private:
+  // The repair passes (kernels/orca/orca_repair.cuh) on the state pass 1 wrote: each lists
+  // the agents that keep one that turned in the pass before, re-solves them into a side
+  // buffer, then writes them back. A pass in which nobody turned leaves nothing for the
+  // next one to do, so the loop stops there. `reach`: the neighbour query's largest.
+  // The lists' lengths are counted on the backend; each pass has its own two counters,
+  // zeroed together in stream order, and `sync` waits for a count before it is read.
+  template <class Policy, class Sync>
+  void RepairPasses(const Policy& policy, Sync sync, const SortedAgentsView& sorted,
+                    const GridSpec& grid, float reach, const orca::ObstacleView& obstacles,
+                    const OrcaParams& params, uint32_t n) {
+    const int passes = params.revalidate ? params.revalidate_passes : 0;
+    if (passes == 0) return;
+    const thrust::counting_iterator<uint32_t> first(0);
+    const PassStateView state = state_.View();
+    Grow(turned_, n);
+    Grow(work_, n);
+    Grow(marks_, n);  // new entries are 0; each pass clears the marks it set
+    if (!marks_clear_) thrust::fill(policy, marks_.begin(), marks_.end(), 0u);  // a pass threw
+    marks_clear_ = false;
+    const size_t counters = 2 * static_cast<size_t>(passes);
+    Grow(counts_, counters);
+    thrust::fill_n(policy, counts_.begin(), counters, 0u);
+    uint32_t* const counts = Raw(counts_);
+    auto turned_count = static_cast<uint32_t>(
+        thrust::copy_if(policy, first, first + n, state.turned, turned_.begin(), IsNonZero{}) -
+        turned_.begin());
+    for (int pass = 0; pass < passes && turned_count > 0; ++pass) {
+      uint32_t* const work_count_at = counts + 2 * pass;
+      thrust::for_each_n(policy, first, turned_count,
+                         MarkRepairsFunctor{sorted, Raw(points_), Raw(offsets_), grid, reach,
+                                            Raw(lists_), Raw(kept_), Raw(kept_bound_),
+                                            params.max_neighbors, state.status, Raw(turned_),
+                                            Raw(marks_), Raw(work_), work_count_at});
+      sync();
+      const uint32_t work_count = counts_[2 * pass];
+      if (work_count == 0) break;
+      repaired_.Grow(work_count);
+      const RepairOutputView repaired = repaired_.View();
+      WithNeighborCap(params.max_neighbors, [&](auto cap) {
+        thrust::for_each_n(policy, first, work_count,
+                           OrcaRepairFunctorFor<decltype(cap)::value>{
+                               sorted, Raw(lists_), Raw(kept_), state, obstacles, params,
+                               Raw(work_), repaired});
+      });
+      thrust::for_each_n(policy, first, work_count,
+                         ApplyRepairsFunctor{Raw(work_), repaired, state, Raw(marks_),
+                                             Raw(turned_), work_count_at + 1});
+      sync();
+      turned_count = counts_[2 * pass + 1];
+    }
+    marks_clear_ = true;
+  }
+
   GridPointsView last_grid_;
   Vector<uint32_t> buckets_, order_;  // sorted buckets; input index per sorted slot
   Vector<float> px_, py_, vx_, vy_, radius_, max_speed_, pref_vx_, pref_vy_;
@@ -230,22 +272,39 @@ class OrcaPipeline {
   Vector<QueryPoint> points_;
   Vector<uint32_t> offsets_, lists_;
   Vector<uint16_t> kept_, candidates_, missed_;
-  // One pass's per-agent results (grid order); constraints_ is shared (repairs keep it).
+  Vector<float> kept_bound_;
+  // The solve's per-agent results (grid order), as pass 1 wrote them and the repairs
+  // rewrite them.
   struct State {
+    Vector<float> vx, vy;
+    Vector<uint8_t> status, flags, turned;
+    Vector<uint16_t> constraints;
+    void Grow(size_t n) {
+      for (auto* v : {&vx, &vy}) throng::Grow(*v, n);
+      for (auto* v : {&status, &flags, &turned}) throng::Grow(*v, n);
+      throng::Grow(constraints, n);
+    }
+    PassStateView View() {
+      return {Raw(vx), Raw(vy), Raw(status), Raw(flags), Raw(constraints), Raw(turned)};
+    }
+  };
+  State state_;
+  // A repair pass's re-solves, in work-list order (as many as the largest pass had).
+  struct Repaired {
     Vector<float> vx, vy;
     Vector<uint8_t> status, flags, turned;
     void Grow(size_t n) {
       for (auto* v : {&vx, &vy}) throng::Grow(*v, n);
       for (auto* v : {&status, &flags, &turned}) throng::Grow(*v, n);
     }
+    RepairOutputView View() { return {Raw(vx), Raw(vy), Raw(status), Raw(flags), Raw(turned)}; }
   };
-  PassStateView View(int k) {
-    State& st = state_[k];
-    return {Raw(st.vx),    Raw(st.vy),        Raw(st.status),
-            Raw(st.flags), Raw(constraints_), Raw(st.turned)};
-  }
-  State state_[2];
-  Vector<uint16_t> constraints_;
+  Repaired repaired_;
+  // Sorted indices of the agents that turned in the last pass; of those that re-solve in
+  // this one; one mark per agent (0 between passes; false: a pass threw before clearing
+  // them); the two lists' lengths, per pass.
+  Vector<uint32_t> turned_, work_, marks_, counts_;
+  bool marks_clear_ = true;
 };
 
 }  // namespace throng

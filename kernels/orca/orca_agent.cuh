@@ -109,6 +109,10 @@ struct NeighborQueryFunctor {
   uint16_t* __restrict__ kept_count;       // sorted order
   uint16_t* __restrict__ candidate_count;  // sorted order
   uint16_t* __restrict__ audit_missed;     // sorted order
+  // Sorted order: the squared distance of the last kept slot once the list is full, else
+  // infinity (a neighbour farther than this is not kept); -1 for an agent not solved.
+  // The repair passes read it to skip lists that cannot hold a turned agent.
+  float* __restrict__ kept_bound;
 
   THRONG_HD void operator()(uint32_t i) const {
     if (agents.flags[i] & kAgentNonCooperative) {
@@ -116,6 +120,7 @@ struct NeighborQueryFunctor {
       kept_count[i] = 0;
       candidate_count[i] = 0;
       audit_missed[i] = kNotAudited;
+      kept_bound[i] = -1.f;
       return;
     }
     const Vec2 p{agents.px[i], agents.py[i]};
@@ -207,19 +212,21 @@ struct NeighborQueryFunctor {
     kept_count[i] = static_cast<uint16_t>(count);
     candidate_count[i] = static_cast<uint16_t>(candidates > 65535u ? 65535u : candidates);
     audit_missed[i] = static_cast<uint16_t>(missed);
+    kept_bound[i] = bound;
   }
 };
 
-// One pass's results in grid order: pass 1 writes them, each repair pass reads the
-// previous pass's and writes its own (two-phase), the last one goes to the output.
+// The solve's results in grid order: pass 1 writes them, each repair pass reads them and
+// then writes its re-solved agents' answers back (kernels/orca/orca_repair.cuh); the last
+// pass's go to the output.
 struct PassStateView {
   float* __restrict__ vx;
   float* __restrict__ vy;
   uint8_t* __restrict__ status;
   uint8_t* __restrict__ flags;
   uint16_t* __restrict__ constraints;
-  // 1 iff the agent is not ok in this pass's results and was ok in the pass before (pass 1:
-  // iff not ok): its cooperative neighbours relied on it taking its half.
+  // Pass 1: 1 iff the agent is not ok, so its cooperative neighbours' solves relied on a
+  // half it does not take (the repair passes keep their own list of who turned).
   uint8_t* __restrict__ turned;
 };
 
@@ -322,75 +329,6 @@ struct OrcaPassOneFunctorFor {
   }
 };
 using OrcaPassOneFunctor = OrcaPassOneFunctorFor<kMaxNeighborsLimit>;
-
-// A repair pass (docs/ORCA.md, "Repair passes"): a cooperative agent still ok whose kept
-// neighbour turned non-ok in the previous pass (it stopped or took an emergency velocity,
-// so it does not take its half) re-solves with every non-ok neighbour treated as
-// non-cooperative at its previous-pass velocity. A feasible velocity is adopted; otherwise,
-// with revalidate_fallback, the agent falls back (safe stop, else emergency) and turns
-// non-ok itself, else it keeps its velocity. Reads `prev` only, writes `next`.
-template <int kNeighborCap>
-struct OrcaRepairPassFunctorFor {
-  SortedAgentsView agents;
-  const uint32_t* __restrict__ lists;
-  const uint16_t* __restrict__ kept_count;
-  PassStateView prev;
-  orca::ObstacleView obstacles;
-  OrcaParams params;
-  PassStateView next;
-
-  THRONG_HD void operator()(uint32_t i) const {
-    constexpr uint8_t kOk = static_cast<uint8_t>(SolveStatus::kOk);
-    Vec2 v{prev.vx[i], prev.vy[i]};
-    uint8_t status = prev.status[i];
-    uint8_t flags = prev.flags[i];
-    uint8_t turned = 0;
-    const int count = kept_count[i];
-    const uint32_t* list =
-        lists + static_cast<size_t>(i) * static_cast<size_t>(params.max_neighbors);
-    const bool cooperative = (agents.flags[i] & kAgentNonCooperative) == 0;
-    bool triggered = false;
-    if (cooperative && status == kOk) {
-      for (int k = 0; k < count && !triggered; ++k) triggered = prev.turned[list[k]] != 0;
-    }
-    if (triggered) {
-      LocalArray<orca::NeighborState, kNeighborCap> neighbor_storage;
-      orca::NeighborState* const neighbors = neighbor_storage.data();
-      for (int k = 0; k < count; ++k) neighbors[k] = NeighborStateOf(agents, list[k]);
-      GiveRightOfWay(agents, i, list, count, neighbors);
-      for (int k = 0; k < count; ++k) {
-        const uint32_t j = list[k];
-        if (prev.status[j] != kOk) {
-          neighbors[k].v = {prev.vx[j], prev.vy[j]};
-          neighbors[k].non_cooperative = true;
-          neighbors[k].demoted = (agents.flags[j] & kAgentNonCooperative) == 0;
-        }
-      }
-      flags |= kSolveRevalidated;
-      const orca::SolveOutput again = orca::SolveAgent<kNeighborCap>(
-          AgentStateOf(agents, i), neighbors, count, obstacles, params,
-          /*feasible_only=*/!params.revalidate_fallback);
-      if (again.feasible) {
-        v = again.velocity;
-        flags =
-            static_cast<uint8_t>((flags & ~kSolveShortenedHorizon) | again.flags | kSolveAdopted);
-      } else if (params.revalidate_fallback) {
-        v = again.velocity;
-        status = static_cast<uint8_t>(again.status);
-        flags =
-            static_cast<uint8_t>((flags & ~(kSolveShortenedHorizon | kSolveAdopted)) | again.flags);
-        turned = status != kOk;
-      }
-    }
-    next.vx[i] = v.x;
-    next.vy[i] = v.y;
-    next.status[i] = status;
-    next.flags[i] = flags;
-    next.constraints[i] = prev.constraints[i];
-    next.turned[i] = turned;
-  }
-};
-using OrcaRepairPassFunctor = OrcaRepairPassFunctorFor<kMaxNeighborsLimit>;
 
 // Calls f with the neighbour cap for max_neighbors, as a std::integral_constant: the small
 // one where it fits (a GPU thread's stack for the solve drops from about 7 KB to about 4 KB).

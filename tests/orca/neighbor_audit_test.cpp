@@ -81,10 +81,12 @@ uint64_t AuditedMisses(const Crowd& c, const OrcaParams& params, uint64_t* found
                                 c.flags.data(),  c.input_index.data(), n};
   std::vector<uint32_t> lists(static_cast<size_t>(n) * params.max_neighbors);
   std::vector<uint16_t> kept(n), candidates(n), missed(n, kNotAudited);
-  const NeighborQueryFunctor query{agents,      c.points.data(), c.offsets.data(),
-                                   c.grid,      params,          0.3f,
+  std::vector<float> bound(n);
+  const NeighborQueryFunctor query{agents,      c.points.data(),   c.offsets.data(),
+                                   c.grid,      params,            0.3f,
                                    1.5f,        /*audit_every=*/1, lists.data(),
-                                   kept.data(), candidates.data(), missed.data()};
+                                   kept.data(), candidates.data(), missed.data(),
+                                   bound.data()};
   uint64_t total = 0;
   *found = 0;
   for (uint32_t i = 0; i < n; ++i) {

@@ -12,14 +12,16 @@
 #include "kernels/orca/orca.cuh"
 #include "kernels/orca/orca_agent.cuh"
 #include "kernels/orca/orca_lp.cuh"
+#include "kernels/orca/orca_repair.cuh"
 #include "tests/orca/orca_kernel_fixtures.h"
 
 namespace throng::orca_kernel_test {
 namespace {
 
 // ---------------------------------------------------------------------------------------
-// Repair passes (OrcaRepairPassFunctor, then OrcaWriteResultsFunctor) on hand-built sorted
-// agents and pass-1 results, sequenced as kernels/backends/orca_pipeline.cuh does.
+// Repair passes (MarkRepairsFunctor, OrcaRepairFunctor, ApplyRepairsFunctor, then
+// OrcaWriteResultsFunctor) on hand-built sorted agents and pass-1 results, sequenced as
+// kernels/backends/orca_pipeline.cuh does.
 
 struct PassTwoHarness {
   int max_neighbors;
@@ -93,34 +95,56 @@ struct PassTwoHarness {
                                   vy.data(),      radius.data(),      max_speed.data(),
                                   pref_vx.data(), pref_vy.data(),     id.data(),
                                   flags.data(),   input_index.data(), static_cast<uint32_t>(n)};
-    // Two states, as the pipeline keeps them; state 0 starts as pass 1's results.
-    std::vector<float> s_vx[2] = {p1_vx, p1_vx}, s_vy[2] = {p1_vy, p1_vy};
-    std::vector<uint8_t> s_status[2] = {p1_status, p1_status}, s_flags[2] = {p1_flags, p1_flags};
-    std::vector<uint8_t> s_turned[2] = {std::vector<uint8_t>(n), std::vector<uint8_t>(n)};
+    // The solve's state as pass 1 left it; the repair passes as the pipeline sequences
+    // them (kernels/backends/orca_pipeline.cuh, RepairPasses).
+    std::vector<float> s_vx = p1_vx, s_vy = p1_vy;
+    std::vector<uint8_t> s_status = p1_status, s_flags = p1_flags, s_turned(n);
     std::vector<uint16_t> constraints = p1_constraints;
-    for (size_t i = 0; i < n; ++i) {
-      s_turned[0][i] = p1_status[i] != static_cast<uint8_t>(SolveStatus::kOk);
+    const PassStateView state{s_vx.data(),    s_vy.data(),        s_status.data(),
+                              s_flags.data(), constraints.data(), s_turned.data()};
+    // One bucket holds everyone (a 1x1 table), so the marking scan reads every agent and
+    // the hand-built lists decide; no list is full, so none is skipped by its bound.
+    std::vector<QueryPoint> points;
+    for (size_t i = 0; i < n; ++i) points.push_back({px[i], py[i], radius[i], max_speed[i]});
+    const std::vector<uint32_t> offsets{0, static_cast<uint32_t>(n)};
+    const GridSpec one_bucket{1e4f, 1e-4f, 0, 0, 0};
+    const std::vector<float> bound(n, INFINITY);
+    std::vector<uint32_t> turned, marks(n, 0), work(n), next_turned(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      if (p1_status[i] != static_cast<uint8_t>(SolveStatus::kOk)) turned.push_back(i);
     }
-    auto view = [&](int k) {
-      return PassStateView{s_vx[k].data(),    s_vy[k].data(),     s_status[k].data(),
-                           s_flags[k].data(), constraints.data(), s_turned[k].data()};
-    };
-    int last = 0;
     passes_run = 0;
     for (int pass = 0; pass < (p.revalidate ? p.revalidate_passes : 0); ++pass) {
-      if (std::count(s_turned[last].begin(), s_turned[last].end(), 1) == 0) break;
-      const OrcaRepairPassFunctor repair{
-          agents, lists.data(), kept.data(), view(last), kNoObstacles, p, view(1 - last)};
-      for (uint32_t i = 0; i < n; ++i) repair(i);
-      last = 1 - last;
+      if (turned.empty()) break;
+      uint32_t work_count = 0, turned_count = 0;
+      const MarkRepairsFunctor mark{agents,        points.data(),  offsets.data(),
+                                    one_bucket,    1e3f,           lists.data(),
+                                    kept.data(),   bound.data(),   p.max_neighbors,
+                                    state.status,  turned.data(),  marks.data(),
+                                    work.data(),   &work_count};
+      for (uint32_t t = 0; t < turned.size(); ++t) mark(t);
+      if (work_count == 0) break;
+      std::vector<float> r_vx(work_count), r_vy(work_count);
+      std::vector<uint8_t> r_status(work_count), r_flags(work_count), r_turned(work_count);
+      const RepairOutputView repaired{r_vx.data(), r_vy.data(), r_status.data(), r_flags.data(),
+                                      r_turned.data()};
+      const OrcaRepairFunctor repair{agents, lists.data(), kept.data(), state, kNoObstacles,
+                                     p,      work.data(),  repaired};
+      for (uint32_t w = 0; w < work_count; ++w) repair(w);
+      const ApplyRepairsFunctor apply{work.data(),  repaired,           state, marks.data(),
+                                      next_turned.data(), &turned_count};
+      for (uint32_t w = 0; w < work_count; ++w) apply(w);
+      turned.assign(next_turned.begin(), next_turned.begin() + turned_count);
+      EXPECT_TRUE(std::all_of(marks.begin(), marks.end(), [](uint32_t m) { return m == 0; }))
+          << "a pass leaves no mark for the next";
       ++passes_run;
     }
     const OrcaOutputView out{o_vx.data(),         o_vy.data(),        o_status.data(),
                              o_candidates.data(), o_neighbors.data(), o_constraints.data(),
                              o_flags.data(),      o_audit.data(),     nullptr};
     const OrcaWriteResultsFunctor write{
-        agents,     lists.data(), p.max_neighbors, kept.data(), candidates.data(), audit.data(),
-        view(last), out};
+        agents, lists.data(), p.max_neighbors, kept.data(), candidates.data(), audit.data(),
+        state,  out};
     for (uint32_t i = 0; i < n; ++i) write(i);
   }
   int passes_run = 0;
