@@ -289,6 +289,18 @@ THRONG_HD inline void GiveRightOfWay(const SortedAgentsView& agents, uint32_t i,
   }
 }
 
+// Agent i's kept neighbours as its solves see them, right of way applied, into
+// `neighbors`; returns i's list (sorted indices).
+THRONG_HD inline const uint32_t* KeptNeighbors(const SortedAgentsView& agents,
+                                               const uint32_t* lists, int max_neighbors,
+                                               int count, uint32_t i,
+                                               orca::NeighborState* neighbors) {
+  const uint32_t* list = lists + static_cast<size_t>(i) * static_cast<size_t>(max_neighbors);
+  for (int k = 0; k < count; ++k) neighbors[k] = NeighborStateOf(agents, list[k]);
+  GiveRightOfWay(agents, i, list, count, neighbors);
+  return list;
+}
+
 // The solve functors are instantiated per neighbour cap (orca::SolveAgent): the pipeline
 // takes the small one when max_neighbors fits it.
 template <int kNeighborCap>
@@ -312,12 +324,9 @@ struct OrcaPassOneFunctorFor {
       return;
     }
     const int count = kept_count[i];
-    const uint32_t* list =
-        lists + static_cast<size_t>(i) * static_cast<size_t>(params.max_neighbors);
     LocalArray<orca::NeighborState, kNeighborCap> neighbor_storage;
     orca::NeighborState* const neighbors = neighbor_storage.data();
-    for (int k = 0; k < count; ++k) neighbors[k] = NeighborStateOf(agents, list[k]);
-    GiveRightOfWay(agents, i, list, count, neighbors);
+    KeptNeighbors(agents, lists, params.max_neighbors, count, i, neighbors);
     const orca::SolveOutput solved = orca::SolveAgent<kNeighborCap>(
         AgentStateOf(agents, i), neighbors, count, obstacles, params);
     out.vx[i] = solved.velocity.x;

@@ -135,12 +135,10 @@ struct OrcaRepairFunctorFor {
     uint8_t flags = state.flags[i] | kSolveRevalidated;
     uint8_t turned = 0;
     const int count = kept_count[i];
-    const uint32_t* list =
-        lists + static_cast<size_t>(i) * static_cast<size_t>(params.max_neighbors);
     LocalArray<orca::NeighborState, kNeighborCap> neighbor_storage;
     orca::NeighborState* const neighbors = neighbor_storage.data();
-    for (int k = 0; k < count; ++k) neighbors[k] = NeighborStateOf(agents, list[k]);
-    GiveRightOfWay(agents, i, list, count, neighbors);
+    const uint32_t* const list =
+        KeptNeighbors(agents, lists, params.max_neighbors, count, i, neighbors);
     for (int k = 0; k < count; ++k) {
       const uint32_t j = list[k];
       if (state.status[j] != kOk) {
