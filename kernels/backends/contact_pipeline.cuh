@@ -147,7 +147,7 @@ class ContactPipeline {
     const float reach = 2.f * b.r_max;
     const int k = CellsPerRadius(reach, b.x_hi - b.x_lo, b.y_hi - b.y_lo, n);
     const float cell = std::max(reach * 1.0002f / static_cast<float>(k), 1e-3f);
-    const GridSpec grid = MakeGridSpec(n, cell);
+    const GridSpec grid = MakeGridSpec(n, cell, b.x_hi - b.x_lo, b.y_hi - b.y_lo);
     SortIntoGrid(policy, x, y, n, grid, buckets_, order_, offsets_);
     Grow(x_, n);
     Grow(y_, n);

@@ -141,7 +141,7 @@ class OrcaPipeline {
     const int cells_per_radius = CellsPerRadius(reach, x_hi - x_lo, y_hi - y_lo, n);
     // A cell larger than needed only costs time; a tiny one would overflow 1 / cell.
     const float cell = std::max(reach * 1.0002f / static_cast<float>(cells_per_radius), 1e-3f);
-    const GridSpec grid = MakeGridSpec(n, cell);
+    const GridSpec grid = MakeGridSpec(n, cell, x_hi - x_lo, y_hi - y_lo);
     for (auto* v : {&px_, &py_, &vx_, &vy_, &radius_, &max_speed_, &pref_vx_, &pref_vy_})
       Grow(*v, n);
     Grow(id_, n);

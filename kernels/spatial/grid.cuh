@@ -171,13 +171,41 @@ THRONG_HD_FORCE_INLINE void ForEachBoxRowRange(const GridSpec& g, const uint32_t
   for (int32_t cy = y0; cy <= y1; ++cy) ForRowCells(g, offsets, cy, x0, x1, f);
 }
 
-// Grid of buckets for n agents and a cell size: a power of two, at least 2n buckets,
-// W >= H >= 32 (wider than any scan, so a scan never meets one bucket twice).
-inline GridSpec MakeGridSpec(uint32_t n, float cell) {
+namespace detail {
+// Bits of a power-of-two table of at least 2n buckets (at least 2^10).
+inline uint32_t TableBitsFor(uint32_t n) {
   uint32_t bits = 10;
   while ((1u << bits) < 2u * n && bits < 30) ++bits;
+  return bits;
+}
+// W >= H >= 32 (wider than any scan, so a scan never meets one bucket twice).
+inline GridSpec GridSpecOfBits(float cell, uint32_t bits) {
   const uint32_t x_bits = (bits + 1) / 2;
   return {cell, 1.f / cell, x_bits, (1u << x_bits) - 1, (1u << (bits - x_bits)) - 1};
+}
+}  // namespace detail
+
+// Grid of buckets for n agents and a cell size: a power of two, at least 2n buckets,
+// W >= H >= 32.
+inline GridSpec MakeGridSpec(uint32_t n, float cell) {
+  return detail::GridSpecOfBits(cell, detail::TableBitsFor(n));
+}
+
+// As MakeGridSpec(n, cell), with more buckets, up to 8n, when the points' bounding box
+// (width x height) holds more cells than 2n: in a sparse world (a town's streets spread
+// over kilometres) the table then wraps less, and fewer far cells share a bucket with a
+// crowded one, whose every query reads their agents only to drop them (docs/PERFORMANCE.md,
+// "A larger table for sparse worlds").
+inline GridSpec MakeGridSpec(uint32_t n, float cell, float width, float height) {
+  uint32_t bits = detail::TableBitsFor(n);
+  const double cells = (std::floor(static_cast<double>(width) / cell) + 2.0) *
+                       (std::floor(static_cast<double>(height) / cell) + 2.0);
+  const double most = 8.0 * static_cast<double>(n);
+  if (cells >= 0.0) {  // false for NaN: the plain table
+    const double wanted = cells < most ? cells : most;
+    while (bits < 30 && static_cast<double>(uint64_t{1} << (bits + 1)) <= wanted) ++bits;
+  }
+  return detail::GridSpecOfBits(cell, bits);
 }
 
 inline uint32_t BucketCount(const GridSpec& g) { return (g.x_mask + 1) * (g.y_mask + 1); }

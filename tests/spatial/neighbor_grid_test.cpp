@@ -100,6 +100,29 @@ TEST(NeighborKeyTest, orders_by_tier_then_distance_then_id) {
   }
 }
 
+// The table's size: at least 2n buckets; up to 8n when the points' box holds more cells,
+// never more than the box's cells (rounded down to a power of two) and never for a box
+// that is not a number; always W >= H >= 32.
+TEST(MakeGridSpecTest, grows_the_table_for_a_sparse_box_up_to_eight_buckets_an_agent) {
+  auto buckets = [](const GridSpec& g) { return uint64_t{BucketCount(g)}; };
+  const uint32_t n = 100000;
+  EXPECT_EQ(buckets(MakeGridSpec(n, 1.f)), 262144u);  // 2n rounded up
+  // A dense box (a few cells an agent): the plain table.
+  EXPECT_EQ(buckets(MakeGridSpec(n, 1.f, 300.f, 300.f)), 262144u);
+  // 1,452 x 736 cells (a town's streets, 5 m cells): 1.07M cells, 8n = 800k: 2^19.
+  EXPECT_EQ(buckets(MakeGridSpec(n, 5.f, 7250.f, 3670.f)), 524288u);
+  // Far more cells than 8n: 2^19 still (2^20 > 8n).
+  EXPECT_EQ(buckets(MakeGridSpec(n, 1.f, 1e6f, 1e6f)), 524288u);
+  EXPECT_EQ(buckets(MakeGridSpec(n, 1.f, NAN, 10.f)), 262144u);
+  EXPECT_EQ(buckets(MakeGridSpec(n, 1.f, INFINITY, 10.f)), 524288u);
+  EXPECT_EQ(buckets(MakeGridSpec(10, 1.f, 1e6f, 1e6f)), 1024u);  // 2^10 is the least
+  for (const GridSpec& g : {MakeGridSpec(n, 5.f, 7250.f, 3670.f), MakeGridSpec(3, 1.f, 1e4f, 1.f)}) {
+    EXPECT_GE(g.x_mask, g.y_mask);
+    EXPECT_GE(g.y_mask + 1, 32u);
+    EXPECT_EQ(g.x_mask + 1, 1u << g.x_bits);
+  }
+}
+
 // The rows ForEachRowRange visits for a query disc: each row of the disc once, its own first.
 TEST(ForEachRowRangeTest, visits_every_row_of_the_disc_once_from_the_agent_outward) {
   const float cell = 2.f;
