@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/input/column_rule.h"
@@ -39,6 +40,21 @@ std::string ColumnAt(const char* table, const char* column, size_t i);
 void RequireTogether(const char* table, const char* first, const std::vector<float>& a,
                      const char* second, const std::vector<float>& b);
 
+// Values that must lie in [min, max], finite (a NaN is in no range).
+struct ValueRange {
+  const float* values;
+  float min, max;
+};
+
+// Whether every one of the n values of every range's column lies in its range: one pass,
+// one parallel region for all the columns (each column's own check wakes the cores once
+// or twice, and under OMP_WAIT_POLICY=PASSIVE a wake-up costs tens of microseconds).
+bool AllInRange(const ValueRange* ranges, size_t count, size_t n);
+
+// The range a float column's rule allows, or false for a rule that reads no values (Id,
+// ByHand).
+bool RangeOfRule(const ColumnRule& rule, const float* values, ValueRange* range);
+
 // One column of a snapshot by its table row (kernels/world/column_tables.h): a required
 // column, or an optional one that is present, has n values, and every value passes the
 // row's rule (an Id column's uniqueness is RequireUniqueIds, a ByHand one's values its
@@ -54,6 +70,35 @@ void CheckColumn(const char* table, const ColumnInfo& column, const std::vector<
     throw std::logic_error(std::string(table) + "." + column.name +
                            ": a value rule on a column that is not float");
   }
+}
+
+// CheckColumn over a whole table, `visit(f)` calling f(ColumnInfo, column) for each column
+// in the table's order. The common case, every length right and every value within its
+// rule, is one pass (AllInRange); otherwise the columns are walked again with CheckColumn,
+// one by one, so the error names the same first offender as that walk alone.
+template <class Visit>
+void CheckColumns(const char* table, size_t n, Visit visit) {
+  std::vector<ValueRange> ranges;
+  bool lengths_right = true;
+  visit([&](const ColumnInfo& column, const auto& values) {
+    if (column.need == ColumnNeed::kOptional && values.empty()) return;
+    lengths_right = lengths_right && values.size() == n;
+    if constexpr (std::is_same_v<std::decay_t<decltype(values)>, std::vector<float>>) {
+      ValueRange range;
+      if (RangeOfRule(column.rule, values.data(), &range)) ranges.push_back(range);
+    }
+  });
+  if (lengths_right && AllInRange(ranges.data(), ranges.size(), n)) {
+    // Lengths and values pass; a value rule on a column that is not float is still a
+    // mistake in the table.
+    visit([&](const ColumnInfo& column, const auto& values) {
+      if constexpr (!std::is_same_v<std::decay_t<decltype(values)>, std::vector<float>>) {
+        CheckColumn(table, column, values, n);
+      }
+    });
+    return;
+  }
+  visit([&](const ColumnInfo& column, const auto& values) { CheckColumn(table, column, values, n); });
 }
 
 }  // namespace throng

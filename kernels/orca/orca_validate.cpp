@@ -102,6 +102,30 @@ void ValidateOrcaParams(const OrcaParams& params) {
 void ValidateAgents(const AgentColumns& a) {
   const size_t n = a.id.size();
   if (n > 0xfffffffeu) Reject("agents: too many agents");
+  // The common case in one pass over every column; an offender is then named by the
+  // checks below, in their order.
+  const bool lengths_right = a.px.size() == n && a.py.size() == n && a.vx.size() == n &&
+                             a.vy.size() == n && a.max_speed.size() == n &&
+                             a.pref_vx.size() == n && a.pref_vy.size() == n &&
+                             a.radius.size() == n && a.flags.size() == n;
+  if (lengths_right) {
+    const ValueRange ranges[] = {
+        {a.px.data(), -kMaxCoordinate, kMaxCoordinate},
+        {a.py.data(), -kMaxCoordinate, kMaxCoordinate},
+        {a.vx.data(), -kMaxSpeed, kMaxSpeed},
+        {a.vy.data(), -kMaxSpeed, kMaxSpeed},
+        {a.max_speed.data(), kMinSize, kMaxSpeed},
+        {a.pref_vx.data(), -kMaxSpeed, kMaxSpeed},
+        {a.pref_vy.data(), -kMaxSpeed, kMaxSpeed},
+        {a.radius.data(), kMinSize, kMaxRadius},
+    };
+    if (AllInRange(ranges, sizeof ranges / sizeof ranges[0], n) &&
+        FirstIndexWhere(n, [&](size_t i) { return (a.flags[i] & ~kAgentNonCooperative) != 0; }) ==
+            n) {
+      RequireUniqueIds("agents", a.id);
+      return;
+    }
+  }
   RequireBoundedColumns("agents", {{"px", &a.px}, {"py", &a.py}}, n, kMaxCoordinate, "m");
   RequireBoundedColumns("agents",
                         {{"vx", &a.vx},

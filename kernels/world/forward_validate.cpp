@@ -92,7 +92,7 @@ void ValidateForwardSnapshot(const WorldConfig& config, const ForwardSnapshot& f
   const size_t n = f.size();
   // Every column's length and its table rule (kernels/world/column_tables.h), then the
   // checks across columns and of the ByHand columns.
-  VisitForwardColumns(f, [&](const ColumnInfo& c, const auto& values) { CheckColumn(t, c, values, n); });
+  CheckColumns(t, n, [&](auto check) { VisitForwardColumns(f, check); });
   for (size_t i = 0; i < n; ++i) {
     if (!(f.speed[i] >= kMinSize)) Reject(ColumnAt(t, "speed", i) + ": must be at least 0.001 m/s");
   }

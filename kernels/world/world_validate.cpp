@@ -126,8 +126,7 @@ void ValidateBehaviors(const AgentSnapshot& a, AgentBehavior world_default) {
 void ValidateAgentSnapshot(const AgentSnapshot& a) {
   const char* t = "agents";
   const size_t n = a.size();
-  VisitAgentColumns(a,
-                    [&](const ColumnInfo& c, const auto& values) { CheckColumn(t, c, values, n); });
+  CheckColumns(t, n, [&](auto check) { VisitAgentColumns(a, check); });
   RequireTogether(t, "goal_x", a.goal_x, "goal_y", a.goal_y);
   RequireTogether(t, "pref_vx", a.pref_vx, "pref_vy", a.pref_vy);
   if (!a.flags.empty()) {
@@ -145,8 +144,7 @@ void ValidateAgentSnapshot(const AgentSnapshot& a) {
 void ValidateVehicleSnapshot(const WorldConfig& config, const VehicleSnapshot& v) {
   const char* t = "vehicles";
   const size_t n = v.size();
-  VisitVehicleColumns(
-      v, [&](const ColumnInfo& c, const auto& values) { CheckColumn(t, c, values, n); });
+  CheckColumns(t, n, [&](auto check) { VisitVehicleColumns(v, check); });
   std::vector<uint32_t> lane_ids;
   lane_ids.reserve(config.splines.size());
   for (const SplineDesc& s : config.splines) lane_ids.push_back(s.id);

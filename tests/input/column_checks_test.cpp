@@ -97,5 +97,72 @@ TEST(ColumnChecksTest, RepeatedIdsAreFoundInOrderedAndShuffledColumns) {
             "agents.id[199992]: 7 repeats agents.id[49999]");
 }
 
+// One pass for every column: the edges of each range are inside, a NaN, an infinity and
+// the next float past an edge are outside, wherever they stand in the slices the threads
+// take (kBig + 7 values: the slices are uneven).
+TEST(ColumnChecksTest, AllInRangeFindsAnOffenderInAnyColumnAndAnySlice) {
+  const size_t n = kBig + 7;
+  std::vector<float> a(n, 0.f), b(n, 1.f);
+  a[0] = -2.f;
+  a[n - 1] = 2.f;
+  b[n / 2] = kMinSize;
+  const ValueRange ranges[] = {{a.data(), -2.f, 2.f}, {b.data(), kMinSize, 5.f}};
+  for (int threads : {1, 2, 3, 4}) {
+    omp_set_num_threads(threads);
+    EXPECT_TRUE(AllInRange(ranges, 2, n)) << threads << " threads";
+    for (const size_t at : {size_t{0}, n / 3, n / 2 + 1, n - 1}) {
+      for (const float bad : {std::nextafter(kMinSize, 0.f), std::nextafter(5.f, 6.f),
+                              std::numeric_limits<float>::quiet_NaN(), -INFINITY}) {
+        const float kept = b[at];
+        b[at] = bad;
+        EXPECT_FALSE(AllInRange(ranges, 2, n)) << threads << " threads, b[" << at << "] " << bad;
+        b[at] = kept;
+      }
+    }
+  }
+  omp_set_num_threads(4);
+  EXPECT_TRUE(AllInRange(ranges, 0, n));
+  EXPECT_TRUE(AllInRange(ranges, 2, 0));
+}
+
+// A table checked in one pass names the same first error as the column-by-column walk:
+// a bad value in an early column comes before a wrong length in a later one, and the
+// passes that find nothing throw nothing.
+TEST(ColumnChecksTest, CheckColumnsNamesWhatTheWalkColumnByColumnNames) {
+  std::vector<float> x(kBig, 1.f), radius(kBig, 0.3f), speed;  // speed: optional, absent
+  const ColumnInfo x_rule{"x", ColumnNeed::kRequired, Bounded(kMaxCoordinate, "m")};
+  const ColumnInfo radius_rule{"radius", ColumnNeed::kRequired, Size(kMaxRadius, "m")};
+  const ColumnInfo speed_rule{"max_speed", ColumnNeed::kOptional, Size(kMaxSpeed, "m/s")};
+  auto visit = [&](auto check) {
+    check(x_rule, x);
+    check(radius_rule, radius);
+    check(speed_rule, speed);
+  };
+  auto walk = [&] {
+    visit([&](const ColumnInfo& c, const auto& values) { CheckColumn("agents", c, values, kBig); });
+  };
+  auto both = [&] {
+    std::string walked = "(no error)", fused = "(no error)";
+    try {
+      walk();
+    } catch (const std::invalid_argument& e) {
+      walked = e.what();
+    }
+    fused = MessageAtEveryThreadCount([&] { CheckColumns("agents", kBig, visit); });
+    EXPECT_EQ(fused, walked);
+    return fused;
+  };
+  EXPECT_EQ(both(), "(no error)");
+  radius[120000] = 0.f;
+  EXPECT_EQ(both(), "agents.radius[120000]: must be > 0");
+  x[150000] = NAN;
+  EXPECT_EQ(both(), "agents.x[150000]: not finite");
+  speed.assign(kBig - 1, 1.f);  // a later column of the wrong length: still x's value first
+  EXPECT_EQ(both(), "agents.x[150000]: not finite");
+  x[150000] = 1.f;
+  radius[120000] = 0.3f;
+  EXPECT_EQ(both(), "agents.max_speed: has 199999 values, expected 200000");
+}
+
 }  // namespace
 }  // namespace throng
