@@ -83,8 +83,20 @@ THRONG_HD inline Vec3 CubicDerivative(const Vec3* c, float t) {
   return c[1] + (c[2] * 2.f + c[3] * (3.f * t)) * t;
 }
 
-// (segment, t) at arc length s, s already normalised.
-THRONG_HD inline SplineSample ParamAt(const SplineSetView& set, const SplineHeader& h, float s) {
+// The slopes dt/ds = 1 / |dp/dt| at both ends of the piece of one segment that a table
+// interval covers: what ParamAt spends its square roots and divisions on, the same for
+// every s in that piece. A search that evaluates many s close together (ProjectOnSpline)
+// keeps the last piece's and computes them again only when the piece changes.
+struct SplineSlopes {
+  uint32_t k = 0xffffffffu, segment = 0xffffffffu;  // the piece: table interval, segment
+  float m0 = 0.f, m1 = 0.f;
+};
+
+// (segment, t) at arc length s, s already normalised; `slopes` (may be null) holds the
+// last piece's slopes, reused when s lies in the same piece. The answer does not depend
+// on it.
+THRONG_HD inline SplineSample ParamAt(const SplineSetView& set, const SplineHeader& h, float s,
+                                      SplineSlopes* slopes = nullptr) {
   const float x = s / h.spacing;
   uint32_t k = static_cast<uint32_t>(x);
   if (k > h.table_count - 2) k = h.table_count - 2;
@@ -106,8 +118,15 @@ THRONG_HD inline SplineSample ParamAt(const SplineSetView& set, const SplineHead
   if (!(span > 0.f)) return {seg, t0};
   // Cubic Hermite in s, slopes dt/ds = 1 / |dp/dt| taken from the cubic.
   const Vec3* c = set.coeff + 4 * (h.segment_begin + seg);
-  const float m0 = 1.f / Length(CubicDerivative(c, t0));
-  const float m1 = 1.f / Length(CubicDerivative(c, t1));
+  float m0, m1;
+  if (slopes != nullptr && slopes->k == h.table_begin + k && slopes->segment == seg) {
+    m0 = slopes->m0;
+    m1 = slopes->m1;
+  } else {
+    m0 = 1.f / Length(CubicDerivative(c, t0));
+    m1 = 1.f / Length(CubicDerivative(c, t1));
+    if (slopes != nullptr) *slopes = {h.table_begin + k, seg, m0, m1};
+  }
   const float u = Clamp((s - s0) / span, 0.f, 1.f);
   const float u2 = u * u, u3 = u2 * u;
   const float t = (2.f * u3 - 3.f * u2 + 1.f) * t0 + (u3 - 2.f * u2 + u) * span * m0 +
@@ -132,6 +151,16 @@ THRONG_HD inline Vec3 LocationAt(const SplineSetView& set, uint32_t spline, floa
   Vec3 p, t;
   FrameAt(set, spline, s, &p, &t);
   return p;
+}
+
+// LocationAt, with the last piece's slopes kept in `slopes` (ParamAt): the same point.
+THRONG_HD inline Vec3 LocationAt(const SplineSetView& set, uint32_t spline, float s,
+                                 SplineSlopes* slopes) {
+  const SplineHeader& h = set.headers[spline];
+  const SplineSample p = ParamAt(set, h, NormalizeArcLength(h, s), slopes);
+  const Vec3* c = set.coeff + 4 * (h.segment_begin + p.segment);
+  const float t = p.t;
+  return c[0] + (c[1] + (c[2] + c[3] * t) * t) * t;
 }
 
 THRONG_HD inline Vec3 DirectionAt(const SplineSetView& set, uint32_t spline, float s) {
@@ -230,6 +259,7 @@ THRONG_HD inline SplinePoint SampleSpline(const SplineSetView& set, uint32_t spl
 THRONG_HD inline float ProjectOnSpline(const SplineSetView& set, uint32_t spline, Vec3 p,
                                        float s_hint, float window) {
   const SplineHeader& h = set.headers[spline];
+  SplineSlopes slopes;  // nearby samples share pieces: their slopes are computed once
   constexpr int kCoarseSteps = 32;
   constexpr int kRefineIterations = 24;
   float lo = s_hint - window;
@@ -240,10 +270,10 @@ THRONG_HD inline float ProjectOnSpline(const SplineSetView& set, uint32_t spline
   }
   const float step = (hi - lo) / kCoarseSteps;
   float best_s = lo;
-  float best_d = LengthSq(LocationAt(set, spline, lo) - p);
+  float best_d = LengthSq(LocationAt(set, spline, lo, &slopes) - p);
   for (int i = 1; i <= kCoarseSteps; ++i) {
     const float s = lo + step * static_cast<float>(i);
-    const float d = LengthSq(LocationAt(set, spline, s) - p);
+    const float d = LengthSq(LocationAt(set, spline, s, &slopes) - p);
     if (d < best_d) {
       best_d = d;
       best_s = s;
@@ -259,25 +289,25 @@ THRONG_HD inline float ProjectOnSpline(const SplineSetView& set, uint32_t spline
   }
   float x1 = b - kInvPhi * (b - a);
   float x2 = a + kInvPhi * (b - a);
-  float f1 = LengthSq(LocationAt(set, spline, x1) - p);
-  float f2 = LengthSq(LocationAt(set, spline, x2) - p);
+  float f1 = LengthSq(LocationAt(set, spline, x1, &slopes) - p);
+  float f2 = LengthSq(LocationAt(set, spline, x2, &slopes) - p);
   for (int i = 0; i < kRefineIterations; ++i) {
     if (f1 <= f2) {
       b = x2;
       x2 = x1;
       f2 = f1;
       x1 = b - kInvPhi * (b - a);
-      f1 = LengthSq(LocationAt(set, spline, x1) - p);
+      f1 = LengthSq(LocationAt(set, spline, x1, &slopes) - p);
     } else {
       a = x1;
       x1 = x2;
       f1 = f2;
       x2 = a + kInvPhi * (b - a);
-      f2 = LengthSq(LocationAt(set, spline, x2) - p);
+      f2 = LengthSq(LocationAt(set, spline, x2, &slopes) - p);
     }
   }
   const float refined = 0.5f * (a + b);
-  const float refined_d = LengthSq(LocationAt(set, spline, refined) - p);
+  const float refined_d = LengthSq(LocationAt(set, spline, refined, &slopes) - p);
   return NormalizeArcLength(h, refined_d <= best_d ? refined : best_s);
 }
 

@@ -180,5 +180,36 @@ TEST(ReferenceSplineTest, agrees_with_the_table_on_a_circle) {
   }
 }
 
+// The kept slopes change nothing: LocationAt with a cache gives the point without one, bit
+// for bit, whether the next s lies in the same piece (a table interval within one
+// segment), in the next one, across a knot, or far away, on open and closed splines.
+TEST(SplineTest, kept_slopes_give_the_same_point_bit_for_bit) {
+  SplineDesc wiggle;
+  for (int i = 0; i < 12; ++i) {
+    const float x = 7.f * static_cast<float>(i);
+    wiggle.points.push_back({x, 3.f * std::sin(0.9f * static_cast<float>(i)), 0.f});
+  }
+  wiggle.id = 1;
+  const SplineSet set = BuildSplineSet({Circle(10.f, 24), wiggle});
+  const SplineSetView v = set.View();
+  for (uint32_t spline = 0; spline < 2; ++spline) {
+    SplineSlopes slopes;
+    int reused = 0;
+    float s = -3.f;
+    for (int k = 0; k < 4000; ++k) {
+      // Small steps (the same piece again and again), now and then a jump.
+      s += (k % 97 == 0) ? 23.7f : 0.0173f * static_cast<float>(1 + k % 5);
+      const SplineSlopes before = slopes;
+      const Vec3 cached = LocationAt(v, spline, s, &slopes);
+      const Vec3 plain = LocationAt(v, spline, s);
+      ASSERT_EQ(cached.x, plain.x) << "spline " << spline << " s " << s;
+      ASSERT_EQ(cached.y, plain.y) << "spline " << spline << " s " << s;
+      ASSERT_EQ(cached.z, plain.z) << "spline " << spline << " s " << s;
+      reused += before.k == slopes.k && before.segment == slopes.segment;
+    }
+    EXPECT_GT(reused, 1000) << "the test must reuse kept slopes";
+  }
+}
+
 }  // namespace
 }  // namespace throng
