@@ -234,7 +234,7 @@ class OrcaPipeline {
     thrust::fill_n(policy, counts_.begin(), counters, 0u);
     uint32_t* const counts = Raw(counts_);
     auto turned_count = static_cast<uint32_t>(
-        thrust::copy_if(policy, first, first + n, state.turned, turned_.begin(), IsNonZero{}) -
+        thrust::copy_if(policy, first, first + n, state.status, turned_.begin(), IsNotOk{}) -
         turned_.begin());
     for (int pass = 0; pass < passes && turned_count > 0; ++pass) {
       uint32_t* const work_count_at = counts + 2 * pass;
@@ -277,16 +277,14 @@ class OrcaPipeline {
   // rewrite them.
   struct State {
     Vector<float> vx, vy;
-    Vector<uint8_t> status, flags, turned;
+    Vector<uint8_t> status, flags;
     Vector<uint16_t> constraints;
     void Grow(size_t n) {
       for (auto* v : {&vx, &vy}) throng::Grow(*v, n);
-      for (auto* v : {&status, &flags, &turned}) throng::Grow(*v, n);
+      for (auto* v : {&status, &flags}) throng::Grow(*v, n);
       throng::Grow(constraints, n);
     }
-    PassStateView View() {
-      return {Raw(vx), Raw(vy), Raw(status), Raw(flags), Raw(constraints), Raw(turned)};
-    }
+    PassStateView View() { return {Raw(vx), Raw(vy), Raw(status), Raw(flags), Raw(constraints)}; }
   };
   State state_;
   // A repair pass's re-solves, in work-list order (as many as the largest pass had).

@@ -225,9 +225,6 @@ struct PassStateView {
   uint8_t* __restrict__ status;
   uint8_t* __restrict__ flags;
   uint16_t* __restrict__ constraints;
-  // Pass 1: 1 iff the agent is not ok, so its cooperative neighbours' solves relied on a
-  // half it does not take (the repair passes keep their own list of who turned).
-  uint8_t* __restrict__ turned;
 };
 
 THRONG_HD inline orca::AgentState AgentStateOf(const SortedAgentsView& a, uint32_t i) {
@@ -320,7 +317,6 @@ struct OrcaPassOneFunctorFor {
       out.status[i] = static_cast<uint8_t>(SolveStatus::kOk);
       out.flags[i] = 0;
       out.constraints[i] = 0;
-      out.turned[i] = 0;
       return;
     }
     const int count = kept_count[i];
@@ -334,7 +330,6 @@ struct OrcaPassOneFunctorFor {
     out.status[i] = static_cast<uint8_t>(solved.status);
     out.flags[i] = solved.flags;
     out.constraints[i] = static_cast<uint16_t>(solved.constraints);
-    out.turned[i] = solved.status != SolveStatus::kOk;
   }
 };
 using OrcaPassOneFunctor = OrcaPassOneFunctorFor<kMaxNeighborsLimit>;

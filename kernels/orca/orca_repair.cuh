@@ -26,11 +26,11 @@ THRONG_HD inline bool ClaimFlag(uint32_t* flag) {
 #endif
 }
 
-// A flag's test, for copy_if's stencil.
-struct IsNonZero {
-  template <class T>
-  THRONG_HD bool operator()(T flag) const {
-    return flag != 0;
+// Pass 1's agents that turned: those not ok (non-cooperative agents are ok), whose
+// cooperative neighbours' solves relied on a half they do not take. For copy_if's stencil.
+struct IsNotOk {
+  THRONG_HD bool operator()(uint8_t status) const {
+    return status != static_cast<uint8_t>(SolveStatus::kOk);
   }
 };
 

@@ -98,10 +98,10 @@ struct PassTwoHarness {
     // The solve's state as pass 1 left it; the repair passes as the pipeline sequences
     // them (kernels/backends/orca_pipeline.cuh, RepairPasses).
     std::vector<float> s_vx = p1_vx, s_vy = p1_vy;
-    std::vector<uint8_t> s_status = p1_status, s_flags = p1_flags, s_turned(n);
+    std::vector<uint8_t> s_status = p1_status, s_flags = p1_flags;
     std::vector<uint16_t> constraints = p1_constraints;
-    const PassStateView state{s_vx.data(),    s_vy.data(),        s_status.data(),
-                              s_flags.data(), constraints.data(), s_turned.data()};
+    const PassStateView state{s_vx.data(), s_vy.data(), s_status.data(), s_flags.data(),
+                              constraints.data()};
     // One bucket holds everyone (a 1x1 table), so the marking scan reads every agent and
     // the hand-built lists decide; no list is full, so none is skipped by its bound.
     std::vector<QueryPoint> points;
@@ -111,7 +111,7 @@ struct PassTwoHarness {
     const std::vector<float> bound(n, INFINITY);
     std::vector<uint32_t> turned, marks(n, 0), work(n), next_turned(n);
     for (uint32_t i = 0; i < n; ++i) {
-      if (p1_status[i] != static_cast<uint8_t>(SolveStatus::kOk)) turned.push_back(i);
+      if (IsNotOk{}(p1_status[i])) turned.push_back(i);
     }
     passes_run = 0;
     for (int pass = 0; pass < (p.revalidate ? p.revalidate_passes : 0); ++pass) {
