@@ -47,6 +47,9 @@ Json RunJson(const RunFigures& f) {
             {"tick_ms", SummaryJson(f.tick_ms)},
             {"stage_ms", stages},
             {"stage_bytes", bytes},
+            {"host_only_ms", SummaryJson(f.host_only_ms)},
+            {"host_only_share", SummaryJson(f.host_only_share)},
+            {"tick_per_orca_solve", f.tick_per_orca ? SummaryJson(*f.tick_per_orca) : Json(nullptr)},
             {"agents_per_s", f.agents_per_s},
             {"agents_per_s_at_median", f.agents_per_s_at_median},
             {"peak_host_bytes", f.peak_host_bytes},
@@ -136,6 +139,14 @@ void PrintRuns(const std::vector<RunFigures>& runs) {
     }
     std::printf("%-10s bytes/tick%s\n", f.backend.c_str(),
                 line.empty() ? " 0 (reads and writes host memory in place)" : line.c_str());
+  }
+  // Outside the backend's calls, and the tick against its ORCA solve (medians of the
+  // per-tick figures; docs/PERFORMANCE.md).
+  for (const RunFigures& f : runs) {
+    std::printf("%-10s host-only %.3f ms a tick, %.1f%% of it", f.backend.c_str(),
+                f.host_only_ms.median, 100.0 * f.host_only_share.median);
+    if (f.tick_per_orca) std::printf("; tick / ORCA solve %.3f", f.tick_per_orca->median);
+    std::printf("\n");
   }
   for (const RunFigures& f : runs) {
     if (!f.device_warmup_bytes) continue;

@@ -26,6 +26,7 @@ struct Lane {
   std::vector<double> tick_ms;
   std::array<std::vector<double>, kStageCount> stage_ms;
   std::array<uint64_t, kStageCount> bytes_to_backend{}, bytes_to_host{};  // most in a tick
+  std::vector<double> host_only_ms, host_only_share, tick_per_orca;
   bool on_device = false;
   // In use before the world existed: the context, the kernels' modules and their per-thread
   // local memory (reserved at a kernel's first launch: OpenLane's warm-up), other runs.
@@ -109,6 +110,11 @@ void StepLane(Lane& lane, const Snapshot& snapshot, bool timed) {
   if (!timed) return;
   lane.tick_ms.push_back(ms);
   const TickStats& stats = lane.result.stats;
+  // Everything of the tick outside its backend's calls, Step's own bookkeeping included.
+  const double host_only = std::max(0.0, ms - stats.backend_ms);
+  lane.host_only_ms.push_back(host_only);
+  if (ms > 0) lane.host_only_share.push_back(host_only / ms);
+  if (stats.orca_solve_ms > 0) lane.tick_per_orca.push_back(ms / stats.orca_solve_ms);
   for (int s = 0; s < kStageCount; ++s) {
     lane.stage_ms[s].push_back(stats.stage_ms[s]);
     lane.bytes_to_backend[s] = std::max(lane.bytes_to_backend[s], stats.stage_bytes_to_backend[s]);
@@ -186,6 +192,9 @@ RunFigures Figures(const scenarios::Scenario& scenario, const Lane& lane, const 
   f.dt = scenario.initial.dt;
   f.tick_ms = Summarise(lane.tick_ms);
   for (int s = 0; s < kStageCount; ++s) f.stage_ms[s] = Summarise(lane.stage_ms[s]);
+  f.host_only_ms = Summarise(lane.host_only_ms);
+  f.host_only_share = Summarise(lane.host_only_share);
+  if (!lane.tick_per_orca.empty()) f.tick_per_orca = Summarise(lane.tick_per_orca);
   f.stage_bytes_to_backend = lane.bytes_to_backend;
   f.stage_bytes_to_host = lane.bytes_to_host;
   const double seconds = std::accumulate(lane.tick_ms.begin(), lane.tick_ms.end(), 0.0) / 1e3;

@@ -144,6 +144,8 @@ constexpr TickStage kTickStages[] = {
 }  // namespace
 
 void RunTickStages(TickContext& ctx) {
+  const TimedBackend& backend = *ctx.w.backend;
+  const double busy_before = backend.busy_ms(), orca_before = backend.orca_ms();
   for (const TickStage& stage : kTickStages) {
     const double booked_before = StageMsSum(ctx.stats);
     const TransferredBytes copied_before = ctx.w.backend->transferred();
@@ -156,6 +158,8 @@ void RunTickStages(TickContext& ctx) {
     const TransferredBytes copied = ctx.w.backend->transferred();
     ctx.stats.stage_bytes_to_backend[k] += copied.to_backend - copied_before.to_backend;
     ctx.stats.stage_bytes_to_host[k] += copied.to_host - copied_before.to_host;
+    ctx.stats.backend_ms = backend.busy_ms() - busy_before;
+    ctx.stats.orca_solve_ms = backend.orca_ms() - orca_before;
     ThrowIfStopRequested(ctx.options.stop, StageName(stage.stage).data());
   }
 }

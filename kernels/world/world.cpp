@@ -108,7 +108,7 @@ void BuildNavigation(const WorldConfig& config, World::Internals& w) {
 World::World(WorldConfig config, BackendKind backend)
     : config_(std::move(config)), in_(std::make_unique<Internals>()) {
   ValidateWorldConfig(config_);
-  in_->backend = CreateBackend(backend);
+  in_->backend = std::make_unique<TimedBackend>(CreateBackend(backend));
   InstallScene();
 }
 
@@ -116,7 +116,7 @@ World::World(WorldConfig config, std::unique_ptr<Backend> backend)
     : config_(std::move(config)), in_(std::make_unique<Internals>()) {
   ValidateWorldConfig(config_);
   if (!backend) throw std::invalid_argument("backend: none given");
-  in_->backend = std::move(backend);
+  in_->backend = std::make_unique<TimedBackend>(std::move(backend));
   InstallScene();
 }
 

@@ -10,12 +10,13 @@
 #include "kernels/navigation/nav_types.h"
 #include "kernels/vehicles/vehicle_body.h"
 #include "kernels/world/world.h"
+#include "kernels/world/timed_backend.h"
 #include "kernels/world/world_memory.h"
 
 namespace throng {
 
 struct World::Internals {
-  std::unique_ptr<Backend> backend;
+  std::unique_ptr<TimedBackend> backend;  // the backend the world was given, timed
   WorldMemory memory;
   SplineSet lanes;  // internal frame, for projections (the backend holds its own for path checks)
   std::vector<Polygon> obstacles;

@@ -276,6 +276,11 @@ struct TickStats {
   // Forward agents whose body overlaps a static obstacle at the tick's start.
   uint64_t forward_in_obstacles = 0;
   std::array<double, kStageCount> stage_ms{};  // wall-clock milliseconds per Stage
+  // Of the stages' time, the wall time inside the backend's calls (the rest ran on the
+  // host only, whatever the backend), and of that, the ORCA solve's (Backend::SolveOrca:
+  // validate, upload, grid, candidates, solve, download). Not sent over the API.
+  double backend_ms = 0;
+  double orca_solve_ms = 0;
   // Bytes each Stage copied between host and backend memory (Backend::transferred): 0 on
   // the cpu backend, which reads host memory in place.
   std::array<uint64_t, kStageCount> stage_bytes_to_backend{}, stage_bytes_to_host{};

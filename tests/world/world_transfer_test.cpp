@@ -1,11 +1,14 @@
 // TickStats::stage_bytes_*: each tick stage books the bytes its backend calls copy between
 // host and backend memory. A decorator over the cpu backend counts what a device backend
 // would copy for each call (its inputs in, its answers out), and the world must book them
-// under the stage that made the call.
+// under the stage that made the call. TickStats::backend_ms and orca_solve_ms: the time a
+// tick spent inside its backend's calls, with calls the decorator makes take a known time.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
 #include <numeric>
+#include <thread>
 
 #include "kernels/backends/cpu_backend.h"
 #include "kernels/scenarios/scenario.h"
@@ -26,6 +29,7 @@ class CopyCountingBackend : public Backend {
   void SetObstacles(const std::vector<Polygon>& polygons) override { cpu_.SetObstacles(polygons); }
   void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
                  const OrcaRunOptions& options, OrcaResult* out) override {
+    std::this_thread::sleep_for(orca_delay);
     cpu_.SolveOrca(params, agents, options, out);
     copied_.to_backend += agents.size() * kOrcaBytesIn;
     copied_.to_host += agents.size() * kOrcaBytesOut;
@@ -50,6 +54,7 @@ class CopyCountingBackend : public Backend {
   }
   CollisionCounts CountContacts(const ContactScene& scene, const StopRequested& stop) override {
     copied_.to_backend += scene.count * kContactBytesIn;
+    std::this_thread::sleep_for(contacts_delay);
     return cpu_.CountContacts(scene, stop);
   }
   void CheckPaths(const PathCheckParams& params, float max_brake_decel, const PathCheckScene& scene,
@@ -61,6 +66,8 @@ class CopyCountingBackend : public Backend {
   static constexpr uint64_t kOrcaBytesIn = 37, kOrcaBytesOut = 11;
   static constexpr uint64_t kFollowBytesIn = 101, kFollowBytesOut = 53;
   static constexpr uint64_t kContactBytesIn = 12;
+  // Added to the ORCA solve's and the contact count's time (TickStats::backend_ms).
+  std::chrono::milliseconds orca_delay{0}, contacts_delay{0};
 
  private:
   CpuBackend cpu_;
@@ -107,6 +114,29 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
     EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kStats)],
               n * CopyCountingBackend::kContactBytesIn);
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kStats)], 0u);
+  }
+}
+
+TEST(WorldTransferTest, EachTickBooksTheTimeInsideItsBackendCalls) {
+  const scenarios::Scenario s = scenarios::MakeScenario("town", 300, 3);
+  auto owned = std::make_unique<CopyCountingBackend>();
+  owned->orca_delay = std::chrono::milliseconds(30);
+  owned->contacts_delay = std::chrono::milliseconds(10);
+  World world(s.config, std::move(owned));
+  TickOptions options;
+  options.integrate = true;
+  TickResult result;
+  world.Step(s.initial, options, &result);
+  for (int tick = 0; tick < 3; ++tick) {
+    SCOPED_TRACE(::testing::Message() << "tick " << tick);
+    if (tick > 0) world.Advance(1, s.initial.dt, &result);
+    const TickStats& t = result.stats;
+    // The solve's own time, and the contact count's outside it.
+    EXPECT_GE(t.orca_solve_ms, 30.0);
+    EXPECT_GE(t.backend_ms - t.orca_solve_ms, 10.0);
+    // Inside the stages' time (the stages book every call's time and more: the host's).
+    EXPECT_LT(t.backend_ms, t.total_ms());
+    EXPECT_GT(t.total_ms() - t.backend_ms, 0.0);
   }
 }
 

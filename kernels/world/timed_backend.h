@@ -1,0 +1,49 @@
+// The world's backend, timed: every call is forwarded to the backend the world was given,
+// and the wall time spent inside it is added up. A tick can then say how much of it ran
+// outside its backend (on the host only, whatever the backend: docs/ARCHITECTURE.md) and
+// how long its ORCA solve took, which is what issue 37's targets compare the tick with
+// (TickStats::backend_ms, TickStats::orca_solve_ms; docs/PERFORMANCE.md).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "kernels/backend_api/backend.h"
+
+namespace throng {
+
+class TimedBackend final : public Backend {
+ public:
+  explicit TimedBackend(std::unique_ptr<Backend> inner);
+
+  // Milliseconds spent inside the inner backend's calls since this was made, and the
+  // share of them inside SolveOrca. Read before and after a tick for the tick's share.
+  double busy_ms() const { return busy_ms_; }
+  double orca_ms() const { return orca_ms_; }
+
+  BackendKind kind() const override { return inner_->kind(); }
+  TransferredBytes transferred() const override { return inner_->transferred(); }
+  void SetSplines(const std::vector<SplineDesc>& splines) override;
+  void QuerySplines(const SplineQueries& q, SplineQueryResults* out) override;
+  void SetObstacles(const std::vector<Polygon>& polygons) override;
+  void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
+                 const OrcaRunOptions& options, OrcaResult* out) override;
+  void FollowSplines(const FollowerParams& params, float world_speed_limit,
+                     const VehicleColumns& vehicles, FollowerResults* out) override;
+  void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& agents,
+                    FanResults* out) override;
+  void SetFanObstacles(const FanShapes& shapes, float cell) override;
+  void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
+                         const FanBodies& bodies, const StopRequested& stop,
+                         ForwardSceneResults* out) override;
+  CollisionCounts CountContacts(const ContactScene& scene, const StopRequested& stop) override;
+  void CheckPaths(const PathCheckParams& params, float max_brake_decel, const PathCheckScene& scene,
+                  const StopRequested& stop, std::vector<float>* clear) override;
+
+ private:
+  std::unique_ptr<Backend> inner_;
+  double busy_ms_ = 0;
+  double orca_ms_ = 0;
+};
+
+}  // namespace throng
