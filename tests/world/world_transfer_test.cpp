@@ -78,6 +78,15 @@ uint64_t Sum(const std::array<uint64_t, kStageCount>& bytes) {
   return std::accumulate(bytes.begin(), bytes.end(), uint64_t{0});
 }
 
+// The world's first tick, integrated (the state Advance then steps).
+TickResult FirstTick(World& world, const Snapshot& initial) {
+  TickOptions options;
+  options.integrate = true;
+  TickResult result;
+  world.Step(initial, options, &result);
+  return result;
+}
+
 TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
   const scenarios::Scenario s = scenarios::MakeScenario("town", 300, 3);
   const size_t n = s.initial.agents.size(), m = s.initial.vehicles.size();
@@ -85,10 +94,7 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
   auto owned = std::make_unique<CopyCountingBackend>();
   const CopyCountingBackend& backend = *owned;
   World world(s.config, std::move(owned));
-  TickOptions options;
-  options.integrate = true;
-  TickResult result;
-  world.Step(s.initial, options, &result);
+  TickResult result = FirstTick(world, s.initial);
   for (int tick = 0; tick < 3; ++tick) {
     const TransferredBytes before = backend.transferred();
     world.Advance(1, s.initial.dt, &result);
@@ -123,10 +129,7 @@ TEST(WorldTransferTest, EachTickBooksTheTimeInsideItsBackendCalls) {
   owned->orca_delay = std::chrono::milliseconds(30);
   owned->contacts_delay = std::chrono::milliseconds(10);
   World world(s.config, std::move(owned));
-  TickOptions options;
-  options.integrate = true;
-  TickResult result;
-  world.Step(s.initial, options, &result);
+  TickResult result = FirstTick(world, s.initial);
   for (int tick = 0; tick < 3; ++tick) {
     SCOPED_TRACE(::testing::Message() << "tick " << tick);
     if (tick > 0) world.Advance(1, s.initial.dt, &result);
@@ -143,10 +146,7 @@ TEST(WorldTransferTest, EachTickBooksTheTimeInsideItsBackendCalls) {
 TEST(WorldTransferTest, TheCpuBackendCopiesNothing) {
   const scenarios::Scenario s = scenarios::MakeScenario("town", 300, 3);
   World world(s.config, BackendKind::kCpu);
-  TickOptions options;
-  options.integrate = true;
-  TickResult result;
-  world.Step(s.initial, options, &result);
+  const TickResult result = FirstTick(world, s.initial);
   EXPECT_EQ(Sum(result.stats.stage_bytes_to_backend), 0u);
   EXPECT_EQ(Sum(result.stats.stage_bytes_to_host), 0u);
 }
