@@ -10,7 +10,7 @@ std::vector<std::string> ScenarioNames() {
   return {"circle",         "random",  "corridor",      "crossing",          "town",
           "flock",          "drones",  "bottleneck_1m", "bottleneck_2m",     "blocks",
           "u_trap",         "rimea_6", "rimea_9",       "rimea_9_two_exits", "two_exits",
-          "blocks_navigate"};
+          "blocks_navigate", "crossing_navigate"};
 }
 
 Scenario MakeScenario(std::string_view name, size_t size, uint32_t seed) {
@@ -25,6 +25,7 @@ Scenario MakeScenario(std::string_view name, size_t size, uint32_t seed) {
   if (name == "drones") return detail::MakeDrones(size, seed);
   if (name == "u_trap") return detail::MakeUTrap(size, seed);
   if (name == "blocks_navigate") return detail::MakeBlocksNavigate(size, seed);
+  if (name == "crossing_navigate") return detail::MakeCrossingNavigate(size, seed);
   if (name == "rimea_6") return detail::MakeRimea6(size, seed);
   if (name == "rimea_9" || name == "rimea_9_two_exits" || name == "two_exits") {
     return detail::MakeEvacuation(name, size, seed);

@@ -76,6 +76,15 @@ Scenario MakeRandom(size_t size, uint32_t seed);    // scenario_crowds.cpp
 Scenario MakeBlocks(size_t size, uint32_t seed);    // scenario_crowds.cpp
 Scenario MakeCorridor(size_t size, uint32_t seed);  // scenario_streets.cpp
 Scenario MakeCrossing(size_t size, uint32_t seed);  // scenario_streets.cpp
+// The crossing's streets (scenario_streets.cpp): each runs from the plaza's edge,
+// half_plaza m from the centre, to its end wall, `end` m from it, and is as wide as the
+// plaza.
+struct CrossingStreets {
+  float half_plaza = 0.f;
+  float end = 0.f;
+};
+CrossingStreets CrossingStreetsFor(size_t size);
+Scenario MakeCrossingNavigate(size_t size, uint32_t seed);  // scenario_navigation.cpp
 // scenario_bottleneck.cpp; door is BottleneckDoor(name).
 Scenario MakeBottleneck(std::string_view name, float door, size_t size, uint32_t seed);
 Scenario MakeTown(size_t size, uint32_t seed);            // scenario_town.cpp

@@ -162,4 +162,34 @@ Scenario MakeBlocksNavigate(size_t size, uint32_t seed) {
   return s;
 }
 
+// crossing_navigate: "crossing" with every agent navigating to the street its goal lies
+// in. Target k (0 west, 1 east, 2 south, 3 north) is that street's floor from the plaza's
+// edge to its end wall; an agent arrives on its own goal there. Walking straight, the four
+// streams of 10,000 meet in a knot at the plaza's centre that sheds people only at its rim
+// (docs/PERFORMANCE.md); navigating, a stalled agent is re-routed over the crowd's field
+// (docs/NAVIGATION.md, "Re-routing") round the knot.
+Scenario MakeCrossingNavigate(size_t size, uint32_t seed) {
+  Scenario s = MakeCrossing(size, seed);
+  s.name = "crossing_navigate";
+  s.config.navigation.clearance = s.config.agent_defaults.radius;
+  s.config.navigation.cell = 0.5f;
+  const CrossingStreets streets = CrossingStreetsFor(size);
+  const float hp = streets.half_plaza, end = streets.end;
+  auto street = [](Vec2 lo, Vec2 hi) {
+    return std::vector<Vec3>{{lo.x, lo.y, 0.f}, {hi.x, lo.y, 0.f}, {hi.x, hi.y, 0.f}, {lo.x, hi.y, 0.f}};
+  };
+  s.config.navigation_targets.push_back({0, street({-end, -hp}, {-hp, hp})});
+  s.config.navigation_targets.push_back({1, street({hp, -hp}, {end, hp})});
+  s.config.navigation_targets.push_back({2, street({-hp, -end}, {hp, -hp})});
+  s.config.navigation_targets.push_back({3, street({-hp, hp}, {hp, end})});
+  AgentSnapshot& a = s.initial.agents;
+  a.target.resize(a.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    const float gx = a.goal_x[i], gy = a.goal_y[i];
+    a.target[i] = std::fabs(gx) > std::fabs(gy) ? (gx < 0.f ? 0u : 1u) : (gy < 0.f ? 2u : 3u);
+  }
+  a.behavior.assign(a.size(), static_cast<uint8_t>(AgentBehavior::kNavigate));
+  return s;
+}
+
 }  // namespace throng::scenarios::detail

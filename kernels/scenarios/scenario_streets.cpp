@@ -25,6 +25,12 @@ int RowsAcross(float width) {
   return std::max(1, static_cast<int>(std::floor((width - 1.5f) / kLatticeSpacing)));
 }
 
+// The crossing's plaza, as wide as each of its streets, m.
+float CrossingPlaza(size_t size) { return std::max(6.f, 0.8f * std::sqrt(static_cast<float>(size))); }
+
+// Lattice columns of each street's group.
+int CrossingColumns(size_t size) { return ColumnsFor((size + 3) / 4, RowsAcross(CrossingPlaza(size))); }
+
 }  // namespace
 
 // A corridor along x between two long walls (thin boxes), W = max(4, 0.8 sqrt(size)) m
@@ -57,15 +63,22 @@ Scenario MakeCorridor(size_t size, uint32_t seed) {
 // on each side, between four corner buildings; each street ends in a wall just behind its
 // group. A quarter of the crowd waits in each street (west, east, south, north, in id
 // order) and crosses the plaza to the opposite street.
+CrossingStreets CrossingStreetsFor(size_t size) {
+  const float hp = 0.5f * CrossingPlaza(size);
+  const float near = hp + kFrontGap;
+  return {hp, near + static_cast<float>(CrossingColumns(size) - 1) * kLatticeSpacing + kBackGap};
+}
+
 Scenario MakeCrossing(size_t size, uint32_t seed) {
   Scenario s = layout::PedestrianScenario("crossing", size, seed);
   ScenarioRng rng(seed);
-  const float plaza = std::max(6.f, 0.8f * std::sqrt(static_cast<float>(size)));
+  const float plaza = CrossingPlaza(size);
   const int rows = RowsAcross(plaza);
-  const int cols = ColumnsFor((size + 3) / 4, rows);
+  const int cols = CrossingColumns(size);
   const float near = 0.5f * plaza + kFrontGap;
-  const float end = near + static_cast<float>(cols - 1) * kLatticeSpacing + kBackGap;
-  const float hp = 0.5f * plaza;
+  const CrossingStreets streets = CrossingStreetsFor(size);
+  const float end = streets.end;
+  const float hp = streets.half_plaza;
 
   auto& obstacles = s.config.obstacles;
   obstacles.push_back(Box({hp, hp}, {end, end}));

@@ -269,11 +269,11 @@ void ExpectSameScenario(const Scenario& a, const Scenario& b) {
   ExpectSameSnapshot(a.initial, b.initial);
 }
 
-TEST(ScenarioTest, names_are_the_sixteen_scenarios) {
+TEST(ScenarioTest, names_are_the_seventeen_scenarios) {
   EXPECT_EQ(Names(), (std::vector<std::string>{
                          "circle", "random", "corridor", "crossing", "town", "flock", "drones",
                          "bottleneck_1m", "bottleneck_2m", "blocks", "u_trap", "rimea_6", "rimea_9",
-                         "rimea_9_two_exits", "two_exits", "blocks_navigate"}));
+                         "rimea_9_two_exits", "two_exits", "blocks_navigate", "crossing_navigate"}));
 }
 
 // RVO2's Blocks tile as blocks.h builds it, each agent sent to its start mirrored through

@@ -37,6 +37,8 @@ inline constexpr DeterminismHash kDeterminismHashes[] = {
     {"corridor", "reference", 0xf9c41b099905ed70ull},
     {"crossing", "cpu", 0x01c408af3a8bd467ull},
     {"crossing", "reference", 0xbe6ed85ff6b511f5ull},
+    {"crossing_navigate", "cpu", 0xe9d2e7b37a6dfcedull},
+    {"crossing_navigate", "reference", 0x65fe02d6460b14efull},
     {"drones", "cpu", 0xf838a68b06baa37aull},
     {"drones", "cuda", 0xf838a68b06baa37aull},
     {"drones", "reference", 0xca260c0e96eb591dull},

@@ -1,9 +1,11 @@
 // Issue 35's scenes from the scenario library (docs/NAVIGATION.md, "Scenes"): a U-shaped
 // trap that navigating people leave and people walking straight at their goals do not,
-// RiMEA test 6's corner (everyone round it, no centre ever in a wall), and RiMEA test 9's
-// room (the evacuation time with two of four exits closed).
+// RiMEA test 6's corner (everyone round it, no centre ever in a wall), RiMEA test 9's
+// room (the evacuation time with two of four exits closed), and the crossing's knot that
+// re-routing leads the stalled round (issue 41).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -37,6 +39,7 @@ struct SceneRun {
   int all_home_tick = 0;        // first tick with everyone within 1 m of its goal; 0: never
   size_t home_at_end = 0;       // within 1 m at the last tick
   size_t centres_in_walls = 0;  // agent-ticks with a centre inside an obstacle
+  uint64_t longest_stall = 0;   // ticks without progress, the most of any agent at any tick
 };
 
 SceneRun RunScene(const scenarios::Scenario& s, BackendKind backend, int ticks) {
@@ -60,6 +63,7 @@ SceneRun RunScene(const scenarios::Scenario& s, BackendKind backend, int ticks) 
     }
     run.home_at_end = home;
     if (home == a.size() && run.all_home_tick == 0) run.all_home_tick = t;
+    run.longest_stall = std::max(run.longest_stall, r.stats.longest_stall_ticks);
   }
   return run;
 }
@@ -155,6 +159,48 @@ TEST(BlocksNavigateTest, EachAgentNavigatesToItsOwnTilesSquareAndTenByTenTilesBu
               0.f;
   }
   EXPECT_EQ(toward, big.initial.agents.size());
+}
+
+// crossing_navigate: four targets, the streets; each agent's is the street its goal lies
+// in, and it starts in another.
+TEST(CrossingNavigateTest, EachAgentNavigatesToTheStreetItsGoalLiesIn) {
+  const scenarios::Scenario s = scenarios::MakeScenario("crossing_navigate", 400, 1);
+  ASSERT_EQ(s.config.navigation_targets.size(), 4u);
+  const AgentSnapshot& a = s.initial.agents;
+  ASSERT_EQ(a.target.size(), a.size());
+  size_t per_target[4] = {0, 0, 0, 0};
+  for (size_t i = 0; i < a.size(); ++i) {
+    ASSERT_LT(a.target[i], 4u);
+    const NavigationTarget& t = s.config.navigation_targets[a.target[i]];
+    ASSERT_EQ(t.id, a.target[i]);
+    EXPECT_TRUE(Inside(t.shape, a.goal_x[i], a.goal_y[i])) << i;
+    EXPECT_FALSE(Inside(t.shape, a.x[i], a.y[i])) << i;
+    EXPECT_EQ(a.behavior[i], static_cast<uint8_t>(AgentBehavior::kNavigate));
+    ++per_target[a.target[i]];
+  }
+  for (size_t count : per_target) EXPECT_EQ(count, 100u);
+}
+
+// Four streams of 4,000 meet in a knot at the plaza's centre. Walking its field alone, an
+// agent stalls in it for 497 ticks (seed 1); re-routed over the crowd's field when it
+// stalls (docs/NAVIGATION.md), it walks round, and no stall lasts 300 ticks (issue 41's
+// bound). cpu only: the reference's all-pairs contact count makes 4,000 people slow.
+TEST(CrossingNavigateTest, ReRoutingLeadsTheStalledRoundTheKnotOf4000) {
+  const scenarios::Scenario s = scenarios::MakeScenario("crossing_navigate", 4000, 1);
+  scenarios::Scenario fixed = s;
+  fixed.config.navigation.reroute_every = 0;
+  const SceneRun rerouted = RunScene(s, BackendKind::kCpu, s.suggested_ticks);
+  const SceneRun field_only = RunScene(fixed, BackendKind::kCpu, s.suggested_ticks);
+  std::printf(
+      "crossing_navigate, 4,000 people, %d ticks: re-routed %zu home, longest stall %llu "
+      "ticks; field only %zu home, longest stall %llu ticks\n",
+      s.suggested_ticks, rerouted.home_at_end,
+      static_cast<unsigned long long>(rerouted.longest_stall), field_only.home_at_end,
+      static_cast<unsigned long long>(field_only.longest_stall));
+  EXPECT_GT(field_only.longest_stall, 300u);
+  EXPECT_LT(rerouted.longest_stall, 300u);
+  EXPECT_GE(rerouted.home_at_end, field_only.home_at_end);
+  EXPECT_EQ(rerouted.centres_in_walls, 0u);
 }
 
 }  // namespace
