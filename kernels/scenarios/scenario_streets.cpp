@@ -59,16 +59,16 @@ Scenario MakeCorridor(size_t size, uint32_t seed) {
   return s;
 }
 
-// A square plaza P = max(6, 0.5 sqrt(size)) m wide (50 m at 10,000) with a street as wide
-// on each side, between four corner buildings; each street ends in a wall just behind its
-// group. A quarter of the crowd waits in each street (west, east, south, north, in id
-// order) and crosses the plaza to the opposite street.
 CrossingStreets CrossingStreetsFor(size_t size) {
   const float hp = 0.5f * CrossingPlaza(size);
   const float near = hp + kFrontGap;
   return {hp, near + static_cast<float>(CrossingColumns(size) - 1) * kLatticeSpacing + kBackGap};
 }
 
+// A square plaza P = max(6, 0.8 sqrt(size)) m wide (80 m at 10,000) with a street as wide
+// on each side, between four corner buildings; each street ends in a wall just behind its
+// group. A quarter of the crowd waits in each street (west, east, south, north, in id
+// order) and crosses the plaza to the opposite street.
 Scenario MakeCrossing(size_t size, uint32_t seed) {
   Scenario s = layout::PedestrianScenario("crossing", size, seed);
   ScenarioRng rng(seed);
