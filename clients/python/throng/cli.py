@@ -313,8 +313,8 @@ def main(argv=None):
     run.add_argument("--scenario", default="town",
                      help="a scenario name (circle, random, corridor, crossing, town, flock, "
                           "drones, bottleneck_1m, bottleneck_2m, blocks, u_trap, rimea_6, "
-                          "rimea_9, rimea_9_two_exits, two_exits, blocks_navigate) or a scenario "
-                          "JSON file")
+                          "rimea_9, rimea_9_two_exits, two_exits, blocks_navigate, "
+                          "crossing_navigate) or a scenario JSON file")
     run.add_argument("--size", type=int, default=500,
                      help="pedestrians (town: + max(size/50, min(size, 20)) vehicles); forward "
                           "agents in flock and drones")

@@ -109,6 +109,6 @@ def find_tool(tool=None):
 def make_scenario(name, size, seed=1, tool=None):
     """Generates a named scenario ("circle", "random", "corridor", "crossing", "town",
     "flock", "drones", "bottleneck_1m", "bottleneck_2m", "blocks", "u_trap", "rimea_6",
-    "rimea_9", "rimea_9_two_exits", "two_exits", "blocks_navigate") with the engine's
-    scenario library, through the throng-scenario tool."""
+    "rimea_9", "rimea_9_two_exits", "two_exits", "blocks_navigate", "crossing_navigate") with
+    the engine's scenario library, through the throng-scenario tool."""
     return scenario_from_dict(_run_tool(tool, [name, "--size", str(size), "--seed", str(seed)]))
