@@ -182,9 +182,10 @@ TEST(CrossingNavigateTest, EachAgentNavigatesToTheStreetItsGoalLiesIn) {
 }
 
 // Four streams of 4,000 meet in a knot at the plaza's centre. Walking its field alone, an
-// agent stalls in it for 497 ticks (seed 1); re-routed over the crowd's field when it
-// stalls (docs/NAVIGATION.md), it walks round, and no stall lasts 300 ticks (issue 41's
-// bound). cpu only: the reference's all-pairs contact count makes 4,000 people slow.
+// agent stalls in it for 573 ticks (seed 1); re-routed over the crowd's field when it
+// stalls (docs/NAVIGATION.md), it walks round, and no stall, queueing or not, lasts the 300
+// ticks issue 41 allows outside a queue (147). cpu only: the reference's all-pairs contact
+// count makes 4,000 people slow.
 TEST(CrossingNavigateTest, ReRoutingLeadsTheStalledRoundTheKnotOf4000) {
   const scenarios::Scenario s = scenarios::MakeScenario("crossing_navigate", 4000, 1);
   scenarios::Scenario fixed = s;
