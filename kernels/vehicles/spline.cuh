@@ -147,15 +147,10 @@ THRONG_HD inline void FrameAt(const SplineSetView& set, uint32_t spline, float s
   *tangent = speed > 0.f ? d1 / speed : Vec3{1.f, 0.f, 0.f};
 }
 
-THRONG_HD inline Vec3 LocationAt(const SplineSetView& set, uint32_t spline, float s) {
-  Vec3 p, t;
-  FrameAt(set, spline, s, &p, &t);
-  return p;
-}
-
-// LocationAt, with the last piece's slopes kept in `slopes` (ParamAt): the same point.
+// The point at arc length s (FrameAt's position, without the tangent). `slopes` (may be
+// null) keeps the last piece's slopes between calls (ParamAt): the same point either way.
 THRONG_HD inline Vec3 LocationAt(const SplineSetView& set, uint32_t spline, float s,
-                                 SplineSlopes* slopes) {
+                                 SplineSlopes* slopes = nullptr) {
   const SplineHeader& h = set.headers[spline];
   const SplineSample p = ParamAt(set, h, NormalizeArcLength(h, s), slopes);
   const Vec3* c = set.coeff + 4 * (h.segment_begin + p.segment);
