@@ -158,10 +158,10 @@ void RunTickStages(TickContext& ctx) {
     const TransferredBytes copied = ctx.w.backend->transferred();
     ctx.stats.stage_bytes_to_backend[k] += copied.to_backend - copied_before.to_backend;
     ctx.stats.stage_bytes_to_host[k] += copied.to_host - copied_before.to_host;
-    ctx.stats.backend_ms = backend.busy_ms() - busy_before;
-    ctx.stats.orca_solve_ms = backend.orca_ms() - orca_before;
     ThrowIfStopRequested(ctx.options.stop, StageName(stage.stage).data());
   }
+  ctx.stats.backend_ms = backend.busy_ms() - busy_before;
+  ctx.stats.orca_solve_ms = backend.orca_ms() - orca_before;
 }
 
 }  // namespace throng
