@@ -1,6 +1,8 @@
 #include "kernels/orca/orca_validate.h"
 
 #include <cmath>
+#include <cstdio>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 
@@ -99,55 +101,69 @@ void ValidateOrcaParams(const OrcaParams& params) {
   }
 }
 
+// The ORCA agent's float columns with their bounds, in the order errors name them: the
+// one-pass check and the walk that names an offender both read this one list.
+struct BoundedColumn {
+  const char* name;
+  const std::vector<float>* values;
+  float bound;
+  const char* unit;
+  bool size;  // at least kMinSize (a radius or a max speed), not only within +-bound
+};
+
 void ValidateAgents(const AgentColumns& a) {
   const size_t n = a.id.size();
   if (n > 0xfffffffeu) Reject("agents: too many agents");
-  // The common case in one pass over every column; an offender is then named by the
-  // checks below, in their order.
-  const bool lengths_right = a.px.size() == n && a.py.size() == n && a.vx.size() == n &&
-                             a.vy.size() == n && a.max_speed.size() == n &&
-                             a.pref_vx.size() == n && a.pref_vy.size() == n &&
-                             a.radius.size() == n && a.flags.size() == n;
-  if (lengths_right) {
-    const ValueRange ranges[] = {
-        {a.px.data(), -kMaxCoordinate, kMaxCoordinate},
-        {a.py.data(), -kMaxCoordinate, kMaxCoordinate},
-        {a.vx.data(), -kMaxSpeed, kMaxSpeed},
-        {a.vy.data(), -kMaxSpeed, kMaxSpeed},
-        {a.max_speed.data(), kMinSize, kMaxSpeed},
-        {a.pref_vx.data(), -kMaxSpeed, kMaxSpeed},
-        {a.pref_vy.data(), -kMaxSpeed, kMaxSpeed},
-        {a.radius.data(), kMinSize, kMaxRadius},
-    };
-    if (AllInRange(ranges, sizeof ranges / sizeof ranges[0], n) &&
-        FirstIndexWhere(n, [&](size_t i) { return (a.flags[i] & ~kAgentNonCooperative) != 0; }) ==
-            n) {
-      RequireUniqueIds("agents", a.id);
-      return;
-    }
+  const BoundedColumn columns[] = {
+      {"px", &a.px, kMaxCoordinate, "m", false},
+      {"py", &a.py, kMaxCoordinate, "m", false},
+      {"vx", &a.vx, kMaxSpeed, "m/s", false},
+      {"vy", &a.vy, kMaxSpeed, "m/s", false},
+      {"max_speed", &a.max_speed, kMaxSpeed, "m/s", true},
+      {"pref_vx", &a.pref_vx, kMaxSpeed, "m/s", false},
+      {"pref_vy", &a.pref_vy, kMaxSpeed, "m/s", false},
+      {"radius", &a.radius, kMaxRadius, "m", true},
+  };
+  const auto bad_flags = [&](size_t i) { return (a.flags[i] & ~kAgentNonCooperative) != 0; };
+  // The common case in one pass over every column; an offender is then named by the walk
+  // below, in the list's order.
+  bool lengths_right = a.flags.size() == n;
+  ValueRange ranges[std::size(columns)];
+  for (size_t c = 0; c < std::size(columns); ++c) {
+    const BoundedColumn& col = columns[c];
+    lengths_right = lengths_right && col.values->size() == n;
+    ranges[c] = {col.values->data(), col.size ? kMinSize : -col.bound, col.bound};
   }
-  RequireBoundedColumns("agents", {{"px", &a.px}, {"py", &a.py}}, n, kMaxCoordinate, "m");
-  RequireBoundedColumns("agents",
-                        {{"vx", &a.vx},
-                         {"vy", &a.vy},
-                         {"max_speed", &a.max_speed},
-                         {"pref_vx", &a.pref_vx},
-                         {"pref_vy", &a.pref_vy}},
-                        n, kMaxSpeed, "m/s");
-  RequireBoundedColumns("agents", {{"radius", &a.radius}}, n, kMaxRadius, "m");
+  if (lengths_right && AllInRange(ranges, std::size(columns), n) &&
+      FirstIndexWhere(n, bad_flags) == n) {
+    RequireUniqueIds("agents", a.id);
+    return;
+  }
+  for (const BoundedColumn& col : columns) RequireLength("agents", col.name, col.values->size(), n);
   RequireLength("agents", "flags", a.flags.size(), n);
-  const size_t first = FirstIndexWhere(n, [&](size_t i) {
-    return !(a.radius[i] >= kMinSize) || !(a.max_speed[i] >= kMinSize) ||
-           (a.flags[i] & ~kAgentNonCooperative) != 0;
-  });
-  for (size_t i = first; i < n; ++i) {
-    if (!(a.radius[i] >= kMinSize)) Reject(At("radius", i) + ": must be >= 0.001 and <= 100 m");
-    if (!(a.max_speed[i] >= kMinSize)) {
-      Reject(At("max_speed", i) + ": must be >= 0.001 and <= 1000 m/s");
-    }
-    if (a.flags[i] & ~kAgentNonCooperative) Reject(At("flags", i) + ": unknown flag bits");
+  for (const BoundedColumn& col : columns) {
+    RequireBoundedColumns("agents", {{col.name, col.values}}, n, col.bound, col.unit);
   }
-  RequireUniqueIds("agents", a.id);
+  // Within bounds everywhere; what is left: sizes below kMinSize and unknown flag bits,
+  // named at the first index that has one.
+  const auto too_small = [&](size_t i) {
+    for (const BoundedColumn& col : columns) {
+      if (col.size && !((*col.values)[i] >= kMinSize)) return true;
+    }
+    return false;
+  };
+  const size_t first = FirstIndexWhere(n, [&](size_t i) { return too_small(i) || bad_flags(i); });
+  if (first == n) {
+    RequireUniqueIds("agents", a.id);
+    return;
+  }
+  for (const BoundedColumn& col : columns) {
+    if (!col.size || (*col.values)[first] >= kMinSize) continue;
+    char text[96];
+    std::snprintf(text, sizeof text, ": must be >= 0.001 and <= %g %s", col.bound, col.unit);
+    Reject(At(col.name, first) + text);
+  }
+  Reject(At("flags", first) + ": unknown flag bits");
 }
 
 }  // namespace throng
