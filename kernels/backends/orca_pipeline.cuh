@@ -72,11 +72,13 @@ struct GatherFunctor {
   }
 };
 
-// What the grid needs to know of a snapshot: largest radius and speed, bounding box.
+// What the grid needs to know of a snapshot: largest radius and speed, bounding box, and
+// whether any agent is non-cooperative (the neighbour scan's marks are needed then only).
 struct SnapshotBounds {
   float r_max, s_max, x_lo, x_hi, y_lo, y_hi;
+  uint32_t flags;  // every agent's flags, or-ed
   THRONG_HD static SnapshotBounds Empty() {
-    return {0.f, 0.f, INFINITY, -INFINITY, INFINITY, -INFINITY};
+    return {0.f, 0.f, INFINITY, -INFINITY, INFINITY, -INFINITY, 0u};
   }
 };
 
@@ -85,15 +87,17 @@ struct SnapshotBoundsOf {
   const float* py;
   const float* radius;
   const float* max_speed;
+  const uint8_t* flags;
   THRONG_HD SnapshotBounds operator()(uint32_t i) const {
-    return {radius[i], max_speed[i], px[i], px[i], py[i], py[i]};
+    return {radius[i], max_speed[i], px[i], px[i], py[i], py[i], flags[i]};
   }
 };
 
 struct CombineBounds {
   THRONG_HD SnapshotBounds operator()(const SnapshotBounds& a, const SnapshotBounds& b) const {
     return {fmaxf(a.r_max, b.r_max), fmaxf(a.s_max, b.s_max), fminf(a.x_lo, b.x_lo),
-            fmaxf(a.x_hi, b.x_hi),   fminf(a.y_lo, b.y_lo),   fmaxf(a.y_hi, b.y_hi)};
+            fmaxf(a.x_hi, b.x_hi),   fminf(a.y_lo, b.y_lo),   fmaxf(a.y_hi, b.y_hi),
+            a.flags | b.flags};
   }
 };
 
@@ -130,7 +134,7 @@ class OrcaPipeline {
     auto t0 = Clock::now();
     // One pass for the grid's inputs: min and max are exact, whatever the thread count.
     const SnapshotBounds b = thrust::transform_reduce(
-        policy, first, first + n, SnapshotBoundsOf{in.px, in.py, in.radius, in.max_speed},
+        policy, first, first + n, SnapshotBoundsOf{in.px, in.py, in.radius, in.max_speed, in.flags},
         SnapshotBounds::Empty(), CombineBounds{});
     const float r_max = b.r_max, s_max = b.s_max;
     const float x_lo = b.x_lo, x_hi = b.x_hi, y_lo = b.y_lo, y_hi = b.y_hi;
@@ -169,10 +173,27 @@ class OrcaPipeline {
     Grow(candidates_, n);
     Grow(missed_, n);
     Grow(kept_bound_, n);
+    // The scan shrinks to each full list unless asked to count every candidate; it reads
+    // the buckets of non-cooperative agents beyond, marked here when there are any.
+    NeighborScan scan = NeighborScan::kWholeDisc;
+    if (!run.count_every_candidate) {
+      scan = (b.flags & kAgentNonCooperative) ? NeighborScan::kShrinkPastMarks
+                                              : NeighborScan::kShrink;
+    }
+    if (scan == NeighborScan::kShrinkPastMarks) {
+      const uint32_t buckets = BucketCount(grid);
+      Grow(non_cooperative_buckets_, buckets);
+      thrust::for_each_n(policy, first, buckets,
+                         NonCooperativeBucketsFunctor{Raw(offsets_), Raw(flags_),
+                                                      Raw(non_cooperative_buckets_)});
+    }
     for_each_agent("candidates",
                    NeighborQueryFunctor{sorted, Raw(points_), Raw(offsets_), grid, params, r_max,
                                         s_max, audit_every, Raw(lists_), Raw(kept_),
-                                        Raw(candidates_), Raw(missed_), Raw(kept_bound_)});
+                                        Raw(candidates_), Raw(missed_), Raw(kept_bound_), scan,
+                                        scan == NeighborScan::kShrinkPastMarks
+                                            ? Raw(non_cooperative_buckets_)
+                                            : nullptr});
     sync();
     times->neighbors_ms += ms_since(t0);
 
@@ -273,6 +294,7 @@ class OrcaPipeline {
   Vector<uint32_t> offsets_, lists_;
   Vector<uint16_t> kept_, candidates_, missed_;
   Vector<float> kept_bound_;
+  Vector<uint8_t> non_cooperative_buckets_;  // per bucket: holds a non-cooperative agent
   // The solve's per-agent results (grid order), as pass 1 wrote them and the repairs
   // rewrite them.
   struct State {

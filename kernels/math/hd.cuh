@@ -15,3 +15,8 @@
 #else
 #define THRONG_HD_FORCE_INLINE __attribute__((always_inline)) inline
 #endif
+
+// The same for a loop body given as a lambda that more than one place calls (the
+// neighbour scan's, which a shrinking scan calls for rows and for marked buckets): written
+// after the lambda's parameter list.
+#define THRONG_INLINE_LAMBDA __attribute__((always_inline))

@@ -95,6 +95,12 @@ THRONG_HD inline bool IsCandidate(float dist_sq, float r_a, float r_b, float s_a
   return CandidateFilter(params)(dist_sq, r_a, r_b, s_a, s_b);
 }
 
+// How far the neighbour query reads (docs/ORCA.md, "Neighbour candidates"): every cell
+// within reach, counting every candidate; or only as far as its list, once full, can still
+// take anyone, and beyond that nothing (no agent is non-cooperative) or the buckets that
+// hold a non-cooperative agent, who enters at any distance. The kept lists are the same.
+enum class NeighborScan : uint8_t { kWholeDisc, kShrink, kShrinkPastMarks };
+
 // Neighbour query for sorted agent i: writes the kept neighbours' sorted indices,
 // closest first, into lists[i * max_neighbors ...].
 struct NeighborQueryFunctor {
@@ -113,6 +119,10 @@ struct NeighborQueryFunctor {
   // infinity (a neighbour farther than this is not kept); -1 for an agent not solved.
   // The repair passes read it to skip lists that cannot hold a turned agent.
   float* __restrict__ kept_bound;
+  NeighborScan scan_kind = NeighborScan::kWholeDisc;
+  // kShrinkPastMarks: per bucket, whether it holds a non-cooperative agent
+  // (NonCooperativeBucketsFunctor).
+  const uint8_t* __restrict__ non_cooperative_buckets = nullptr;
 
   THRONG_HD void operator()(uint32_t i) const {
     if (agents.flags[i] & kAgentNonCooperative) {
@@ -178,7 +188,7 @@ struct NeighborQueryFunctor {
     float reach = r + r_max + (s + s_max) * params.time_horizon;
     if (params.neighbor_dist > 0.f && params.neighbor_dist < reach) reach = params.neighbor_dist;
     reach *= 1.0001f;  // rounding in the per-pair test must never reach past the scan
-    ForEachRowRange(grid, offsets, p, reach, [&](uint32_t begin, uint32_t end) {
+    auto scan = [&](uint32_t begin, uint32_t end) THRONG_INLINE_LAMBDA {
       for (uint32_t j = begin; j < end; ++j) {
         const QueryPoint q = points[j];
         const Vec2 d{q.x - p.x, q.y - p.y};
@@ -192,19 +202,58 @@ struct NeighborQueryFunctor {
         buffered += candidate & may_enter;
         if (buffered == kBuffer) merge();
       }
-    });
+    };
+    if (scan_kind == NeighborScan::kWholeDisc) {
+      ForEachRowRange(grid, offsets, p, reach, scan);
+    } else {
+      // Before each row: the buffer merged, so that the bound is the list's own.
+      ForEachRowRangeShrinking(grid, offsets,
+                               scan_kind == NeighborScan::kShrinkPastMarks
+                                   ? non_cooperative_buckets
+                                   : nullptr,
+                               p, reach,
+                               [&] {
+                                 merge();
+                                 return sqrtf(bound);
+                               },
+                               scan);
+    }
     merge();
 
+    // The audit: the list a brute-force search over every agent keeps, and how many of its
+    // entries the grid's list lacks (false negatives; 0 unless the grid is wrong).
     uint32_t missed = kNotAudited;
     if (audit_every != 0 && i % audit_every == 0) {
-      uint32_t truth = 0;
+      uint64_t true_key[kMaxNeighborsLimit];
+      int true_count = 0;
       for (uint32_t j = 0; j < agents.count; ++j) {
         if (j == i) continue;
         const Vec2 d{agents.px[j] - p.x, agents.py[j] - p.y};
-        truth += IsCandidate(LengthSq(d), r, agents.radius[j], s, agents.max_speed[j], params);
+        const float dist_sq = LengthSq(d);
+        if (!IsCandidate(dist_sq, r, agents.radius[j], s, agents.max_speed[j], params)) continue;
+        const uint64_t key =
+            NeighborKey((agents.flags[j] & kAgentNonCooperative) == 0, dist_sq, agents.id[j]);
+        if (true_count == k_max && key >= true_key[k_max - 1]) continue;
+        int pos = true_count < k_max ? true_count++ : k_max - 1;
+        while (pos > 0 && key < true_key[pos - 1]) {
+          true_key[pos] = true_key[pos - 1];
+          --pos;
+        }
+        true_key[pos] = key;
       }
-      missed = truth > candidates ? truth - candidates : 0;
-      if (missed > kNotAudited - 1u) missed = kNotAudited - 1u;
+      // Both lists ascend: one walk counts the true entries the kept list lacks.
+      missed = 0;
+      for (int a = 0, b = 0; a < true_count;) {
+        if (b < count && kept_key[b] < true_key[a]) {
+          ++b;
+        } else if (b < count && kept_key[b] == true_key[a]) {
+          ++a;
+          ++b;
+        } else {
+          ++missed;
+          ++a;
+        }
+      }
     }
 
     uint32_t* list = lists + static_cast<size_t>(i) * static_cast<size_t>(k_max);
@@ -213,6 +262,20 @@ struct NeighborQueryFunctor {
     candidate_count[i] = static_cast<uint16_t>(candidates > 65535u ? 65535u : candidates);
     audit_missed[i] = static_cast<uint16_t>(missed);
     kept_bound[i] = bound;
+  }
+};
+
+// Per bucket of the neighbour grid, whether it holds a non-cooperative agent: such an
+// agent enters every neighbour list within its reach at any distance, so a scan that
+// shrinks to its kept list still reads these buckets (NeighborQueryFunctor).
+struct NonCooperativeBucketsFunctor {
+  const uint32_t* __restrict__ offsets;  // BucketCount + 1 entries
+  const uint8_t* __restrict__ flags;     // grid order
+  uint8_t* __restrict__ marked;          // per bucket
+  THRONG_HD void operator()(uint32_t b) const {
+    uint8_t any = 0;
+    for (uint32_t j = offsets[b]; j < offsets[b + 1]; ++j) any |= flags[j];
+    marked[b] = (any & kAgentNonCooperative) != 0;
   }
 };
 

@@ -162,9 +162,16 @@ struct OrcaScene {
 
 // How a solve is run (not part of the problem).
 struct OrcaRunOptions {
-  // 0: off. k: every k-th agent (in grid order) is checked against a brute-force search
-  // and the candidates the grid missed are counted (false negatives; must stay 0).
+  // 0: off. k: every k-th agent (in grid order) is checked against a brute-force search:
+  // the neighbours it would keep that the grid's list lacks are counted (false negatives;
+  // must stay 0).
   uint32_t audit_every = 0;
+  // The parallel backends' neighbour scan reads only as far as a full list's farthest
+  // entry (and the buckets that hold non-cooperative agents), so OrcaResult::candidates
+  // counts the candidates it read. On: it reads every cell within reach and counts every
+  // candidate, as the reference does (the equivalence tests compare the counts). The kept
+  // lists, and so the velocities, are the same either way.
+  bool count_every_candidate = false;
   // Asked between stages and chunks of agents; true ends the solve with TickCancelled.
   StopRequested stop = nullptr;
   // Fill OrcaResult::kept_ids (the equivalence tests compare them); off in a tick.
@@ -183,7 +190,7 @@ constexpr uint32_t kNoKeptId = 0xffffffffu;
 struct OrcaResult {
   std::vector<float> vx, vy;          // chosen velocity, m/s
   std::vector<uint8_t> status;        // SolveStatus
-  std::vector<uint16_t> candidates;   // agents passing the conservative per-pair filter
+  std::vector<uint16_t> candidates;   // agents read that pass the conservative per-pair filter
   std::vector<uint16_t> neighbors;    // of those, kept (closest max_neighbors)
   std::vector<uint16_t> constraints;  // half-planes in the solve (obstacle + agent)
   std::vector<uint8_t> solve_flags;   // SolveFlag bits

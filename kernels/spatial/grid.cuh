@@ -157,6 +157,64 @@ THRONG_HD_FORCE_INLINE void ForEachRowRange(const GridSpec& g, const uint32_t* o
   }
 }
 
+// As ForEachRowRange, for a query that wants fewer points as it goes: a neighbour list
+// that, once full, takes nobody farther than its last entry, except the agents it keeps
+// at any distance (non-cooperative ones), whose buckets `marked` flags (null: there are
+// none). Before each row, limit() gives the radius beyond which an unmarked bucket's
+// points are no longer wanted: the row is read whole within it, and beyond it, up to
+// `reach`, only the marked buckets. A limit of `reach` or more reads the row as
+// ForEachRowRange would.
+template <class Limit, class F>
+THRONG_HD_FORCE_INLINE void ForEachRowRangeShrinking(const GridSpec& g, const uint32_t* offsets,
+                                                     const uint8_t* marked, Vec2 p, float reach,
+                                                     Limit&& limit, F&& f) {
+  // The cull slack of ForEachRowRange, for both radii.
+  const float slack = 0.01f * g.cell + 5e-7f * (fabsf(p.x) + fabsf(p.y) + reach);
+  const float cull_all = reach + slack;
+  const int32_t y0 = CellCoord(p.y - reach, g.inv_cell), y1 = CellCoord(p.y + reach, g.inv_cell);
+  const int32_t own = CellCoord(p.y, g.inv_cell);
+  const int32_t rows = y1 - y0 + 1;
+  const int64_t width = static_cast<int64_t>(g.x_mask) + 1;
+  for (int32_t step = 0, below = 0, above = 0; below + above < rows; ++step) {
+    int32_t cy;
+    if (step % 2 == 0 ? own - below >= y0 : own + 1 + above > y1) {
+      cy = own - below++;
+    } else {
+      cy = own + 1 + above++;
+    }
+    const bool edge_row =
+        cy <= -static_cast<int32_t>(kMaxCellCoord) || cy >= static_cast<int32_t>(kMaxCellCoord);
+    const float gy = edge_row ? 0.f : AxisGap(p.y, cy, g.cell);
+    if (gy > cull_all) continue;
+    const float half_all = sqrtf(cull_all * cull_all - gy * gy);
+    const int32_t x0 = CellCoord(p.x - half_all, g.inv_cell);
+    const int32_t x1 = CellCoord(p.x + half_all, g.inv_cell);
+    const float wanted = limit();
+    if (!(wanted < reach) || static_cast<int64_t>(x1) - x0 + 1 >= width) {
+      ForRowCells(g, offsets, cy, x0, x1, f);
+      continue;
+    }
+    // The part within the limit, whole (empty when the row lies beyond it).
+    const float cull = fminf(wanted * 1.0001f + slack, cull_all);
+    int32_t w0 = 1, w1 = 0;
+    if (gy <= cull) {
+      const float half = sqrtf(cull * cull - gy * gy);
+      w0 = CellCoord(p.x - half, g.inv_cell);
+      w1 = CellCoord(p.x + half, g.inv_cell);
+      ForRowCells(g, offsets, cy, w0, w1, f);
+    }
+    // The rest of the row's chord, marked buckets only (the table is wider than the chord:
+    // no bucket comes up twice).
+    if (marked == nullptr) continue;
+    const uint32_t row = (static_cast<uint32_t>(cy) & g.y_mask) << g.x_bits;
+    for (int32_t cx = x0; cx <= x1; ++cx) {
+      if (cx >= w0 && cx <= w1) continue;
+      const uint32_t b = row + (static_cast<uint32_t>(cx) & g.x_mask);
+      if (marked[b]) f(offsets[b], offsets[b + 1]);
+    }
+  }
+}
+
 // Calls f(begin, end) for ranges that hold every point within `half` of p on each axis (the
 // box [p - half, p + half]), row by row from the lowest: for a query that needs a long thin
 // shape rather than a disc. Cells are whole, so some points beyond the box come too.

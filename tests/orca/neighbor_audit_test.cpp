@@ -1,5 +1,5 @@
 // The neighbour audit (OrcaRunOptions::audit_every) must catch what it is there for: a grid
-// that hides candidates. The equivalence tests only ever see it report 0 on a correct
+// that hides neighbours the solve should keep. The equivalence tests only ever see it report 0 on a correct
 // grid; here the same query runs on a grid built by hand, first correct, then with one
 // occupied bucket's range emptied, as a broken sort or offset scan would leave it.
 #include <gtest/gtest.h>
@@ -72,8 +72,10 @@ Crowd SortedCrowd(uint32_t n, float side, const OrcaParams& params) {
 }
 
 // Every agent audited; returns the false negatives summed over them, and the candidates
-// the grid found in `found`.
-uint64_t AuditedMisses(const Crowd& c, const OrcaParams& params, uint64_t* found) {
+// the grid found in `found`, with the scan of that kind (marks for kShrinkPastMarks set as
+// the pipeline sets them).
+uint64_t AuditedMisses(const Crowd& c, const OrcaParams& params, NeighborScan scan,
+                       uint64_t* found) {
   const auto n = static_cast<uint32_t>(c.px.size());
   const SortedAgentsView agents{c.px.data(),     c.py.data(),     c.vx.data(),
                                 c.vy.data(),     c.radius.data(), c.max_speed.data(),
@@ -82,11 +84,24 @@ uint64_t AuditedMisses(const Crowd& c, const OrcaParams& params, uint64_t* found
   std::vector<uint32_t> lists(static_cast<size_t>(n) * params.max_neighbors);
   std::vector<uint16_t> kept(n), candidates(n), missed(n, kNotAudited);
   std::vector<float> bound(n);
-  const NeighborQueryFunctor query{agents,      c.points.data(),   c.offsets.data(),
-                                   c.grid,      params,            0.3f,
-                                   1.5f,        /*audit_every=*/1, lists.data(),
-                                   kept.data(), candidates.data(), missed.data(),
-                                   bound.data()};
+  std::vector<uint8_t> marked(BucketCount(c.grid));
+  const NonCooperativeBucketsFunctor mark{c.offsets.data(), c.flags.data(), marked.data()};
+  for (uint32_t b = 0; b < marked.size(); ++b) mark(b);
+  const NeighborQueryFunctor query{agents,
+                                   c.points.data(),
+                                   c.offsets.data(),
+                                   c.grid,
+                                   params,
+                                   0.3f,
+                                   1.5f,
+                                   /*audit_every=*/1,
+                                   lists.data(),
+                                   kept.data(),
+                                   candidates.data(),
+                                   missed.data(),
+                                   bound.data(),
+                                   scan,
+                                   marked.data()};
   uint64_t total = 0;
   *found = 0;
   for (uint32_t i = 0; i < n; ++i) {
@@ -98,13 +113,17 @@ uint64_t AuditedMisses(const Crowd& c, const OrcaParams& params, uint64_t* found
   return total;
 }
 
-TEST(NeighborAuditTest, FindsNothingOnACorrectGridAndTheCandidatesABrokenOneHides) {
+TEST(NeighborAuditTest, FindsNothingOnACorrectGridAndTheNeighboursABrokenOneHides) {
   OrcaParams params;
   params.time_horizon = 2.f;  // a 6.6 m query radius: about 80 cells over 60 m x 60 m
   Crowd crowd = SortedCrowd(400, 60.f, params);
-  uint64_t found = 0;
-  EXPECT_EQ(AuditedMisses(crowd, params, &found), 0u);
+  uint64_t found = 0, found_shrunk = 0;
+  EXPECT_EQ(AuditedMisses(crowd, params, NeighborScan::kWholeDisc, &found), 0u);
   EXPECT_GT(found, 400u) << "the scene must give the audit candidates to check";
+  for (const NeighborScan scan : {NeighborScan::kShrink, NeighborScan::kShrinkPastMarks}) {
+    EXPECT_EQ(AuditedMisses(crowd, params, scan, &found_shrunk), 0u);
+    EXPECT_LT(found_shrunk, found) << "the shrunk scan must read fewer";
+  }
 
   // Empty the range of the most crowded bucket: its agents then sit, for the scan, in the
   // next bucket's range, and queries that reach the cell but not that bucket lose them.
@@ -119,10 +138,14 @@ TEST(NeighborAuditTest, FindsNothingOnACorrectGridAndTheCandidatesABrokenOneHide
   const uint32_t hidden = crowd.offsets[fullest + 1] - crowd.offsets[fullest];
   ASSERT_GT(hidden, 1u);
   crowd.offsets[fullest + 1] = crowd.offsets[fullest];
-  const uint64_t missed = AuditedMisses(crowd, params, &found);
-  std::printf("[ figures  ] %u agents hidden in one bucket: the audit finds %llu missed candidates\n",
-              hidden, static_cast<unsigned long long>(missed));
-  EXPECT_GT(missed, 0u);
+  for (const NeighborScan scan :
+       {NeighborScan::kWholeDisc, NeighborScan::kShrink, NeighborScan::kShrinkPastMarks}) {
+    const uint64_t missed = AuditedMisses(crowd, params, scan, &found);
+    std::printf("[ figures  ] %u agents hidden in one bucket: the audit finds %llu missed "
+                "neighbours (scan kind %d)\n",
+                hidden, static_cast<unsigned long long>(missed), static_cast<int>(scan));
+    EXPECT_GT(missed, 0u) << "scan kind " << static_cast<int>(scan);
+  }
 }
 
 // What the query found reaches the result's counters (and from there the tick's stats and

@@ -33,6 +33,10 @@ struct Tally {
   size_t agents = 0, velocity_mismatches = 0, large_mismatches = 0, status_mismatches = 0;
   size_t count_mismatches = 0, flag_mismatches = 0, constraint_mismatches = 0;
   size_t kept_mismatches = 0;  // agents whose kept neighbours are not the same set
+  // Scenes where the shrunk scan answered differently from the full one (must be none),
+  // and the candidates each read.
+  size_t shrunk_mismatches = 0;
+  uint64_t candidates_read = 0, candidates_all = 0;
   size_t emergencies = 0, emergency_mismatches = 0;
   float worst = 0.f, worst_feasible = 0.f;  // worst_feasible: outside the reference's emergencies
   uint64_t statuses[kSolveStatusCount] = {0, 0, 0};  // the reference's
@@ -49,8 +53,25 @@ struct Tally {
     OrcaResult got, want;
     OrcaRunOptions run;
     run.record_kept = true;
+    run.count_every_candidate = true;  // counts comparable with the reference's
     parallel.SolveOrca(scene.params, scene.agents, run, &got);
     reference.SolveOrca(scene.params, scene.agents, run, &want);
+    // The default scan, shrunk to each full list (docs/ORCA.md), keeps the same neighbours
+    // and so answers the same, bit for bit, having read at most as many candidates.
+    OrcaResult shrunk;
+    run.count_every_candidate = false;
+    parallel.SolveOrca(scene.params, scene.agents, run, &shrunk);
+    shrunk_mismatches += shrunk.vx != got.vx || shrunk.vy != got.vy ||
+                         shrunk.status != got.status || shrunk.kept_ids != got.kept_ids ||
+                         shrunk.neighbors != got.neighbors ||
+                         shrunk.constraints != got.constraints ||
+                         shrunk.solve_flags != got.solve_flags;
+    for (size_t i = 0; i < got.candidates.size(); ++i) {
+      EXPECT_LE(shrunk.candidates[i], got.candidates[i]) << "seed " << seed << " agent " << i;
+      EXPECT_GE(shrunk.candidates[i], shrunk.neighbors[i]) << "seed " << seed << " agent " << i;
+      candidates_read += shrunk.candidates[i];
+      candidates_all += got.candidates[i];
+    }
     const size_t n = scene.agents.size();
     const auto k = static_cast<size_t>(scene.params.max_neighbors);
     ASSERT_EQ(got.vx.size(), n);
@@ -101,6 +122,12 @@ struct Tally {
         kept_mismatches, flag_mismatches, constraint_mismatches,
         static_cast<unsigned long long>(statuses[0]), static_cast<unsigned long long>(statuses[1]),
         static_cast<unsigned long long>(statuses[2]));
+    std::printf("[ figures  ] %s, %s: the shrunk scan read %llu of %llu candidates (%.1f%%), "
+                "%zu scenes answered differently from the full scan\n",
+                std::string(BackendName(kind)).c_str(), what,
+                static_cast<unsigned long long>(candidates_read),
+                static_cast<unsigned long long>(candidates_all),
+                candidates_all ? 100.0 * candidates_read / candidates_all : 0.0, shrunk_mismatches);
   }
 };
 
@@ -121,6 +148,8 @@ TEST_P(OrcaEquivalenceTest, matches_the_reference_on_200_random_scenes) {
   // velocity mismatches, 10 of them above 0.1 m/s, largest 1.84 m/s in an emergency and
   // 1.0 m/s elsewhere; statuses 0; neighbour counts 2; solve flags 1; constraint counts 0).
   EXPECT_EQ(t.status_mismatches, 0u);
+  EXPECT_EQ(t.shrunk_mismatches, 0u);
+  EXPECT_LT(t.candidates_read, t.candidates_all) << "the scenes must let the scan shrink";
   EXPECT_LE(t.large_mismatches, 20u);
   EXPECT_LE(t.count_mismatches, 5u);
   EXPECT_LE(t.kept_mismatches, 2u);  // measured 0 (2026-12-03)
@@ -152,6 +181,7 @@ TEST_P(OrcaEquivalenceTest,
   EXPECT_LE(t.Share(), kMaxMismatchShare);
   EXPECT_LE(t.large_mismatches, 6u);
   EXPECT_LE(t.status_mismatches, 10u);
+  EXPECT_EQ(t.shrunk_mismatches, 0u);
   EXPECT_LE(t.kept_mismatches, 2u);  // measured 0 (2026-12-03)
   EXPECT_GT(t.statuses[1], 0u);
   EXPECT_GT(t.statuses[2], 0u);

@@ -200,6 +200,52 @@ TEST(ForEachBoxRowRangeTest, brings_every_point_in_the_box) {
   }
 }
 
+// ForEachRowRangeShrinking, the neighbour scan once a list is full: every point within the
+// limit comes, and every point of a marked bucket within reach, whatever the place (the
+// table wraps, coordinates are large) or the limit; none comes twice.
+TEST(ForEachRowRangeShrinkingTest, brings_what_is_within_the_limit_and_marked_buckets_within_reach) {
+  std::mt19937 rng(11);
+  for (const float origin : {0.f, -30000.f, 250000.f}) {
+    std::uniform_real_distribution<float> coord(origin - 60.f, origin + 60.f);
+    std::vector<Vec2> points(3000);
+    for (Vec2& q : points) q = {coord(rng), coord(rng)};
+    const float reach = 6.f;
+    const GridSpec grid = MakeGridSpec(static_cast<uint32_t>(points.size()), reach / 3.f);
+    std::vector<uint32_t> order(points.size()), bucket(points.size());
+    for (uint32_t i = 0; i < points.size(); ++i) {
+      order[i] = i;
+      bucket[i] = BucketOf(CellCoord(points[i].x, grid.inv_cell),
+                           CellCoord(points[i].y, grid.inv_cell), grid);
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [&](uint32_t a, uint32_t b) { return bucket[a] < bucket[b]; });
+    std::vector<uint32_t> offsets(BucketCount(grid) + 1, static_cast<uint32_t>(points.size()));
+    for (uint32_t slot = points.size(); slot-- > 0;) offsets[bucket[order[slot]]] = slot;
+    for (uint32_t b = BucketCount(grid); b-- > 0;)
+      offsets[b] = std::min(offsets[b], offsets[b + 1]);
+    std::vector<uint8_t> marked(BucketCount(grid));
+    for (uint8_t& m : marked) m = rng() % 8 == 0;
+    for (int query = 0; query < 300; ++query) {
+      const Vec2 p{coord(rng), coord(rng)};
+      const float limit = std::uniform_real_distribution<float>(0.f, 1.2f * reach)(rng);
+      std::vector<int> seen(points.size(), 0);
+      ForEachRowRangeShrinking(
+          grid, offsets.data(), marked.data(), p, reach, [&] { return limit; },
+          [&](uint32_t begin, uint32_t end) {
+            for (uint32_t k = begin; k < end; ++k) ++seen[order[k]];
+          });
+      for (uint32_t i = 0; i < points.size(); ++i) {
+        ASSERT_LE(seen[i], 1) << "point " << i << " came twice";
+        const float d = Length(points[i] - p);
+        if (d <= std::min(limit, reach) || (marked[bucket[i]] && d <= reach)) {
+          ASSERT_EQ(seen[i], 1) << "point " << i << " at " << d << " m (limit " << limit
+                                << ", marked " << int(marked[bucket[i]]) << ")";
+        }
+      }
+    }
+  }
+}
+
 class NeighborListTest : public testing::BackendParamTest {};
 
 // Twenty-four cooperative agents just behind A fill its list of ten from the first rows the
