@@ -123,21 +123,11 @@ THRONG_HD_FORCE_INLINE void ForRowCells(const GridSpec& g, const uint32_t* offse
   for (int part = 0; part < parts; ++part) f(begin[part], end[part]);
 }
 
-// Calls f(begin, end) for the sorted-index range of each bucket row the disc of radius
-// `reach` around p can touch: bucket rows are contiguous in memory, so each row of cells
-// is one loop, trimmed to the disc's chord. offsets has BucketCount + 1 entries:
-// offsets[b] = first sorted index whose bucket is >= b.
-template <class F>
-THRONG_HD_FORCE_INLINE void ForEachRowRange(const GridSpec& g, const uint32_t* offsets, Vec2 p,
-                                            float reach, F&& f) {
-  // Culling slack: AxisGap's cell bounds and CellCoord's floor round apart by a few
-  // float steps of the coordinates, so the slack grows with them (8 steps' worth).
-  const float cull = reach + 0.01f * g.cell + 5e-7f * (fabsf(p.x) + fabsf(p.y) + reach);
-  const int32_t y0 = CellCoord(p.y - reach, g.inv_cell), y1 = CellCoord(p.y + reach, g.inv_cell);
-  // Rows from the agent's own outward (its row, the one below, above, two below, ..):
-  // the nearest agents come first, so a neighbour list fills early with the agents it
-  // keeps and later rows add few entries.
-  const int32_t own = CellCoord(p.y, g.inv_cell);
+// Calls row(cy) for each cell row from y0 to y1, the agent's own (`own`) first and then
+// outward (its row, the one below, above, two below, ..): the nearest agents come first,
+// so a neighbour list fills early with the agents it keeps and later rows add few entries.
+template <class Row>
+THRONG_HD_FORCE_INLINE void ForEachRowOutward(int32_t y0, int32_t y1, int32_t own, Row&& row) {
   const int32_t rows = y1 - y0 + 1;
   for (int32_t step = 0, below = 0, above = 0; below + above < rows; ++step) {
     int32_t cy;
@@ -146,15 +136,40 @@ THRONG_HD_FORCE_INLINE void ForEachRowRange(const GridSpec& g, const uint32_t* o
     } else {
       cy = own + 1 + above++;
     }
-    // Saturated edge rows hold everything beyond them: never trim those.
-    const bool edge_row =
-        cy <= -static_cast<int32_t>(kMaxCellCoord) || cy >= static_cast<int32_t>(kMaxCellCoord);
-    const float gy = edge_row ? 0.f : AxisGap(p.y, cy, g.cell);
-    if (gy > cull) continue;
-    const float half = sqrtf(cull * cull - gy * gy);
-    ForRowCells(g, offsets, cy, CellCoord(p.x - half, g.inv_cell),
-                CellCoord(p.x + half, g.inv_cell), f);
+    row(cy);  // one call site: the caller's row body is inlined here
   }
+}
+
+// Culling slack: AxisGap's cell bounds and CellCoord's floor round apart by a few float
+// steps of the coordinates, so the slack grows with them (8 steps' worth).
+THRONG_HD inline float CullSlack(const GridSpec& g, Vec2 p, float reach) {
+  return 0.01f * g.cell + 5e-7f * (fabsf(p.x) + fabsf(p.y) + reach);
+}
+
+// How far row cy lies from p along y: 0 for a saturated edge row, which holds everything
+// beyond it and is never trimmed.
+THRONG_HD inline float RowGap(const GridSpec& g, Vec2 p, int32_t cy) {
+  const bool edge_row =
+      cy <= -static_cast<int32_t>(kMaxCellCoord) || cy >= static_cast<int32_t>(kMaxCellCoord);
+  return edge_row ? 0.f : AxisGap(p.y, cy, g.cell);
+}
+
+// Calls f(begin, end) for the sorted-index range of each bucket row the disc of radius
+// `reach` around p can touch, rows from the agent's own outward: bucket rows are
+// contiguous in memory, so each row of cells is one loop, trimmed to the disc's chord.
+// offsets has BucketCount + 1 entries: offsets[b] = first sorted index whose bucket is >= b.
+template <class F>
+THRONG_HD_FORCE_INLINE void ForEachRowRange(const GridSpec& g, const uint32_t* offsets, Vec2 p,
+                                            float reach, F&& f) {
+  const float cull = reach + CullSlack(g, p, reach);
+  ForEachRowOutward(CellCoord(p.y - reach, g.inv_cell), CellCoord(p.y + reach, g.inv_cell),
+                    CellCoord(p.y, g.inv_cell), [&](int32_t cy) THRONG_INLINE_LAMBDA {
+                      const float gy = RowGap(g, p, cy);
+                      if (gy > cull) return;
+                      const float half = sqrtf(cull * cull - gy * gy);
+                      ForRowCells(g, offsets, cy, CellCoord(p.x - half, g.inv_cell),
+                                  CellCoord(p.x + half, g.inv_cell), f);
+                    });
 }
 
 // As ForEachRowRange, for a query that wants fewer points as it goes: a neighbour list
@@ -168,51 +183,41 @@ template <class Limit, class F>
 THRONG_HD_FORCE_INLINE void ForEachRowRangeShrinking(const GridSpec& g, const uint32_t* offsets,
                                                      const uint8_t* marked, Vec2 p, float reach,
                                                      Limit&& limit, F&& f) {
-  // The cull slack of ForEachRowRange, for both radii.
-  const float slack = 0.01f * g.cell + 5e-7f * (fabsf(p.x) + fabsf(p.y) + reach);
+  const float slack = CullSlack(g, p, reach);
   const float cull_all = reach + slack;
-  const int32_t y0 = CellCoord(p.y - reach, g.inv_cell), y1 = CellCoord(p.y + reach, g.inv_cell);
-  const int32_t own = CellCoord(p.y, g.inv_cell);
-  const int32_t rows = y1 - y0 + 1;
   const int64_t width = static_cast<int64_t>(g.x_mask) + 1;
-  for (int32_t step = 0, below = 0, above = 0; below + above < rows; ++step) {
-    int32_t cy;
-    if (step % 2 == 0 ? own - below >= y0 : own + 1 + above > y1) {
-      cy = own - below++;
-    } else {
-      cy = own + 1 + above++;
-    }
-    const bool edge_row =
-        cy <= -static_cast<int32_t>(kMaxCellCoord) || cy >= static_cast<int32_t>(kMaxCellCoord);
-    const float gy = edge_row ? 0.f : AxisGap(p.y, cy, g.cell);
-    if (gy > cull_all) continue;
-    const float half_all = sqrtf(cull_all * cull_all - gy * gy);
-    const int32_t x0 = CellCoord(p.x - half_all, g.inv_cell);
-    const int32_t x1 = CellCoord(p.x + half_all, g.inv_cell);
-    const float wanted = limit();
-    if (!(wanted < reach) || static_cast<int64_t>(x1) - x0 + 1 >= width) {
-      ForRowCells(g, offsets, cy, x0, x1, f);
-      continue;
-    }
-    // The part within the limit, whole (empty when the row lies beyond it).
-    const float cull = fminf(wanted * 1.0001f + slack, cull_all);
-    int32_t w0 = 1, w1 = 0;
-    if (gy <= cull) {
-      const float half = sqrtf(cull * cull - gy * gy);
-      w0 = CellCoord(p.x - half, g.inv_cell);
-      w1 = CellCoord(p.x + half, g.inv_cell);
-      ForRowCells(g, offsets, cy, w0, w1, f);
-    }
-    // The rest of the row's chord, marked buckets only (the table is wider than the chord:
-    // no bucket comes up twice).
-    if (marked == nullptr) continue;
-    const uint32_t row = (static_cast<uint32_t>(cy) & g.y_mask) << g.x_bits;
-    for (int32_t cx = x0; cx <= x1; ++cx) {
-      if (cx >= w0 && cx <= w1) continue;
-      const uint32_t b = row + (static_cast<uint32_t>(cx) & g.x_mask);
-      if (marked[b]) f(offsets[b], offsets[b + 1]);
-    }
-  }
+  ForEachRowOutward(
+      CellCoord(p.y - reach, g.inv_cell), CellCoord(p.y + reach, g.inv_cell),
+      CellCoord(p.y, g.inv_cell), [&](int32_t cy) THRONG_INLINE_LAMBDA {
+        const float gy = RowGap(g, p, cy);
+        if (gy > cull_all) return;
+        const float half_all = sqrtf(cull_all * cull_all - gy * gy);
+        const int32_t x0 = CellCoord(p.x - half_all, g.inv_cell);
+        const int32_t x1 = CellCoord(p.x + half_all, g.inv_cell);
+        const float wanted = limit();
+        if (!(wanted < reach) || static_cast<int64_t>(x1) - x0 + 1 >= width) {
+          ForRowCells(g, offsets, cy, x0, x1, f);
+          return;
+        }
+        // The part within the limit, whole (empty when the row lies beyond it).
+        const float cull = fminf(wanted * 1.0001f + slack, cull_all);
+        int32_t w0 = 1, w1 = 0;
+        if (gy <= cull) {
+          const float half = sqrtf(cull * cull - gy * gy);
+          w0 = CellCoord(p.x - half, g.inv_cell);
+          w1 = CellCoord(p.x + half, g.inv_cell);
+          ForRowCells(g, offsets, cy, w0, w1, f);
+        }
+        // The rest of the row's chord, marked buckets only (the table is wider than the
+        // chord: no bucket comes up twice).
+        if (marked == nullptr) return;
+        const uint32_t row = (static_cast<uint32_t>(cy) & g.y_mask) << g.x_bits;
+        for (int32_t cx = x0; cx <= x1; ++cx) {
+          if (cx >= w0 && cx <= w1) continue;
+          const uint32_t b = row + (static_cast<uint32_t>(cx) & g.x_mask);
+          if (marked[b]) f(offsets[b], offsets[b + 1]);
+        }
+      });
 }
 
 // Calls f(begin, end) for ranges that hold every point within `half` of p on each axis (the
@@ -222,7 +227,7 @@ template <class F>
 THRONG_HD_FORCE_INLINE void ForEachBoxRowRange(const GridSpec& g, const uint32_t* offsets, Vec2 p,
                                                Vec2 half, F&& f) {
   // The slack of ForEachRowRange's cull, on each side.
-  const float slack = 0.01f * g.cell + 5e-7f * (fabsf(p.x) + fabsf(p.y) + half.x + half.y);
+  const float slack = CullSlack(g, p, half.x + half.y);
   const float hx = half.x + slack, hy = half.y + slack;
   const int32_t x0 = CellCoord(p.x - hx, g.inv_cell), x1 = CellCoord(p.x + hx, g.inv_cell);
   const int32_t y0 = CellCoord(p.y - hy, g.inv_cell), y1 = CellCoord(p.y + hy, g.inv_cell);

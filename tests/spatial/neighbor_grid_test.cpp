@@ -157,6 +157,30 @@ TEST(ForEachRowRangeTest, visits_every_row_of_the_disc_once_from_the_agent_outwa
   }
 }
 
+// Points sorted into a grid by (bucket, index), as the pipeline sorts agents: order[slot] is
+// the point in that slot, bucket[i] point i's bucket, offsets each bucket's first slot.
+struct SortedPoints {
+  std::vector<uint32_t> order, bucket, offsets;
+};
+
+SortedPoints SortIntoBuckets(const std::vector<Vec2>& points, const GridSpec& grid) {
+  SortedPoints s;
+  s.order.resize(points.size());
+  s.bucket.resize(points.size());
+  for (uint32_t i = 0; i < points.size(); ++i) {
+    s.order[i] = i;
+    s.bucket[i] = BucketOf(CellCoord(points[i].x, grid.inv_cell),
+                           CellCoord(points[i].y, grid.inv_cell), grid);
+  }
+  std::stable_sort(s.order.begin(), s.order.end(),
+                   [&](uint32_t a, uint32_t b) { return s.bucket[a] < s.bucket[b]; });
+  s.offsets.assign(BucketCount(grid) + 1, static_cast<uint32_t>(points.size()));
+  for (uint32_t slot = points.size(); slot-- > 0;) s.offsets[s.bucket[s.order[slot]]] = slot;
+  for (uint32_t b = BucketCount(grid); b-- > 0;)
+    s.offsets[b] = std::min(s.offsets[b], s.offsets[b + 1]);
+  return s;
+}
+
 // ForEachBoxRowRange, for the path check's thin corridors: every point in the box comes,
 // whatever the box's shape or place (the table wraps, coordinates are large), and none
 // twice.
@@ -167,19 +191,9 @@ TEST(ForEachBoxRowRangeTest, brings_every_point_in_the_box) {
     std::vector<Vec2> points(3000);
     for (Vec2& q : points) q = {coord(rng), coord(rng)};
     const GridSpec grid = MakeGridSpec(static_cast<uint32_t>(points.size()), 2.f);
-    // Points by (bucket, index), and each bucket's first slot.
-    std::vector<uint32_t> order(points.size()), bucket(points.size());
-    for (uint32_t i = 0; i < points.size(); ++i) {
-      order[i] = i;
-      bucket[i] = BucketOf(CellCoord(points[i].x, grid.inv_cell),
-                           CellCoord(points[i].y, grid.inv_cell), grid);
-    }
-    std::stable_sort(order.begin(), order.end(),
-                     [&](uint32_t a, uint32_t b) { return bucket[a] < bucket[b]; });
-    std::vector<uint32_t> offsets(BucketCount(grid) + 1, static_cast<uint32_t>(points.size()));
-    for (uint32_t slot = points.size(); slot-- > 0;) offsets[bucket[order[slot]]] = slot;
-    for (uint32_t b = BucketCount(grid); b-- > 0;)
-      offsets[b] = std::min(offsets[b], offsets[b + 1]);
+    const SortedPoints sorted = SortIntoBuckets(points, grid);
+    const std::vector<uint32_t>& order = sorted.order;
+    const std::vector<uint32_t>& offsets = sorted.offsets;
     for (int query = 0; query < 300; ++query) {
       const Vec2 p{coord(rng), coord(rng)};
       std::uniform_real_distribution<float> side(0.f, 12.f);
@@ -211,18 +225,10 @@ TEST(ForEachRowRangeShrinkingTest, brings_what_is_within_the_limit_and_marked_bu
     for (Vec2& q : points) q = {coord(rng), coord(rng)};
     const float reach = 6.f;
     const GridSpec grid = MakeGridSpec(static_cast<uint32_t>(points.size()), reach / 3.f);
-    std::vector<uint32_t> order(points.size()), bucket(points.size());
-    for (uint32_t i = 0; i < points.size(); ++i) {
-      order[i] = i;
-      bucket[i] = BucketOf(CellCoord(points[i].x, grid.inv_cell),
-                           CellCoord(points[i].y, grid.inv_cell), grid);
-    }
-    std::stable_sort(order.begin(), order.end(),
-                     [&](uint32_t a, uint32_t b) { return bucket[a] < bucket[b]; });
-    std::vector<uint32_t> offsets(BucketCount(grid) + 1, static_cast<uint32_t>(points.size()));
-    for (uint32_t slot = points.size(); slot-- > 0;) offsets[bucket[order[slot]]] = slot;
-    for (uint32_t b = BucketCount(grid); b-- > 0;)
-      offsets[b] = std::min(offsets[b], offsets[b + 1]);
+    const SortedPoints sorted = SortIntoBuckets(points, grid);
+    const std::vector<uint32_t>& order = sorted.order;
+    const std::vector<uint32_t>& bucket = sorted.bucket;
+    const std::vector<uint32_t>& offsets = sorted.offsets;
     std::vector<uint8_t> marked(BucketCount(grid));
     for (uint8_t& m : marked) m = rng() % 8 == 0;
     for (int query = 0; query < 300; ++query) {
