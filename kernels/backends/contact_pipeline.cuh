@@ -20,6 +20,7 @@
 #include "kernels/backends/contact_rings.h"
 #include "kernels/backends/grid_build.cuh"
 #include "kernels/input/stop_request.h"
+#include "kernels/math/scalar.cuh"
 #include "kernels/orca/orca_types.h"
 #include "kernels/spatial/aabb_grid.h"
 
@@ -40,8 +41,8 @@ struct ContactBoundsOf {
 
 struct CombineContactBounds {
   THRONG_HD ContactBounds operator()(const ContactBounds& a, const ContactBounds& b) const {
-    return {fmaxf(a.r_max, b.r_max), fminf(a.x_lo, b.x_lo), fmaxf(a.x_hi, b.x_hi),
-            fminf(a.y_lo, b.y_lo), fmaxf(a.y_hi, b.y_hi)};
+    return {MaxF(a.r_max, b.r_max), MinF(a.x_lo, b.x_lo), MaxF(a.x_hi, b.x_hi),
+            MinF(a.y_lo, b.y_lo), MaxF(a.y_hi, b.y_hi)};
   }
 };
 
@@ -86,7 +87,7 @@ struct MovedAndRadiusOf {
 
 struct CombineMovedAndRadius {
   THRONG_HD MovedAndRadius operator()(const MovedAndRadius& a, const MovedAndRadius& b) const {
-    return {fmaxf(a.moved, b.moved), fmaxf(a.r_max, b.r_max)};
+    return {MaxF(a.moved, b.moved), MaxF(a.r_max, b.r_max)};
   }
 };
 

@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "kernels/backends/grid_build.cuh"
+#include "kernels/math/scalar.cuh"
 #include "kernels/orca/orca_agent.cuh"
 #include "kernels/orca/orca_repair.cuh"
 #include "kernels/spatial/grid.cuh"
@@ -95,8 +96,8 @@ struct SnapshotBoundsOf {
 
 struct CombineBounds {
   THRONG_HD SnapshotBounds operator()(const SnapshotBounds& a, const SnapshotBounds& b) const {
-    return {fmaxf(a.r_max, b.r_max), fmaxf(a.s_max, b.s_max), fminf(a.x_lo, b.x_lo),
-            fmaxf(a.x_hi, b.x_hi),   fminf(a.y_lo, b.y_lo),   fmaxf(a.y_hi, b.y_hi),
+    return {MaxF(a.r_max, b.r_max), MaxF(a.s_max, b.s_max), MinF(a.x_lo, b.x_lo),
+            MaxF(a.x_hi, b.x_hi),   MinF(a.y_lo, b.y_lo),   MaxF(a.y_hi, b.y_hi),
             a.flags | b.flags};
   }
 };

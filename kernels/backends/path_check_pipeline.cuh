@@ -17,6 +17,7 @@
 
 #include "kernels/backends/grid_build.cuh"
 #include "kernels/input/stop_request.h"
+#include "kernels/math/scalar.cuh"
 #include "kernels/spatial/grid.cuh"
 #include "kernels/vehicles/path_check.cuh"
 
@@ -145,7 +146,7 @@ struct BodyWidthOf {
   THRONG_HD float operator()(uint32_t v) const { return bodies[v].width; }
 };
 struct MaxOf {
-  THRONG_HD float operator()(float a, float b) const { return fmaxf(a, b); }
+  THRONG_HD float operator()(float a, float b) const { return MaxF(a, b); }
 };
 
 struct PathCheckFunctor {

@@ -15,6 +15,29 @@ THRONG_HD inline float Clamp(float v, float lo, float hi) {
 }
 THRONG_HD inline float Lerp(float a, float b, float t) { return a + (b - a) * t; }
 
+// fmaxf and fminf, inline: on x86-64 without -ffinite-math-only the host compiler calls
+// libm for them, one call per use in the solve's per-neighbour loops and the reductions
+// (1.5% of a tick's samples at 100,000). The same values as glibc's: the first argument
+// when the two compare equal (so the sign of a zero is the same), the other one when one
+// is NaN. The device keeps its own instructions.
+THRONG_HD inline float MaxF(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return fmaxf(a, b);
+#else
+  // Compiles to maxss and a conditional move: no call, no jump.
+  const float larger = b > a ? b : a;
+  return a != a ? b : larger;
+#endif
+}
+THRONG_HD inline float MinF(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return fminf(a, b);
+#else
+  const float smaller = b < a ? b : a;
+  return a != a ? b : smaller;
+#endif
+}
+
 // Wraps an angle into [-pi, pi).
 THRONG_HD inline float WrapAngle(float a) {
   a = fmodf(a + kPi, kTwoPi);

@@ -8,6 +8,7 @@
 
 #include "kernels/math/hd.cuh"
 #include "kernels/math/local_array.cuh"
+#include "kernels/math/scalar.cuh"
 #include "kernels/math/vec.cuh"
 #include "kernels/orca/obstacle_select.cuh"
 #include "kernels/orca/orca_lp.cuh"
@@ -281,8 +282,8 @@ THRONG_HD inline float SideBiasShare(const AgentState& a, const NeighborState& b
   const bool oncoming = !(b_pref_length > 0.f) ||
                         Dot(a.v_pref, b.v_pref) < kOncomingCos * pref_length * b_pref_length;
   const float reach = (oncoming ? kOncomingFadeShare * fade : fade) * (a.radius + b.radius);
-  const float right = fmaxf(0.f, -Det(u, d));  // > 0: b lies right of the closing path
-  return fmaxf(0.f, 1.f - right / reach);
+  const float right = MaxF(0.f, -Det(u, d));  // > 0: b lies right of the closing path
+  return MaxF(0.f, 1.f - right / reach);
 }
 
 // Jam step (docs/ORCA.md, step 5): the shares of LP3's velocity tried, largest first.
@@ -307,11 +308,11 @@ THRONG_HD inline float StepExcessOverlap(const AgentState& a, const NeighborStat
     const NeighborState& b = neighbors[k];
     const float touch = a.radius + b.radius;
     const Vec2 now = b.p - a.p;
-    const float allowed = fmaxf(depth, touch - Length(now));
+    const float allowed = MaxF(depth, touch - Length(now));
     const Vec2 next_moving = now + time_step * b.v - own_step;
     const Vec2 next_mirrored = now - 2.f * own_step;
-    const float closest = fminf(Length(next_moving), Length(next_mirrored));
-    worst = fmaxf(worst, touch - closest - allowed);
+    const float closest = MinF(Length(next_moving), Length(next_mirrored));
+    worst = MaxF(worst, touch - closest - allowed);
   }
   return worst;
 }
@@ -324,7 +325,7 @@ constexpr float kDensitySpeedFloor = 0.1f;
 THRONG_HD inline float DensitySpeedShare(float density) {
   if (!(density > 0.f)) return 1.f;
   const float share = 1.f - expf(-1.913f * (1.f / density - 1.f / 5.4f));
-  return fminf(1.f, fmaxf(kDensitySpeedFloor, share));
+  return MinF(1.f, MaxF(kDensitySpeedFloor, share));
 }
 
 // The density ahead of the agent, people per m^2: a Gaussian kernel of kDensitySigma
@@ -349,7 +350,7 @@ THRONG_HD inline float DensityAhead(const AgentState& a, const NeighborState* ne
     // flows, and where streams cross or meet, slowing for the others locked the plaza.
     const float b_pref = Length(neighbors[k].v_pref);
     const float along =
-        b_pref > 0.f ? fmaxf(0.f, Dot(neighbors[k].v_pref, a.v_pref) / (b_pref * pref)) : 1.f;
+        b_pref > 0.f ? MaxF(0.f, Dot(neighbors[k].v_pref, a.v_pref) / (b_pref * pref)) : 1.f;
     sum += along * expf(-LengthSq(neighbors[k].p - q) * inv_two_sigma_sq);
   }
   return sum * inv_two_sigma_sq / 3.14159265f;
@@ -391,10 +392,10 @@ THRONG_HD inline float HeadwaySpeedShare(const AgentState& a, const NeighborStat
     // "the layer's cost").
     if (!((Dot(d, e) > 0.f) & !(lateral >= kHeadwayLane * l))) continue;
     if (!(Dot(b.v_pref, e) > kHeadwayCone * Length(b.v_pref))) continue;
-    const float lead = fmaxf(0.f, Dot(b.v, e));
-    share = fminf(share, (Length(d) + anticipation * lead - l) / gap);
+    const float lead = MaxF(0.f, Dot(b.v, e));
+    share = MinF(share, (Length(d) + anticipation * lead - l) / gap);
   }
-  return fminf(1.f, fmaxf(kDensitySpeedFloor, share));
+  return MinF(1.f, MaxF(kDensitySpeedFloor, share));
 }
 
 }  // namespace detail
@@ -503,7 +504,7 @@ THRONG_HD inline SolveOutput SolveAgent(const AgentState& agent_in, const Neighb
     const NeighborState* nb = agent_line ? &neighbor_of_line(j) : nullptr;
     if (agent_line && bias_share < 1.f &&
         Det(lines[j].direction, lines[j].point - agent.v_pref) > 0.f) {
-      bias_share = fmaxf(bias_share, detail::SideBiasShare(agent, *nb, params.side_bias_fade));
+      bias_share = MaxF(bias_share, detail::SideBiasShare(agent, *nb, params.side_bias_fade));
     }
     const bool hard = !agent_line || nb->non_cooperative ||
                       (params.overlap_is_hard && Overlapping(agent, *nb, margin));
@@ -532,7 +533,7 @@ THRONG_HD inline SolveOutput SolveAgent(const AgentState& agent_in, const Neighb
     float tau = params.time_horizon;
     while (tau > params.time_step) {
       // Halving is exact in binary, so every backend walks the same horizons.
-      tau = fmaxf(0.5f * tau, params.time_step);
+      tau = MaxF(0.5f * tau, params.time_step);
       build_agent_lines(tau);
       fail = LinearProgram2(lines, line_count, agent.max_speed, target, false, &out.velocity);
       if (fail >= line_count) {
@@ -596,7 +597,7 @@ THRONG_HD inline void GuardResult(float max_speed, Vec2* velocity, SolveStatus* 
   const bool finite = velocity->x - velocity->x == 0.f && velocity->y - velocity->y == 0.f;
   // Onto the disc's edge in its direction; scaled by the larger component first, since
   // the square of a finite 4e19 is already infinite in float.
-  const float largest = fmaxf(fabsf(velocity->x), fabsf(velocity->y));
+  const float largest = MaxF(fabsf(velocity->x), fabsf(velocity->y));
   *velocity = finite ? Normalize(*velocity / largest) * max_speed : Vec2{0.f, 0.f};
   *status = SolveStatus::kEmergency;
 }

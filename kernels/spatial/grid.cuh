@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "kernels/math/hd.cuh"
+#include "kernels/math/scalar.cuh"
 #include "kernels/math/vec.cuh"
 
 namespace throng {
@@ -200,7 +201,7 @@ THRONG_HD_FORCE_INLINE void ForEachRowRangeShrinking(const GridSpec& g, const ui
           return;
         }
         // The part within the limit, whole (empty when the row lies beyond it).
-        const float cull = fminf(wanted * 1.0001f + slack, cull_all);
+        const float cull = MinF(wanted * 1.0001f + slack, cull_all);
         int32_t w0 = 1, w1 = 0;
         if (gy <= cull) {
           const float half = sqrtf(cull * cull - gy * gy);

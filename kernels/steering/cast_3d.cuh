@@ -10,6 +10,7 @@
 // because the origin is checked to be outside the whole sum first.
 #pragma once
 
+#include "kernels/math/scalar.cuh"
 #include "kernels/steering/cast_fan.cuh"
 
 namespace throng {
@@ -49,9 +50,9 @@ THRONG_HD inline float SphereCastVerticalWall(Vec3 o, Vec3 dir, float radius, fl
   if (len > 0.f) {
     const Vec3 b0{b.x, b.y, z0};
     const Vec3 b1{b.x, b.y, z1};
-    best = fminf(best, RayCapsuleEntry(o, d, b0, b1, radius));
-    best = fminf(best, RayCapsuleEntry(o, d, a0, b0, radius));
-    best = fminf(best, RayCapsuleEntry(o, d, a1, b1, radius));
+    best = MinF(best, RayCapsuleEntry(o, d, b0, b1, radius));
+    best = MinF(best, RayCapsuleEntry(o, d, a0, b0, radius));
+    best = MinF(best, RayCapsuleEntry(o, d, a1, b1, radius));
     const Vec2 e = ab / len;
     const Vec2 normal{-e.y, e.x};  // horizontal: the face is vertical
     const float s0 = Dot(Ground(o) - a, normal);
@@ -61,11 +62,11 @@ THRONG_HD inline float SphereCastVerticalWall(Vec3 o, Vec3 dir, float radius, fl
       const float t = (side * radius - s0) / sd;
       const Vec3 p = o + d * t;
       const float along = Dot(Ground(p) - a, e);
-      if (along >= 0.f && along <= len && p.z >= z0 && p.z <= z1) best = fminf(best, t);
+      if (along >= 0.f && along <= len && p.z >= z0 && p.z <= z1) best = MinF(best, t);
     }
   }
   // Rounding can put a root a hair behind an origin that sits right on a part's surface.
-  best = fmaxf(best, 0.f);
+  best = MaxF(best, 0.f);
   return best <= max_distance ? best : kNoHit;
 }
 
@@ -135,7 +136,7 @@ THRONG_HD inline float SphereCastCapsule(Vec3 o, Vec3 dir, float radius, float m
   const Vec3 d = Normalize(dir);
   if (LengthSq(d) == 0.f) return kNoHit;
   // As for the wall: a root a hair behind an origin that sits on the surface counts as 0.
-  const float t = fmaxf(RayCapsuleEntry(o, d, p, q, r), 0.f);
+  const float t = MaxF(RayCapsuleEntry(o, d, p, q, r), 0.f);
   return t <= max_distance ? t : kNoHit;
 }
 
@@ -147,7 +148,7 @@ THRONG_HD inline float SphereCastCapsule(Vec3 o, Vec3 dir, float radius, float m
 // single point (dz == R) counts as no contact, like no slice at all.
 THRONG_HD inline float DiscCastCapsuleSlice(Vec2 o, Vec2 dir, float radius, float max_distance,
                                             float z, Vec3 p, Vec3 q, float capsule_radius) {
-  const float dz = fabsf(z - Clamp(z, fminf(p.z, q.z), fmaxf(p.z, q.z)));  // NaN z: no contact
+  const float dz = fabsf(z - Clamp(z, MinF(p.z, q.z), MaxF(p.z, q.z)));  // NaN z: no contact
   if (!(dz < capsule_radius)) return kNoHit;
   // (R - dz)(R + dz) rather than R^2 - dz^2: no cancellation near the poles.
   const float slice = sqrtf((capsule_radius - dz) * (capsule_radius + dz));

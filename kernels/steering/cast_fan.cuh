@@ -42,7 +42,7 @@ THRONG_HD inline Vec3 ConeDirection3D(int i, int n, float fov) {
   if (n <= 1) return {0.f, 0.f, 1.f};
   const float t = static_cast<float>(i) / static_cast<float>(n - 1);
   const float cos_theta = 1.f - (1.f - cosf(fov)) * t;
-  const float sin_theta = sqrtf(fmaxf(0.f, 1.f - cos_theta * cos_theta));
+  const float sin_theta = sqrtf(MaxF(0.f, 1.f - cos_theta * cos_theta));
   // azimuth = 2 pi * 1.618 i, reduced to whole turns first so sinf/cosf stay accurate.
   const float turns = 1.618f * static_cast<float>(i);
   const float azimuth = kTwoPi * (turns - floorf(turns));
@@ -91,7 +91,7 @@ THRONG_HD inline float RaySphereEntry(Vec3 o, Vec3 d, Vec3 center, float r) {
 
 // Entry into the capsule of radius r around segment pq (cylinder side, or an end sphere).
 THRONG_HD inline float RayCapsuleEntry(Vec3 o, Vec3 d, Vec3 p, Vec3 q, float r) {
-  float best = fminf(RaySphereEntry(o, d, p, r), RaySphereEntry(o, d, q, r));
+  float best = MinF(RaySphereEntry(o, d, p, r), RaySphereEntry(o, d, q, r));
   const Vec3 axis = q - p;
   const float len_sq = LengthSq(axis);
   if (len_sq > 0.f) {
@@ -108,7 +108,7 @@ THRONG_HD inline float RayCapsuleEntry(Vec3 o, Vec3 d, Vec3 p, Vec3 q, float r) 
       if (disc >= 0.f) {
         const float t = c / (-b + sqrtf(disc));
         const float along = Dot(m + d * t, u);
-        if (along >= 0.f && along * along <= len_sq) best = fminf(best, t);
+        if (along >= 0.f && along * along <= len_sq) best = MinF(best, t);
       }
     }
   }
@@ -125,7 +125,7 @@ THRONG_HD inline float SphereCastSegment2D(Vec2 origin, Vec2 dir, float radius, 
   if (PointSegmentDistanceSq(origin, a, b) <= radius * radius) return 0.f;
   const Vec2 d = Normalize(dir);
   if (LengthSq(d) == 0.f) return kNoHit;
-  float best = fminf(RayCircleEntry(origin, d, a, radius), RayCircleEntry(origin, d, b, radius));
+  float best = MinF(RayCircleEntry(origin, d, a, radius), RayCircleEntry(origin, d, b, radius));
   const Vec2 ab = b - a;
   const float len = Length(ab);
   if (len > 0.f) {
@@ -138,7 +138,7 @@ THRONG_HD inline float SphereCastSegment2D(Vec2 origin, Vec2 dir, float radius, 
     if (fabsf(s0) > radius && sd * side < 0.f) {
       const float t = (side * radius - s0) / sd;
       const float along = Dot(origin + d * t - a, e);
-      if (along >= 0.f && along <= len) best = fminf(best, t);
+      if (along >= 0.f && along <= len) best = MinF(best, t);
     }
   }
   return best <= max_distance ? best : kNoHit;
@@ -192,8 +192,8 @@ THRONG_HD inline float SphereCastBox(Vec3 o, Vec3 dir, float radius, float max_d
       t1 = t2;
       t2 = s;
     }
-    t_enter = fmaxf(t_enter, t1);
-    t_exit = fminf(t_exit, t2);
+    t_enter = MaxF(t_enter, t1);
+    t_exit = MinF(t_exit, t2);
   }
   // The rounded box lies inside the grown box, so its hit is never before t_enter.
   if (t_enter > t_exit || t_enter > max_distance) return kNoHit;
@@ -215,7 +215,7 @@ THRONG_HD inline float SphereCastBox(Vec3 o, Vec3 dir, float radius, float max_d
     const Vec3 corner = BoxCorner(box_min, box_max, above);
     t = kNoHit;
     for (int k = 0; k < 3; ++k) {
-      t = fminf(
+      t = MinF(
           t, RayCapsuleEntry(o, d, corner, BoxCorner(box_min, box_max, above ^ (1 << k)), radius));
     }
   }
@@ -258,8 +258,8 @@ THRONG_HD inline FanChoice ChooseFanDirection2D(Vec2 forward, Vec2 eye, float ra
     const Vec2 dir = FanLocalToGround(FanDirection2D(i, n, fov), forward);
     float hit = kNoHit;
     for (int s = 0; s < segment_count; ++s) {
-      hit = fminf(hit, SphereCastSegment2D(eye, dir, radius, max_distance, segments[2 * s],
-                                           segments[2 * s + 1]));
+      hit = MinF(hit, SphereCastSegment2D(eye, dir, radius, max_distance, segments[2 * s],
+                                          segments[2 * s + 1]));
     }
     if (picker.Offer(i, Vec3{dir.x, dir.y, 0.f}, hit)) break;
   }
@@ -279,11 +279,11 @@ THRONG_HD inline FanChoice ChooseConeDirection3D(Vec3 forward, Vec3 eye, float r
     const Vec3 dir = ConeLocalToWorld(ConeDirection3D(i, n, fov), forward);
     float hit = kNoHit;
     for (int s = 0; s < sphere_count; ++s) {
-      hit = fminf(hit, SphereCastSphere(eye, dir, radius, max_distance, sphere_centers[s],
-                                        sphere_radii[s]));
+      hit = MinF(hit, SphereCastSphere(eye, dir, radius, max_distance, sphere_centers[s],
+                                       sphere_radii[s]));
     }
     for (int b = 0; b < box_count; ++b) {
-      hit = fminf(hit, SphereCastBox(eye, dir, radius, max_distance, box_min[b], box_max[b]));
+      hit = MinF(hit, SphereCastBox(eye, dir, radius, max_distance, box_min[b], box_max[b]));
     }
     if (picker.Offer(i, dir, hit)) break;
   }

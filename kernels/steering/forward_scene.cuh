@@ -5,11 +5,12 @@
 
 #include <cstdint>
 
+#include "kernels/math/hd.cuh"
+#include "kernels/math/scalar.cuh"
+#include "kernels/math/vec.cuh"
 #include "kernels/spatial/aabb_grid.cuh"
 #include "kernels/steering/cast_3d.cuh"
 #include "kernels/steering/cast_fan.cuh"
-#include "kernels/math/hd.cuh"
-#include "kernels/math/vec.cuh"
 
 namespace throng {
 
@@ -121,8 +122,8 @@ THRONG_HD inline float StaticDistance(const FanStaticView& s, int32_t item, bool
   item -= s.caps;
   const Vec3 d = s.sphere_center[item] - eye;
   const float radius = s.sphere_radius[item];
-  if (cone) return fmaxf(Length(d) - radius, 0.f);
-  return fabsf(d.z) < radius ? fmaxf(Length(Ground(d)) - radius, 0.f) : kNoHit;
+  if (cone) return MaxF(Length(d) - radius, 0.f);
+  return fabsf(d.z) < radius ? MaxF(Length(Ground(d)) - radius, 0.f) : kNoHit;
 }
 
 THRONG_HD inline float BodyDistance(const FanBodiesView& b, int32_t item, bool cone, Vec3 eye) {
@@ -140,7 +141,7 @@ THRONG_HD inline float BodyDistance(const FanBodiesView& b, int32_t item, bool c
   }
   const Vec3 d = c - eye;
   if (!cone && fabsf(d.z) > half_height) return kNoHit;
-  return fmaxf((cone ? Length(d) : Length(Ground(d))) - bound, 0.f);
+  return MaxF((cone ? Length(d) : Length(Ground(d))) - bound, 0.f);
 }
 
 // The `Capacity` nearest items offered (by key), in a max-heap: memory and work per agent
@@ -253,7 +254,7 @@ struct ForwardSceneFunctor {
     // step is judged by what it would newly touch. With `shapes_only`, bodies are left out.
     auto hit_from = [&](Vec3 from, Vec3 dir, float length, bool new_only, bool shapes_only) {
       const auto keep = [&](float hit, float h) {
-        return new_only && h == 0.f ? hit : fminf(hit, h);
+        return new_only && h == 0.f ? hit : MinF(hit, h);
       };
       float hit = kNoHit;
       for (int c = 0; c < shapes.count; ++c) {
@@ -290,7 +291,7 @@ struct ForwardSceneFunctor {
     }
     // The smoothed turn, unless the way it leads is blocked nearer than the chosen probe's:
     // then the chosen direction at once (docs/FORWARD.md, "Turning").
-    if (hit_along(m) < fminf(c.hit_distance, max_distance)) m = c.direction;
+    if (hit_along(m) < MinF(c.hit_distance, max_distance)) m = c.direction;
     // The body itself, swept from its centre: the probes start at the front, so a body
     // turning past a corner can clip it beside them, and a front already touching a wall
     // sees every probe blocked at 0. When this tick's step would newly touch something

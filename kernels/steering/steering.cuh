@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "kernels/math/hd.cuh"
+#include "kernels/math/scalar.cuh"
 #include "kernels/math/vec.cuh"
 
 namespace throng {
@@ -69,7 +70,7 @@ THRONG_HD inline Vec2 ArriveDesiredForStep(Vec2 position, Vec2 target, const Arr
   float speed =
       distance < p.slowing_radius ? p.max_speed * distance / p.slowing_radius : p.max_speed;
   if (p.max_force > 0.f && p.mass > 0.f) {
-    speed = fminf(speed, StoppingSpeed(distance, p.max_force / p.mass, dt));
+    speed = MinF(speed, StoppingSpeed(distance, p.max_force / p.mass, dt));
   }
   return to_target * (speed / distance);
 }

@@ -12,6 +12,7 @@
 
 #include "kernels/math/frame.cuh"
 #include "kernels/math/hd.cuh"
+#include "kernels/math/scalar.cuh"
 #include "kernels/math/segment.cuh"
 #include "kernels/math/vec.cuh"
 #include "kernels/orca/obstacle_grid.cuh"
@@ -66,9 +67,9 @@ THRONG_HD inline float PathClearAhead(const PathCheckParams& params, float max_b
   const float inf = INFINITY;
   const VehicleBody body = vehicles.bodies[v];
   const float speed = vehicles.speed[v];
-  const float wanted = fmaxf(params.min_length, speed * speed / (2.f * max_brake_decel) +
-                                                    speed * params.reaction_time + params.gap);
-  const float length = fminf(kMaxPathCheckLength, wanted);
+  const float wanted = MaxF(params.min_length, speed * speed / (2.f * max_brake_decel) +
+                                                   speed * params.reaction_time + params.gap);
+  const float length = MinF(kMaxPathCheckLength, wanted);
   const float half_width = 0.5f * body.width + params.lateral_margin;
   const float s_front = vehicles.progress[v] + body.front();
   const int32_t self = static_cast<int32_t>(v);
@@ -82,7 +83,7 @@ THRONG_HD inline float PathClearAhead(const PathCheckParams& params, float max_b
     const Vec2 t = Normalize(Vec2{t3.x, t3.y});
     const Vec2 right = RightOf(t);
     // How long until the bumper is here; pedestrians are followed that far ahead.
-    const float horizon = fminf(kPredictionHorizon, fmaxf(ahead, 0.f) / fmaxf(speed, 0.5f));
+    const float horizon = MinF(kPredictionHorizon, MaxF(ahead, 0.f) / MaxF(speed, 0.5f));
     // A point the tests below can keep lies within one step along and within the band
     // (now or after its drift) across: in a rectangle of those half-sides along t and
     // right, inside both the disc of radius `reach` and the box around the rectangle that
@@ -103,16 +104,16 @@ THRONG_HD inline float PathClearAhead(const PathCheckParams& params, float max_b
             pts.owner[k] < 0 ? Dot(Vec2{pts.vx[k], pts.vy[k]}, right) * horizon : 0.f;
         const float lateral_then = lateral_now + drift;
         const float band = half_width + pts.r[k];
-        if (fminf(lateral_now, lateral_then) >= band || fmaxf(lateral_now, lateral_then) <= -band) {
+        if (MinF(lateral_now, lateral_then) >= band || MaxF(lateral_now, lateral_then) <= -band) {
           continue;  // stays beside the corridor until the vehicle has passed
         }
-        const float distance = fmaxf(0.f, ahead + along - pts.r[k]);
-        if (ahead + along + pts.r[k] > 0.f) best = fminf(best, distance);
+        const float distance = MaxF(0.f, ahead + along - pts.r[k]);
+        if (ahead + along + pts.r[k] > 0.f) best = MinF(best, distance);
       }
     });
     orca::ForEachEdgeNear(edge_grid, edge_count, p, half_width, [&](int e) {
       if (PointSegmentDistanceSq(p, edges[2 * e], edges[2 * e + 1]) < half_width * half_width) {
-        best = fminf(best, fmaxf(0.f, ahead));
+        best = MinF(best, MaxF(0.f, ahead));
       }
     });
   }

@@ -207,7 +207,7 @@ THRONG_HD inline float SegmentPeakCurvature(const SplineSetView& set, uint32_t s
   float peak = 0.f;
   for (int j = 0; j <= steps; ++j) {
     const float s = steps > 0 ? s0 + (s1 - s0) * (static_cast<float>(j) / steps) : s0;
-    peak = fmaxf(peak, ChordCurvatureAt(set, spline, s));
+    peak = MaxF(peak, ChordCurvatureAt(set, spline, s));
   }
   return peak;
 }
@@ -235,7 +235,7 @@ THRONG_HD inline float PeakCurvatureAhead(const SplineSetView& set, uint32_t spl
       if (!h.closed) break;
       seg = 0;
     }
-    peak = fmaxf(peak, knot[seg].peak_curvature);
+    peak = MaxF(peak, knot[seg].peak_curvature);
     left -= knot[seg + 1].s - knot[seg].s;
   }
   return peak;

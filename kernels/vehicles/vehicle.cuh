@@ -162,7 +162,7 @@ THRONG_HD inline float LimitApproach(float feedback, float heading_error, float 
   const float asked = -lateral * p.max_yaw_delta;  // heading error the feedback settles at
   const float k = p.approach_curvature_share * tanf(p.max_steer_angle) / p.wheelbase;
   const float d = speed * p.steering_lag * LagNotPredicted(p) + HeadingLoopDistance(speed, p);
-  const float allowed = fmaxf(k * (sqrtf(d * d + 2.f * fabsf(cte) / k) - d), kFreeApproach);
+  const float allowed = MaxF(k * (sqrtf(d * d + 2.f * fabsf(cte) / k) - d), kFreeApproach);
   return (heading_error - Clamp(asked, -allowed, allowed)) / p.max_yaw_delta;
 }
 
@@ -191,7 +191,7 @@ THRONG_HD inline float LeadWheels(float asked, float wheel_angle, const Follower
   float scale = p.steering_lag / p.wheel_response_time;
   if (p.control_period > 0.f) {
     const float per_tick = kMaxLeadPerTick * p.steering_lag / p.control_period;
-    scale = fminf(scale, fmaxf(per_tick, 1.f));
+    scale = MinF(scale, MaxF(per_tick, 1.f));
   }
   const float wheel = wheel_angle / p.max_steer_angle;
   return Clamp(wheel + (asked - wheel) * scale, -1.f, 1.f);
@@ -247,9 +247,9 @@ THRONG_HD inline FollowerOutput FollowSpline(const SplineSetView& set, const Veh
   // At least one tick's travel (kMinLookAheadTicks): a nearer target is passed before the
   // next call, and its bearing swings from side to side (a 2 cm, period-two ring at 10 Hz).
   out.look_ahead = p.adaptive_look_ahead
-                       ? fmaxf((p.look_ahead_base + speed * p.look_ahead_speed_factor) *
-                                   Lerp(1.f, 0.5f, sharpness),
-                               kMinLookAheadTicks * speed * p.control_period)
+                       ? MaxF((p.look_ahead_base + speed * p.look_ahead_speed_factor) *
+                                  Lerp(1.f, 0.5f, sharpness),
+                              kMinLookAheadTicks * speed * p.control_period)
                        : p.look_ahead_base;
   // The lane where the vehicle is (cte, the debug progress point).
   Vec3 road_tangent;
@@ -311,22 +311,22 @@ THRONG_HD inline FollowerOutput FollowSpline(const SplineSetView& set, const Veh
   for (int i = 1; i < samples; ++i) {
     const float s =
         out.progress + window * (static_cast<float>(i) / static_cast<float>(samples - 1));
-    k_ahead = fmaxf(k_ahead, CurvatureAt(set, v.spline, s));
+    k_ahead = MaxF(k_ahead, CurvatureAt(set, v.spline, s));
   }
   if (p.peak_curvature_speed) {
-    k_ahead = fmaxf(k_ahead, PeakCurvatureAhead(set, v.spline, out.progress, window)) *
+    k_ahead = MaxF(k_ahead, PeakCurvatureAhead(set, v.spline, out.progress, window)) *
               (1.f + kLineCorrectionAllowance);
   }
-  float target_speed = sqrtf(p.max_lateral_accel / fmaxf(k_ahead, 1e-4f));
-  target_speed = fminf(target_speed, v.max_speed);
-  if (h.speed_limit > 0.f) target_speed = fminf(target_speed, h.speed_limit);
-  if (world_speed_limit > 0.f) target_speed = fminf(target_speed, world_speed_limit);
+  float target_speed = sqrtf(p.max_lateral_accel / MaxF(k_ahead, 1e-4f));
+  target_speed = MinF(target_speed, v.max_speed);
+  if (h.speed_limit > 0.f) target_speed = MinF(target_speed, h.speed_limit);
+  if (world_speed_limit > 0.f) target_speed = MinF(target_speed, world_speed_limit);
   if (!h.closed) {
     // Stop at the end: the speed from which max_brake_decel stops exactly there.
-    const float to_end = fmaxf(h.length - out.progress, 0.f);
-    target_speed = fminf(target_speed, sqrtf(2.f * p.max_brake_decel * to_end));
+    const float to_end = MaxF(h.length - out.progress, 0.f);
+    target_speed = MinF(target_speed, sqrtf(2.f * p.max_brake_decel * to_end));
   }
-  out.target_speed = fmaxf(target_speed, 0.f);
+  out.target_speed = MaxF(target_speed, 0.f);
   out.throttle = Clamp((out.target_speed - v.speed) * p.speed_gain, 0.f, 1.f);
   out.brake = Clamp((v.speed - out.target_speed) * p.speed_gain, 0.f, 1.f);
   return out;

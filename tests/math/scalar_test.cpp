@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 #include "kernels/math/vec.cuh"
 
@@ -33,6 +35,36 @@ TEST(ScalarTest, clamp_lerp_and_wrap) {
   EXPECT_FLOAT_EQ(WrapDistance(-1.f, 10.f), 9.f);
   EXPECT_FLOAT_EQ(WrapDistance(25.f, 10.f), 5.f);
   EXPECT_FLOAT_EQ(WrapDistance(10.f, 10.f), 0.f);
+}
+
+// MaxF and MinF stand in for fmaxf and fminf in the kernels: they must give the very bits
+// libm gives (the sign of an equal zero, the number beside a NaN), or every determinism
+// hash would move. Through volatile, so that libm computes the expected values at run time.
+TEST(ScalarTest, max_f_and_min_f_give_the_bits_fmaxf_and_fminf_give) {
+  const float values[] = {0.f,     -0.f,     1.f,  -1.f,     1e-45f,    -1e-45f,
+                          3.4e38f, -3.4e38f, 2.5f, INFINITY, -INFINITY, NAN};
+  auto bits = [](float v) {
+    uint32_t b;
+    std::memcpy(&b, &v, sizeof b);
+    return b;
+  };
+  for (const float a : values) {
+    for (const float b : values) {
+      volatile float va = a, vb = b;
+      const float want_max = std::fmax(va, vb), want_min = std::fmin(va, vb);
+      const float got_max = MaxF(a, b), got_min = MinF(a, b);
+      if (std::isnan(want_max)) {
+        EXPECT_TRUE(std::isnan(got_max)) << a << ", " << b;
+      } else {
+        EXPECT_EQ(bits(got_max), bits(want_max)) << "MaxF(" << a << ", " << b << ")";
+      }
+      if (std::isnan(want_min)) {
+        EXPECT_TRUE(std::isnan(got_min)) << a << ", " << b;
+      } else {
+        EXPECT_EQ(bits(got_min), bits(want_min)) << "MinF(" << a << ", " << b << ")";
+      }
+    }
+  }
 }
 
 TEST(VecTest, products_and_degenerate_normalize) {

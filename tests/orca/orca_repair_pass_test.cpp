@@ -40,6 +40,9 @@ struct PassTwoHarness {
   std::vector<float> o_vx, o_vy;
   std::vector<uint8_t> o_status, o_flags;
   std::vector<uint16_t> o_candidates, o_neighbors, o_constraints, o_audit;
+  // The repair passes' work lists (members, not locals of Run: GCC 12 warns of a freed
+  // pointer with an offset, wrongly, when Run's inlined kernels and their destructors meet).
+  std::vector<uint32_t> turned, marks, work, next_turned;
 
   explicit PassTwoHarness(int k) : max_neighbors(k) {}
 
@@ -109,7 +112,10 @@ struct PassTwoHarness {
     const std::vector<uint32_t> offsets{0, static_cast<uint32_t>(n)};
     const GridSpec one_bucket{1e4f, 1e-4f, 0, 0, 0};
     const std::vector<float> bound(n, INFINITY);
-    std::vector<uint32_t> turned, marks(n, 0), work(n), next_turned(n);
+    turned.clear();
+    marks.assign(n, 0);
+    work.assign(n, 0);
+    next_turned.assign(n, 0);
     for (uint32_t i = 0; i < n; ++i) {
       if (IsNotOk{}(p1_status[i])) turned.push_back(i);
     }
