@@ -1,7 +1,8 @@
 // The neighbour audit (OrcaRunOptions::audit_every) must catch what it is there for: a grid
-// that hides neighbours the solve should keep. The equivalence tests only ever see it report 0 on a correct
-// grid; here the same query runs on a grid built by hand, first correct, then with one
-// occupied bucket's range emptied, as a broken sort or offset scan would leave it.
+// that hides neighbours the solve should keep. The equivalence tests only ever see it
+// report 0 on a correct grid; here the same query runs on a grid built by hand, first
+// correct, then with one occupied bucket's range emptied, as a broken sort or offset scan
+// would leave it, with each kind of scan (NeighborScan).
 #include <gtest/gtest.h>
 
 #include <algorithm>
