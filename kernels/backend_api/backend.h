@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernels/backend_api/contacts.h"
+#include "kernels/detection/pedestrian_report.cuh"
 #include "kernels/input/stop_request.h"
 #include "kernels/orca/orca_types.h"
 #include "kernels/steering/forward_batch.h"
@@ -54,6 +55,15 @@ class Backend {
   // left untouched. Velocities are not applied: the caller decides (two-phase step).
   virtual void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
                          const OrcaRunOptions& options, OrcaResult* out) = 0;
+
+  // After an ORCA solve, for its first scene.count agents (the pedestrians): each one's
+  // results in the caller's frame, the detectors' flags with its memory updated in place,
+  // re-routing, and the tick's sums over them (kernels/detection/pedestrian_report.cuh).
+  // Host memory in and out. The world makes the scene from a validated snapshot and its
+  // own solve: it is not validated again.
+  virtual PedestrianSums ReportPedestrians(const PedestrianReportParams& params,
+                                           const PedestrianReportScene& scene,
+                                           const PedestrianReportOutput& out) = 0;
 
   // Three-factor spline following (docs/VEHICLES.md) for every vehicle, on the installed
   // splines. Validates first (std::invalid_argument naming column and index; unknown

@@ -5,6 +5,7 @@
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/system/omp/execution_policy.h>
+#include <thrust/transform_reduce.h>
 
 #include <algorithm>
 #include <chrono>
@@ -102,6 +103,15 @@ void CpuBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents,
   out->CountStatuses();
   TallyAudit(audit_missed_, n, out);
   out->times = times;
+}
+
+PedestrianSums CpuBackend::ReportPedestrians(const PedestrianReportParams& params,
+                                             const PedestrianReportScene& scene,
+                                             const PedestrianReportOutput& out) {
+  const thrust::counting_iterator<size_t> first(0);
+  return thrust::transform_reduce(thrust::omp::par, first, first + scene.count,
+                                  PedestrianReportFunctor{params, scene, out}, PedestrianSums{},
+                                  AddPedestrianSums{});
 }
 
 void CpuBackend::FollowSplines(const FollowerParams& params, float world_speed_limit,

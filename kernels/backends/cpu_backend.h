@@ -33,6 +33,9 @@ class CpuBackend final : public Backend {
   void SetObstacles(const std::vector<Polygon>& polygons) override;
   void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
                  const OrcaRunOptions& options, OrcaResult* out) override;
+  PedestrianSums ReportPedestrians(const PedestrianReportParams& params,
+                                   const PedestrianReportScene& scene,
+                                   const PedestrianReportOutput& out) override;
   void FollowSplines(const FollowerParams& params, float world_speed_limit,
                      const VehicleColumns& vehicles, FollowerResults* out) override;
   void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& agents,

@@ -58,6 +58,9 @@ class CudaBackend final : public Backend {
   // cuda_orca.cu
   void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
                  const OrcaRunOptions& options, OrcaResult* out) override;
+  PedestrianSums ReportPedestrians(const PedestrianReportParams& params,
+                                   const PedestrianReportScene& scene,
+                                   const PedestrianReportOutput& out) override;
 
   // Copies on the backend's stream. The host memory must outlive the copy: every caller
   // synchronises before it returns.

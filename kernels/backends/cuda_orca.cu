@@ -1,6 +1,8 @@
 // The cuda backend's ORCA step (kernels/backends/orca_pipeline.cuh): the agents sorted
 // into the neighbour grid and one per-agent solve, against the installed obstacles.
+#include <thrust/iterator/counting_iterator.h>
 #include <thrust/system/cuda/execution_policy.h>
+#include <thrust/transform_reduce.h>
 
 #include <chrono>
 
@@ -21,6 +23,11 @@ struct CudaBackend::OrcaPart {
   DeviceVector<uint32_t> kept_out;
   std::vector<uint16_t> missed_host;
   CudaStaging staging;
+  // The pedestrians' report after a solve: its inputs in one block, its outputs in another
+  // (the order of ReportPedestrians' lists), the memory it updates in place.
+  DeviceVector<uint8_t> report_in, report_out;
+  size_t report_in_at[16] = {}, report_out_at[9] = {};
+  DeviceVector<AgentMemory> memory;
 };
 
 void CudaBackend::DropPart::operator()(OrcaPart* p) const { delete p; }
@@ -107,6 +114,67 @@ void CudaBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents
   out->CountStatuses();
   TallyAudit(d.missed_host, n, out);
   out->times = times;
+}
+
+// Each column the report reads goes up in one block, the results come down in another, and
+// the memory goes up and comes back (it is the world's until the state lives here, issue 37).
+PedestrianSums CudaBackend::ReportPedestrians(const PedestrianReportParams& params,
+                                              const PedestrianReportScene& scene,
+                                              const PedestrianReportOutput& out) {
+  const size_t n = scene.count;
+  if (n == 0) return {};
+  if (!orca_) orca_.reset(new OrcaPart);
+  OrcaPart& d = *orca_;
+  const size_t f = n * sizeof(float), b = n * sizeof(uint8_t), h = n * sizeof(uint16_t);
+  const HostColumnIn in_columns[16] = {
+      {scene.px, f},          {scene.py, f},          {scene.pref_vx, f},
+      {scene.pref_vy, f},     {scene.flags, b},       {scene.vx, f},
+      {scene.vy, f},          {scene.status, b},      {scene.constraints, h},
+      {scene.solve_flags, b}, {scene.candidates, h},  {scene.neighbors, h},
+      {scene.vz, f},          {scene.goal, n * sizeof(Vec2)}, {scene.has_goal, b},
+      {scene.navigates, b}};
+  transferred_.to_backend +=
+      d.staging.Upload(in_columns, 16, d.report_in, d.report_in_at, stream_);
+  Upload(out.memory, n, d.memory);
+  const size_t out_bytes[9] = {f, f, f, f, f, f, b, h, b};
+  d.report_out.resize(LayOutColumns(out_bytes, 9, d.report_out_at));
+
+  const uint8_t* in_block = Raw(d.report_in);
+  uint8_t* out_block = Raw(d.report_out);
+  auto in = [&](int k) { return in_block + d.report_in_at[k]; };
+  auto at = [&](int k) { return out_block + d.report_out_at[k]; };
+  const PedestrianReportScene device_scene{
+      reinterpret_cast<const float*>(in(0)),     reinterpret_cast<const float*>(in(1)),
+      reinterpret_cast<const float*>(in(2)),     reinterpret_cast<const float*>(in(3)),
+      reinterpret_cast<const uint8_t*>(in(4)),   reinterpret_cast<const float*>(in(5)),
+      reinterpret_cast<const float*>(in(6)),     reinterpret_cast<const uint8_t*>(in(7)),
+      reinterpret_cast<const uint16_t*>(in(8)),  reinterpret_cast<const uint8_t*>(in(9)),
+      reinterpret_cast<const uint16_t*>(in(10)), reinterpret_cast<const uint16_t*>(in(11)),
+      reinterpret_cast<const float*>(in(12)),    reinterpret_cast<const Vec2*>(in(13)),
+      reinterpret_cast<const uint8_t*>(in(14)),  reinterpret_cast<const uint8_t*>(in(15)),
+      n};
+  const PedestrianReportOutput device_out{
+      reinterpret_cast<float*>(at(0)),    reinterpret_cast<float*>(at(1)),
+      reinterpret_cast<float*>(at(2)),    reinterpret_cast<float*>(at(3)),
+      reinterpret_cast<float*>(at(4)),    reinterpret_cast<float*>(at(5)),
+      reinterpret_cast<uint8_t*>(at(6)),  reinterpret_cast<uint16_t*>(at(7)),
+      reinterpret_cast<uint8_t*>(at(8)),  Raw(d.memory)};
+  const thrust::counting_iterator<size_t> first(0);
+  // The sum is returned to the host: thrust waits for it on the backend's stream.
+  const PedestrianSums sums = thrust::transform_reduce(
+      Policy(), first, first + n, PedestrianReportFunctor{params, device_scene, device_out},
+      PedestrianSums{}, AddPedestrianSums{});
+  THRONG_CUDA_CHECK(cudaGetLastError());
+
+  const HostColumnOut out_columns[9] = {
+      {out.vx, f},      {out.vy, f},     {out.vz, f},          {out.pref_vx, f}, {out.pref_vy, f},
+      {out.pref_vz, f}, {out.status, b}, {out.constraints, h}, {out.flags, b}};
+  transferred_.to_host += d.staging.Download(d.report_out, d.report_out_at, out_columns, 9, stream_);
+  THRONG_CUDA_CHECK(cudaMemcpyAsync(out.memory, Raw(d.memory), n * sizeof(AgentMemory),
+                                    cudaMemcpyDeviceToHost, stream_));
+  transferred_.to_host += n * sizeof(AgentMemory);
+  Synchronize();
+  return sums;
 }
 
 }  // namespace throng

@@ -18,6 +18,11 @@ class ReferenceBackend final : public Backend {
   // Brute force in double; audit options are ignored (no index, nothing to miss).
   void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
                  const OrcaRunOptions& options, OrcaResult* out) override;
+  // The parallel backends' own per-agent rule (the detectors are a definition, not a
+  // numerical method), one agent after another, summed in order.
+  PedestrianSums ReportPedestrians(const PedestrianReportParams& params,
+                                   const PedestrianReportScene& scene,
+                                   const PedestrianReportOutput& out) override;
   void FollowSplines(const FollowerParams& params, float world_speed_limit,
                      const VehicleColumns& vehicles, FollowerResults* out) override;
   void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& agents,

@@ -60,7 +60,9 @@ void Orca(TickContext& c) {
   ms[static_cast<size_t>(Stage::kDownload)] += t.download_ms;
 }
 
-void Results(TickContext& c) { FillResults(c.config, c.snapshot, c.options, c.w, c.out); }
+void Results(TickContext& c) {
+  c.pedestrians = FillResults(c.config, c.snapshot, c.options, c.w, c.out);
+}
 
 void Move(TickContext& c) {
   if (c.next_holds_the_rest && c.options.integrate) {
@@ -74,46 +76,35 @@ void Move(TickContext& c) {
   IntegrateForward(c.config, c.snapshot, c.w, &c.next);
 }
 
-// Tick stats over the pedestrians ORCA solved (non-cooperative ones are not solved), and
-// the contacts after the move (counted on the backend, on the ORCA solve's grid).
+// Tick stats over the pedestrians ORCA solved (non-cooperative ones are not solved), summed
+// on the backend with their results, and the contacts after the move (counted on the
+// backend, on the ORCA solve's grid).
 void Stats(TickContext& c) {
   const World::Internals& w = c.w;
   const AgentColumns& oa = w.orca_agents;
   const OrcaResult& orca = w.orca;
-  const AgentResults& ar = c.out->agents;
+  const PedestrianSums& sums = c.pedestrians;
   TickStats& stats = c.stats;
   const size_t n = c.snapshot.agents.size();
   stats.tick = c.snapshot.tick;
   stats.agents = n;
   stats.vehicles = c.snapshot.vehicles.size();
-  uint64_t solved = 0, constraints_sum = 0;
-  double deviation_sum = 0;
-  for (size_t i = 0; i < n; ++i) {
-    stats.candidates += orca.candidates[i];
-    stats.neighbors += orca.neighbors[i];
-    if (oa.flags[i] & kAgentNonCooperative) continue;
-    ++solved;
-    ++stats.status_count[orca.status[i]];
-    if (orca.solve_flags[i] & kSolveJamStep) ++stats.jam_steps;
-    constraints_sum += orca.constraints[i];
-    stats.constraints_max = std::max<uint32_t>(stats.constraints_max, orca.constraints[i]);
-    const double deviation = Length(Vec2{orca.vx[i] - oa.pref_vx[i], orca.vy[i] - oa.pref_vy[i]});
-    deviation_sum += deviation;
-    stats.deviation_max = std::max(stats.deviation_max, deviation);
-    if (ar.flags[i] & kAgentOscillating) ++stats.oscillating;
-    if (ar.flags[i] & kAgentStalled) {
-      ++stats.stalled;
-      // The counter grows by one a tick, so it equals stall_ticks on a stall's first tick.
-      const auto waited = static_cast<uint64_t>(w.agent_memory[i].ticks_without_progress);
-      if (waited == static_cast<uint64_t>(c.config.detection.stall_ticks)) ++stats.stall_episodes;
-      stats.longest_stall_ticks = std::max(stats.longest_stall_ticks, waited);
-    }
-    if (ar.flags[i] & kAgentStopped) ++stats.stopped;
-    if (ar.flags[i] & kAgentRerouted) ++stats.reroutes;
-  }
-  if (solved > 0) {
-    stats.constraints_mean = static_cast<double>(constraints_sum) / solved;
-    stats.deviation_mean = deviation_sum / solved;
+  stats.candidates = sums.candidates;
+  stats.neighbors = sums.neighbors;
+  for (int k = 0; k < kSolveStatusCount; ++k) stats.status_count[k] = sums.status_count[k];
+  stats.jam_steps = sums.jam_steps;
+  stats.constraints_max = sums.constraints_max;
+  stats.deviation_max = sums.deviation_max;
+  stats.oscillating = sums.oscillating;
+  stats.stalled = sums.stalled;
+  stats.stall_episodes = sums.stall_episodes;
+  stats.longest_stall_ticks = sums.longest_stall_ticks;
+  stats.stopped = sums.stopped;
+  stats.reroutes = sums.reroutes;
+  if (sums.solved > 0) {
+    const auto solved = static_cast<double>(sums.solved);
+    stats.constraints_mean = static_cast<double>(sums.constraints_sum) / solved;
+    stats.deviation_mean = static_cast<double>(sums.deviation_sum) / kDeviationUnits / solved;
   }
   stats.time_stopped_s = stats.stopped * static_cast<double>(c.snapshot.dt);
   stats.audited_agents = orca.audited_agents;

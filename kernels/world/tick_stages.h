@@ -35,6 +35,7 @@ struct TickContext {
   uint64_t last_tick = 0;
   TickStats stats;
   uint64_t vehicles_braking = 0;
+  PedestrianSums pedestrians;  // the backend's sums over the pedestrians (Results)
   // `next` already holds every column of `snapshot` that integration does not write (World::
   // Advance after its first tick): Move writes the moved columns and copies nothing.
   bool next_holds_the_rest = false;

@@ -56,6 +56,13 @@ void TimedBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agent
   inner_->SolveOrca(params, agents, options, out);
 }
 
+PedestrianSums TimedBackend::ReportPedestrians(const PedestrianReportParams& params,
+                                               const PedestrianReportScene& scene,
+                                               const PedestrianReportOutput& out) {
+  CallTimer timer(&busy_ms_);
+  return inner_->ReportPedestrians(params, scene, out);
+}
+
 void TimedBackend::FollowSplines(const FollowerParams& params, float world_speed_limit,
                                  const VehicleColumns& vehicles, FollowerResults* out) {
   CallTimer timer(&busy_ms_);

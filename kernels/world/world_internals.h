@@ -53,6 +53,7 @@ struct World::Internals {
   std::vector<float> clear;
   std::vector<Vec2> goal;
   std::vector<uint8_t> has_goal;
+  std::vector<uint8_t> navigates;     // each pedestrian's behaviour is BEHAVIOR_NAVIGATE
   std::vector<float> z, vz;           // internal height and vertical speed of each pedestrian
   ForwardSceneAgents forward_agents;  // internal frame
   FanBodies fan_bodies;
@@ -101,9 +102,10 @@ void SteerForwardAgents(const WorldConfig& config, const Snapshot& s, const Stop
 // Forward agents move along their new direction at their speed.
 void IntegrateForward(const WorldConfig& config, const Snapshot& s, const World::Internals& w,
                       Snapshot* next);
-// Results in the caller's frame, and the detectors' flags (per-id memory in the buffers).
-void FillResults(const WorldConfig& config, const Snapshot& s, const TickOptions& options,
-                 World::Internals& w, TickResult* out);
+// Results in the caller's frame, and the detectors' flags (per-id memory in the buffers),
+// on the backend; returns the tick's sums over the pedestrians.
+PedestrianSums FillResults(const WorldConfig& config, const Snapshot& s, const TickOptions& options,
+                           World::Internals& w, TickResult* out);
 // Pedestrians move by their new velocity, vehicles by the bicycle model.
 void Integrate(const WorldConfig& config, const Snapshot& s, World::Internals& w,
                const TickResult& result, Snapshot* next);

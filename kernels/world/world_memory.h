@@ -3,26 +3,15 @@
 #pragma once
 
 #include <cstdint>
-#include <limits>
 #include <vector>
 
+#include "kernels/detection/agent_conditions.cuh"
 #include "kernels/math/vec.cuh"
 #include "kernels/world/world_types.h"
 
 namespace throng {
 
-struct AgentMemory {
-  uint32_t flip_history = 0;  // bit k: the side flipped k ticks ago
-  int8_t last_side = 0;       // -1 left, +1 right of the preferred velocity, 0 none yet
-  int32_t ticks_without_progress = 0;
-  // Goal agents: the best distance to the goal so far. Preferred-velocity agents: the
-  // distance made along the preferred direction since the last progress.
-  float progress_ref = std::numeric_limits<float>::infinity();
-  Vec2 goal{std::numeric_limits<float>::quiet_NaN(), 0.f};  // the goal progress refers to
-  // Navigating agents: how often it has been re-routed (docs/NAVIGATION.md, "Re-routing");
-  // > 0: it follows its target's crowd field.
-  uint32_t route = 0;
-};
+// AgentMemory, and the detectors that update it: kernels/detection/agent_conditions.cuh.
 
 // The positions re-routed agents' crowd fields are built from (docs/NAVIGATION.md,
 // "Re-routing"): every pedestrian of tick `tick`, internal frame. Kept between ticks and
@@ -43,18 +32,6 @@ struct VehicleMemory {
   float last_yaw = 0.f, last_speed = 0.f, last_dt = 0.f;
   float turn_before_move = 1.f;  // the vehicle's, as its motion shows it
 };
-
-// What one agent did this tick, for detection.
-struct AgentMotion {
-  Vec2 pref, chosen;  // preferred and chosen velocity, m/s
-  bool has_goal;
-  Vec2 goal;
-  float goal_distance;  // from the tick's start position
-};
-
-// Updates `m` with this tick and returns the agent's AgentCondition bits.
-uint8_t DetectConditions(AgentMemory& m, const DetectionParams& d, const AgentMotion& motion,
-                         float dt);
 
 // The per-id state as columns, in the order it is kept: what ExportWorld carries.
 struct KeptMemory {

@@ -146,6 +146,7 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, World::Int
   oa.Resize(n);
   w.goal.assign(n, Vec2{});
   w.has_goal.assign(n, 0);
+  w.navigates.resize(n);
   w.z.resize(n);
   w.vz.resize(n);
 #pragma omp parallel for schedule(static)
@@ -168,6 +169,7 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, World::Int
     }
     w.z[i] = p.z;
     w.vz[i] = v.z;
+    w.navigates[i] = 0;
     Vec2 pref{};
     if (flags & kSnapshotNonCooperative) {
       pref = {v.x, v.y};
@@ -196,6 +198,7 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, World::Int
           pref = SteerToward({v.x, v.y}, Flee({p.x, p.y}, goal, arrive.max_speed), arrive, dt);
           break;
         case AgentBehavior::kNavigate:
+          w.navigates[i] = 1;
           pref = Navigate(w, a.target[i], w.agent_memory[i].route > 0, {p.x, p.y}, {v.x, v.y},
                           has_goal ? &goal : nullptr, cone, arrive, dt);
           break;
@@ -361,49 +364,44 @@ void AddVehicleDiscs(World::Internals& w) {
 
 // Results in the caller's frame, and what the detectors make of them (per-id memory is
 // updated in the world's buffers, kept only when Step commits).
-void FillResults(const WorldConfig& config, const Snapshot& s, const TickOptions& options,
-                 World::Internals& w, TickResult* out) {
+PedestrianSums FillResults(const WorldConfig& config, const Snapshot& s, const TickOptions& options,
+                           World::Internals& w, TickResult* out) {
   const Frame frame = config.frame;
   const size_t n = s.agents.size(), m = s.vehicles.size();
-  const float dt = s.dt;
   const AgentColumns& oa = w.orca_agents;
   const FollowerResults& fr = w.follower;
   const OrcaResult& orca = w.orca;
   AgentResults& ar = out->agents;
   VisitAgentResultColumns(ar, [n](const char*, auto& column) { column.resize(n); });
-#pragma omp parallel for schedule(static)
-  for (size_t i = 0; i < n; ++i) {
-    const Vec3 v = frame.ToExternal({orca.vx[i], orca.vy[i], w.vz[i]});
-    const Vec3 pref = frame.ToExternal({oa.pref_vx[i], oa.pref_vy[i], 0.f});
-    ar.vx[i] = v.x;
-    ar.vy[i] = v.y;
-    ar.vz[i] = v.z;
-    ar.pref_vx[i] = pref.x;
-    ar.pref_vy[i] = pref.y;
-    ar.pref_vz[i] = pref.z;
-    ar.status[i] = orca.status[i];
-    ar.constraints[i] = orca.constraints[i];
-    ar.flags[i] = 0;
-    if (oa.flags[i] & kAgentNonCooperative) {
-      w.agent_memory[i] = AgentMemory{};
-      continue;
-    }
-    AgentMotion motion;
-    motion.pref = {oa.pref_vx[i], oa.pref_vy[i]};
-    motion.chosen = {orca.vx[i], orca.vy[i]};
-    motion.has_goal = w.has_goal[i] != 0;
-    motion.goal = w.goal[i];
-    motion.goal_distance = Length(w.goal[i] - Vec2{oa.px[i], oa.py[i]});
-    AgentMemory& memory = w.agent_memory[i];
-    ar.flags[i] = DetectConditions(memory, config.detection, motion, dt);
-    // Re-routing: each stall_ticks without progress, a navigating agent takes a new route.
-    const int stall = config.detection.stall_ticks;
-    if (memory.ticks_without_progress > 0 && memory.ticks_without_progress % stall == 0 &&
-        Reroutable(config, s.agents, i)) {
-      if (memory.route < UINT32_MAX) ++memory.route;
-      ar.flags[i] |= kAgentRerouted;
-    }
-  }
+  // The pedestrians on the backend: results, detectors (re-routing each stall_ticks
+  // without progress, for navigating agents) and the tick's sums.
+  PedestrianReportParams params;
+  params.frame = frame;
+  params.detection = config.detection;
+  params.dt = s.dt;
+  params.reroute = config.navigation.reroute_every > 0;
+  const PedestrianReportScene scene{oa.px.data(),
+                                    oa.py.data(),
+                                    oa.pref_vx.data(),
+                                    oa.pref_vy.data(),
+                                    oa.flags.data(),
+                                    orca.vx.data(),
+                                    orca.vy.data(),
+                                    orca.status.data(),
+                                    orca.constraints.data(),
+                                    orca.solve_flags.data(),
+                                    orca.candidates.data(),
+                                    orca.neighbors.data(),
+                                    w.vz.data(),
+                                    w.goal.data(),
+                                    w.has_goal.data(),
+                                    w.navigates.data(),
+                                    n};
+  const PedestrianReportOutput report{
+      ar.vx.data(),      ar.vy.data(),         ar.vz.data(),     ar.pref_vx.data(),
+      ar.pref_vy.data(), ar.pref_vz.data(),    ar.status.data(), ar.constraints.data(),
+      ar.flags.data(),   w.agent_memory.data()};
+  const PedestrianSums sums = w.backend->ReportPedestrians(params, scene, report);
 
   VehicleResults& vr = out->vehicles;
   vr.steering = fr.steering;
@@ -450,6 +448,7 @@ void FillResults(const WorldConfig& config, const Snapshot& s, const TickOptions
       wheel = LaggedWheelAngle(wheel, fr.steering[i], bike, s.dt);
     }
   }
+  return sums;
 }
 
 // Pedestrians move by their new velocity, vehicles by the bicycle model: `next` and the

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/detection/agent_conditions.cuh"
 #include "kernels/input/column_rule.h"
 #include "kernels/input/input_limits.h"
 #include "kernels/input/stop_request.h"
@@ -32,14 +33,6 @@ enum SnapshotAgentFlag : uint8_t {
   kSnapshotNonCooperative = 1u << 0,
   // Moves by its preferred-velocity columns even when the snapshot has goal columns.
   kSnapshotUsesPreferredVelocity = 1u << 1,
-};
-
-// Result flag bits of an agent (AgentResults::flags): what the caller may act on.
-enum AgentCondition : uint8_t {
-  kAgentOscillating = 1u << 0,  // its avoidance swung side to side within the window
-  kAgentStalled = 1u << 1,      // no progress for DetectionParams::stall_ticks: re-plan
-  kAgentStopped = 1u << 2,      // wants to move but was given (almost) no speed this tick
-  kAgentRerouted = 1u << 3,     // navigating, took a new route this tick (docs/NAVIGATION.md)
 };
 
 // How a pedestrian's preferred velocity is made (docs/ALGORITHMS.md §3; AgentSnapshot::behavior).
@@ -71,17 +64,6 @@ struct VehicleDefaults {
   float width = 1.8f;       // m
   float max_speed = 13.9f;  // m/s (50 km/h)
   BicycleParams bicycle;    // integration only
-};
-
-// Oscillation and stall detection (docs/ALGORITHMS.md §5, "Deadlock and oscillation").
-struct DetectionParams {
-  int oscillation_window = 20;           // ticks, 1 .. 32
-  int oscillation_flips = 4;             // side flips within the window that flag an agent
-  float oscillation_min_lateral = 0.1f;  // m/s of lateral deviation that counts as a side
-  int stall_ticks = 50;                  // ticks without progress that flag an agent stalled
-  float stall_min_progress = 0.25f;      // m closer to the goal that counts as progress
-  float stop_speed = 0.05f;              // m/s: slower than this counts as stopped
-  float goal_tolerance = 0.1f;           // m: an agent this close to its goal is home
 };
 
 // Forward agents' fan (docs/ALGORITHMS.md §4), for agents whose snapshot leaves a setting out.

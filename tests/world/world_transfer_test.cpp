@@ -34,6 +34,13 @@ class CopyCountingBackend : public Backend {
     copied_.to_backend += agents.size() * kOrcaBytesIn;
     copied_.to_host += agents.size() * kOrcaBytesOut;
   }
+  PedestrianSums ReportPedestrians(const PedestrianReportParams& params,
+                                   const PedestrianReportScene& scene,
+                                   const PedestrianReportOutput& out) override {
+    copied_.to_backend += scene.count * kReportBytesIn;
+    copied_.to_host += scene.count * kReportBytesOut;
+    return cpu_.ReportPedestrians(params, scene, out);
+  }
   void FollowSplines(const FollowerParams& params, float world_speed_limit,
                      const VehicleColumns& vehicles, FollowerResults* out) override {
     cpu_.FollowSplines(params, world_speed_limit, vehicles, out);
@@ -66,6 +73,7 @@ class CopyCountingBackend : public Backend {
   static constexpr uint64_t kOrcaBytesIn = 37, kOrcaBytesOut = 11;
   static constexpr uint64_t kFollowBytesIn = 101, kFollowBytesOut = 53;
   static constexpr uint64_t kContactBytesIn = 12;
+  static constexpr uint64_t kReportBytesIn = 46, kReportBytesOut = 60;
   // Added to the ORCA solve's and the contact count's time (TickStats::backend_ms).
   std::chrono::milliseconds orca_delay{0}, contacts_delay{0};
 
@@ -116,10 +124,12 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
               m * CopyCountingBackend::kFollowBytesIn);
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kVehicles)],
               m * (CopyCountingBackend::kFollowBytesOut + sizeof(float)));
-    // The contact count, after the move, is the stats stage's.
+    // The pedestrians' report (results, detectors, sums) and the contact count after the
+    // move are the stats stage's.
     EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kStats)],
-              n * CopyCountingBackend::kContactBytesIn);
-    EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kStats)], 0u);
+              n * (CopyCountingBackend::kReportBytesIn + CopyCountingBackend::kContactBytesIn));
+    EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kStats)],
+              n * CopyCountingBackend::kReportBytesOut);
   }
 }
 
