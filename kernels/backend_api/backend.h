@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "kernels/backend_api/contacts.h"
-#include "kernels/detection/pedestrian_report.cuh"
+#include "kernels/detection/pedestrian_report_types.h"
 #include "kernels/input/stop_request.h"
 #include "kernels/orca/orca_types.h"
 #include "kernels/steering/forward_batch.h"

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "kernels/backends/contact_pipeline.cuh"
+#include "kernels/detection/pedestrian_report.cuh"
 #include "kernels/backends/fan_kernel.cuh"
 #include "kernels/backends/follower_kernel.cuh"
 #include "kernels/backends/forward_scene_buffers.cuh"

@@ -10,6 +10,7 @@
 #include "kernels/backends/cuda_staging.cuh"
 #include "kernels/backends/orca_pipeline.cuh"
 #include "kernels/backends/orca_result_stats.h"
+#include "kernels/detection/pedestrian_report.cuh"
 #include "kernels/orca/orca_validate.h"
 
 namespace throng {

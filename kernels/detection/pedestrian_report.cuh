@@ -1,86 +1,20 @@
 // What the world reports of each pedestrian after its ORCA solve, as one per-agent pass that
-// every backend runs (Backend::ReportPedestrians): its results in the caller's frame, the
-// detectors' flags with its kept memory updated (agent_conditions.cuh), re-routing, and
-// its share of the tick's sums, which a reduction adds up.
+// the parallel backends run (Backend::ReportPedestrians): its results in the caller's
+// frame, the detectors' flags with its kept memory updated (agent_conditions.cuh),
+// re-routing, and its share of the tick's sums, which a reduction adds up. The types:
+// pedestrian_report_types.h.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
 #include "kernels/detection/agent_conditions.cuh"
+#include "kernels/detection/pedestrian_report_types.h"
 #include "kernels/math/frame.cuh"
 #include "kernels/math/hd.cuh"
 #include "kernels/math/vec.cuh"
-#include "kernels/orca/orca_types.h"
 
 namespace throng {
-
-struct PedestrianReportParams {
-  Frame frame;  // the caller's
-  DetectionParams detection;
-  float dt = 0.f;
-  // Navigation re-routes agents (navigation.reroute_every > 0): each stall_ticks without
-  // progress, a navigating agent takes a new route (docs/NAVIGATION.md, "Re-routing").
-  bool reroute = false;
-};
-
-// The first `count` agents of an ORCA solve, the pedestrians (vehicle discs follow them in
-// its columns and are not read), in the internal frame; the caller's memory.
-struct PedestrianReportScene {
-  // The solve's agents (AgentColumns)
-  const float* px;
-  const float* py;
-  const float* pref_vx;
-  const float* pref_vy;
-  const uint8_t* flags;  // AgentFlag bits: non-cooperative agents are not solved
-  // Its answer (OrcaResult)
-  const float* vx;
-  const float* vy;
-  const uint8_t* status;
-  const uint16_t* constraints;
-  const uint8_t* solve_flags;
-  const uint16_t* candidates;
-  const uint16_t* neighbors;
-  // The world's, per pedestrian
-  const float* vz;   // vertical speed, kept as the snapshot gave it
-  const Vec2* goal;  // where progress is measured to, where has_goal
-  const uint8_t* has_goal;
-  const uint8_t* navigates;  // its behaviour is BEHAVIOR_NAVIGATE
-  size_t count;
-};
-
-// Per pedestrian, in the caller's frame (AgentResults' columns), and the kept memory,
-// updated in place (a non-cooperative agent's starts over).
-struct PedestrianReportOutput {
-  float* vx;
-  float* vy;
-  float* vz;
-  float* pref_vx;
-  float* pref_vy;
-  float* pref_vz;
-  uint8_t* status;
-  uint16_t* constraints;
-  uint8_t* flags;  // AgentCondition bits
-  AgentMemory* memory;
-};
-
-// The tick's sums over the pedestrians (TickStats): integers only, so that any order of
-// adding them up gives the same bits on every backend and thread count. The velocity
-// deviation is summed in units of 2^-20 m/s (kDeviationUnits a m/s).
-struct PedestrianSums {
-  uint64_t candidates = 0, neighbors = 0;  // every pedestrian
-  uint64_t solved = 0;                     // the cooperative ones; the rest only theirs
-  uint64_t status_count[kSolveStatusCount] = {0, 0, 0};
-  uint64_t jam_steps = 0;
-  uint64_t constraints_sum = 0;
-  uint32_t constraints_max = 0;
-  uint64_t deviation_sum = 0;  // 2^-20 m/s
-  float deviation_max = 0.f;   // m/s
-  uint64_t oscillating = 0, stalled = 0, stall_episodes = 0, stopped = 0, reroutes = 0;
-  uint64_t longest_stall_ticks = 0;
-};
-
-constexpr float kDeviationUnits = 1048576.f;  // PedestrianSums::deviation_sum a m/s
 
 struct AddPedestrianSums {
   THRONG_HD PedestrianSums operator()(const PedestrianSums& a, const PedestrianSums& b) const {

@@ -82,15 +82,6 @@ void ReferenceBackend::SolveOrca(const OrcaParams& params, const AgentColumns& a
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
 }
 
-PedestrianSums ReferenceBackend::ReportPedestrians(const PedestrianReportParams& params,
-                                                   const PedestrianReportScene& scene,
-                                                   const PedestrianReportOutput& out) {
-  const PedestrianReportFunctor report{params, scene, out};
-  PedestrianSums sums;
-  for (size_t i = 0; i < scene.count; ++i) sums = AddPedestrianSums{}(sums, report(i));
-  return sums;
-}
-
 void ReferenceBackend::FollowSplines(const FollowerParams& params, float world_speed_limit,
                                      const VehicleColumns& v, FollowerResults* out) {
   ValidateFollowerParams(params, world_speed_limit);

@@ -18,8 +18,8 @@ class ReferenceBackend final : public Backend {
   // Brute force in double; audit options are ignored (no index, nothing to miss).
   void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
                  const OrcaRunOptions& options, OrcaResult* out) override;
-  // The parallel backends' own per-agent rule (the detectors are a definition, not a
-  // numerical method), one agent after another, summed in order.
+  // One agent after another, from the definitions, in float as the detectors are defined
+  // (pedestrian_report_ref.cpp).
   PedestrianSums ReportPedestrians(const PedestrianReportParams& params,
                                    const PedestrianReportScene& scene,
                                    const PedestrianReportOutput& out) override;

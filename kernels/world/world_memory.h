@@ -5,13 +5,14 @@
 #include <cstdint>
 #include <vector>
 
-#include "kernels/detection/agent_conditions.cuh"
+#include "kernels/detection/agent_conditions.h"
 #include "kernels/math/vec.cuh"
 #include "kernels/world/world_types.h"
 
 namespace throng {
 
-// AgentMemory, and the detectors that update it: kernels/detection/agent_conditions.cuh.
+// AgentMemory: kernels/detection/agent_conditions.h; the detectors that update it:
+// kernels/detection/agent_conditions.cuh.
 
 // The positions re-routed agents' crowd fields are built from (docs/NAVIGATION.md,
 // "Re-routing"): every pedestrian of tick `tick`, internal frame. Kept between ticks and

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/detection/agent_conditions.cuh"
+#include "kernels/detection/agent_conditions.h"
 #include "kernels/input/column_rule.h"
 #include "kernels/input/input_limits.h"
 #include "kernels/input/stop_request.h"

@@ -1,8 +1,6 @@
 // Backend::ReportPedestrians: every backend gives the reference's results, flags, memory and
 // sums bit for bit over many ticks of agents that stall, oscillate, re-route and stand
 // non-cooperative; and the sums are what the per-agent outputs add up to.
-#include "kernels/detection/pedestrian_report.cuh"
-
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -13,6 +11,7 @@
 #include <vector>
 
 #include "kernels/backends/backend.h"
+#include "kernels/detection/pedestrian_report_types.h"
 #include "tests/backends/backend_param.h"
 
 namespace throng {

@@ -1,6 +1,6 @@
 # The reference must be an oracle of its own (issue 40): no file in kernels/reference/
-# includes the engine's code in kernels/backends, kernels/navigation, kernels/orca,
-# kernels/steering or kernels/vehicles. Allowed are headers of types and of the input
+# includes the engine's code in kernels/backends, kernels/detection, kernels/navigation,
+# kernels/orca, kernels/steering or kernels/vehicles. Allowed are headers of types and of the input
 # contract: the backend interface it implements, the columns, parameters and results it
 # reads and writes, and the input checks every backend applies (what a valid input is has
 # one definition; what is computed from it is the reference's own). Any other engine
@@ -10,6 +10,8 @@ cmake_minimum_required(VERSION 3.16)  # IN_LIST in script mode
 set(allowed
     "kernels/backend_api/backend.h"
     "kernels/backend_api/contacts.h"
+    "kernels/detection/agent_conditions.h"
+    "kernels/detection/pedestrian_report_types.h"
     "kernels/navigation/nav_types.h"
     "kernels/orca/orca_types.h"
     "kernels/orca/orca_validate.h"
@@ -27,7 +29,7 @@ set(footprint_helpers "\\.(Disc|DiscCount|DiscRadius|DistanceTo|front|rear|centr
 # The engine headers a file includes, outside the allowed list, in `out`.
 function(engine_includes path out)
   file(STRINGS "${path}" lines
-       REGEX "^#include \"kernels/(backends|navigation|orca|steering|vehicles)/")
+       REGEX "^#include \"kernels/(backends|detection|navigation|orca|steering|vehicles)/")
   set(found "")
   foreach(line IN LISTS lines)
     string(REGEX REPLACE "^#include \"([^\"]+)\".*" "\\1" header "${line}")
