@@ -12,6 +12,7 @@
 #include "kernels/orca/orca_types.h"
 #include "kernels/steering/forward_batch.h"
 #include "kernels/steering/forward_scene_types.h"
+#include "kernels/steering/pedestrian_move_types.h"
 #include "kernels/vehicles/path_check_types.h"
 #include "kernels/vehicles/spline_desc.h"
 #include "kernels/vehicles/spline_queries.h"
@@ -64,6 +65,12 @@ class Backend {
   virtual PedestrianSums ReportPedestrians(const PedestrianReportParams& params,
                                            const PedestrianReportScene& scene,
                                            const PedestrianReportOutput& out) = 0;
+
+  // Each pedestrian moved by its chosen velocity for dt (pedestrian_move_types.h): its
+  // internal position in place, the next state's position and velocity. Host memory in
+  // and out; the world's own columns, not validated again.
+  virtual void MovePedestrians(const PedestrianMoveParams& params, const PedestrianMoveScene& scene,
+                               const PedestrianMoveOutput& out) = 0;
 
   // Three-factor spline following (docs/VEHICLES.md) for every vehicle, on the installed
   // splines. Validates first (std::invalid_argument naming column and index; unknown

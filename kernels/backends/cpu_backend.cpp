@@ -12,7 +12,6 @@
 #include <utility>
 
 #include "kernels/backends/contact_pipeline.cuh"
-#include "kernels/detection/pedestrian_report.cuh"
 #include "kernels/backends/fan_kernel.cuh"
 #include "kernels/backends/follower_kernel.cuh"
 #include "kernels/backends/forward_scene_buffers.cuh"
@@ -20,7 +19,9 @@
 #include "kernels/backends/orca_result_stats.h"
 #include "kernels/backends/path_check_pipeline.cuh"
 #include "kernels/backends/spline_query_kernel.cuh"
+#include "kernels/detection/pedestrian_report.cuh"
 #include "kernels/orca/orca_validate.h"
+#include "kernels/steering/pedestrian_move.cuh"
 
 namespace throng {
 
@@ -104,6 +105,13 @@ void CpuBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents,
   out->CountStatuses();
   TallyAudit(audit_missed_, n, out);
   out->times = times;
+}
+
+void CpuBackend::MovePedestrians(const PedestrianMoveParams& params,
+                                 const PedestrianMoveScene& scene,
+                                 const PedestrianMoveOutput& out) {
+  thrust::for_each_n(thrust::omp::par, thrust::counting_iterator<size_t>(0), scene.count,
+                     PedestrianMoveFunctor{params, scene, out});
 }
 
 PedestrianSums CpuBackend::ReportPedestrians(const PedestrianReportParams& params,

@@ -58,6 +58,8 @@ class CudaBackend final : public Backend {
   // cuda_orca.cu
   void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
                  const OrcaRunOptions& options, OrcaResult* out) override;
+  void MovePedestrians(const PedestrianMoveParams& params, const PedestrianMoveScene& scene,
+                       const PedestrianMoveOutput& out) override;
   PedestrianSums ReportPedestrians(const PedestrianReportParams& params,
                                    const PedestrianReportScene& scene,
                                    const PedestrianReportOutput& out) override;

@@ -11,6 +11,7 @@
 #include "kernels/backends/orca_pipeline.cuh"
 #include "kernels/backends/orca_result_stats.h"
 #include "kernels/detection/pedestrian_report.cuh"
+#include "kernels/steering/pedestrian_move.cuh"
 #include "kernels/orca/orca_validate.h"
 
 namespace throng {
@@ -29,6 +30,10 @@ struct CudaBackend::OrcaPart {
   DeviceVector<uint8_t> report_in, report_out;
   size_t report_in_at[16] = {}, report_out_at[9] = {};
   DeviceVector<AgentMemory> memory;
+  // The pedestrians' move: what it reads and the positions it moves in one block, what it
+  // writes in another.
+  DeviceVector<uint8_t> move_in, move_out;
+  size_t move_in_at[9] = {}, move_out_at[6] = {};
 };
 
 void CudaBackend::DropPart::operator()(OrcaPart* p) const { delete p; }
@@ -176,6 +181,43 @@ PedestrianSums CudaBackend::ReportPedestrians(const PedestrianReportParams& para
   transferred_.to_host += n * sizeof(AgentMemory);
   Synchronize();
   return sums;
+}
+
+// The velocities and the positions go up in one block; the moved positions and the next
+// state's columns come down in one (until the state lives here, issue 37).
+void CudaBackend::MovePedestrians(const PedestrianMoveParams& params,
+                                  const PedestrianMoveScene& scene,
+                                  const PedestrianMoveOutput& out) {
+  const size_t n = scene.count;
+  if (n == 0) return;
+  if (!orca_) orca_.reset(new OrcaPart);
+  OrcaPart& d = *orca_;
+  const size_t f = n * sizeof(float);
+  // The positions first: the download of the moved ones then copies only them.
+  const HostColumnIn in_columns[9] = {
+      {out.px, f},          {out.py, f},          {out.pz, f},
+      {scene.vx, f},        {scene.vy, f},        {scene.vz, f},
+      {scene.result_vx, f}, {scene.result_vy, f}, {scene.result_vz, f}};
+  transferred_.to_backend += d.staging.Upload(in_columns, 9, d.move_in, d.move_in_at, stream_);
+  const size_t out_bytes[6] = {f, f, f, f, f, f};
+  d.move_out.resize(LayOutColumns(out_bytes, 6, d.move_out_at));
+  uint8_t* in_block = Raw(d.move_in);
+  uint8_t* out_block = Raw(d.move_out);
+  auto in = [&](int k) { return reinterpret_cast<float*>(in_block + d.move_in_at[k]); };
+  auto at = [&](int k) { return reinterpret_cast<float*>(out_block + d.move_out_at[k]); };
+  const PedestrianMoveScene device_scene{in(3), in(4), in(5), in(6), in(7), in(8), n};
+  // The moved internal positions stay in the input block, where they were.
+  const PedestrianMoveOutput device_out{in(0), in(1), in(2), at(0), at(1),
+                                        at(2), at(3), at(4), at(5)};
+  thrust::for_each_n(Policy(), thrust::counting_iterator<size_t>(0), n,
+                     PedestrianMoveFunctor{params, device_scene, device_out});
+  THRONG_CUDA_CHECK(cudaGetLastError());
+  // The moved internal positions (the input block's first three columns), then the rest.
+  const HostColumnOut moved[3] = {{out.px, f}, {out.py, f}, {out.pz, f}};
+  transferred_.to_host += d.staging.Download(d.move_in, d.move_in_at, moved, 3, stream_);
+  const HostColumnOut next[6] = {{out.x, f},       {out.y, f},       {out.z, f},
+                                 {out.next_vx, f}, {out.next_vy, f}, {out.next_vz, f}};
+  transferred_.to_host += d.staging.Download(d.move_out, d.move_out_at, next, 6, stream_);
 }
 
 }  // namespace throng

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "kernels/reference/frame_ref.h"
 #include "kernels/reference/reference_backend.h"
 
 namespace throng::reference {
@@ -19,20 +20,6 @@ struct F2 {
 };
 
 float Norm(F2 v) { return std::sqrt(v.x * v.x + v.y * v.y); }
-
-// Internal (Z up, right-handed) to the caller's frame.
-void ToCaller(const Frame& frame, float x, float y, float z, float* out) {
-  const bool left = frame.handedness == Handedness::kLeft;
-  if (frame.up == UpAxis::kZ) {
-    out[0] = x;
-    out[1] = left ? -y : y;
-    out[2] = z;
-  } else {
-    out[0] = x;
-    out[1] = z;
-    out[2] = left ? y : -y;
-  }
-}
 
 // The detectors' update of one agent's memory; returns its condition bits.
 uint8_t Detect(const DetectionParams& d, F2 pref, F2 chosen, bool has_goal, F2 goal,

@@ -18,6 +18,9 @@ class ReferenceBackend final : public Backend {
   // Brute force in double; audit options are ignored (no index, nothing to miss).
   void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
                  const OrcaRunOptions& options, OrcaResult* out) override;
+  // One agent after another, in float as the engine's positions are (pedestrian_move_ref.cpp).
+  void MovePedestrians(const PedestrianMoveParams& params, const PedestrianMoveScene& scene,
+                       const PedestrianMoveOutput& out) override;
   // One agent after another, from the definitions, in float as the detectors are defined
   // (pedestrian_report_ref.cpp).
   PedestrianSums ReportPedestrians(const PedestrianReportParams& params,

@@ -56,6 +56,13 @@ void TimedBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agent
   inner_->SolveOrca(params, agents, options, out);
 }
 
+void TimedBackend::MovePedestrians(const PedestrianMoveParams& params,
+                                   const PedestrianMoveScene& scene,
+                                   const PedestrianMoveOutput& out) {
+  CallTimer timer(&busy_ms_);
+  inner_->MovePedestrians(params, scene, out);
+}
+
 PedestrianSums TimedBackend::ReportPedestrians(const PedestrianReportParams& params,
                                                const PedestrianReportScene& scene,
                                                const PedestrianReportOutput& out) {

@@ -28,6 +28,8 @@ class TimedBackend final : public Backend {
   void SetObstacles(const std::vector<Polygon>& polygons) override;
   void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
                  const OrcaRunOptions& options, OrcaResult* out) override;
+  void MovePedestrians(const PedestrianMoveParams& params, const PedestrianMoveScene& scene,
+                       const PedestrianMoveOutput& out) override;
   PedestrianSums ReportPedestrians(const PedestrianReportParams& params,
                                    const PedestrianReportScene& scene,
                                    const PedestrianReportOutput& out) override;

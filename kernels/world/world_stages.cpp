@@ -468,19 +468,12 @@ void Integrate(const WorldConfig& config, const Snapshot& s, World::Internals& w
   na.vx.resize(n);
   na.vy.resize(n);
   na.vz.resize(n);
-#pragma omp parallel for schedule(static)
-  for (size_t i = 0; i < n; ++i) {
-    oa.px[i] += orca.vx[i] * dt;
-    oa.py[i] += orca.vy[i] * dt;
-    w.z[i] += w.vz[i] * dt;
-    const Vec3 p = frame.ToExternal({oa.px[i], oa.py[i], w.z[i]});
-    na.x[i] = p.x;
-    na.y[i] = p.y;
-    na.z[i] = p.z;
-    na.vx[i] = ar.vx[i];
-    na.vy[i] = ar.vy[i];
-    na.vz[i] = ar.vz[i];
-  }
+  // On the backend: the internal positions move in place (the contact count reads them).
+  w.backend->MovePedestrians(
+      {frame, dt},
+      {orca.vx.data(), orca.vy.data(), w.vz.data(), ar.vx.data(), ar.vy.data(), ar.vz.data(), n},
+      {oa.px.data(), oa.py.data(), w.z.data(), na.x.data(), na.y.data(), na.z.data(), na.vx.data(),
+       na.vy.data(), na.vz.data()});
   VehicleSnapshot& nv = next->vehicles;
   nv.z.resize(m);
   nv.progress_hint.resize(m);

@@ -1,6 +1,7 @@
 // Backend::ReportPedestrians: every backend gives the reference's results, flags, memory and
 // sums bit for bit over many ticks of agents that stall, oscillate, re-route and stand
-// non-cooperative; and the sums are what the per-agent outputs add up to.
+// non-cooperative; and the sums are what the per-agent outputs add up to. And
+// Backend::MovePedestrians: the reference's moves, bit for bit, in every frame.
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -12,6 +13,7 @@
 
 #include "kernels/backends/backend.h"
 #include "kernels/detection/pedestrian_report_types.h"
+#include "kernels/steering/pedestrian_move_types.h"
 #include "tests/backends/backend_param.h"
 
 namespace throng {
@@ -272,6 +274,59 @@ TEST(PedestrianSumsTest, AreWhatTheOutputsAddUpToAtAnyThreadCount) {
     EXPECT_GT(summed, deviation - static_cast<double>(solved) / kDeviationUnits);
   }
 }
+
+class PedestrianMoveTest : public BackendParamTest {};
+
+TEST_P(PedestrianMoveTest, MovesAsTheReferenceDoesInEveryFrame) {
+  const size_t n = 2000;
+  std::mt19937 rng(23);
+  std::uniform_real_distribution<float> at(-1000.f, 1000.f), speed(-3.f, 3.f);
+  auto backend = CreateBackend(GetParam());
+  auto reference = CreateBackend(BackendKind::kReference);
+  for (const Frame frame :
+       {Frame{UpAxis::kZ, Handedness::kRight}, Frame{UpAxis::kZ, Handedness::kLeft},
+        Frame{UpAxis::kY, Handedness::kRight}, Frame{UpAxis::kY, Handedness::kLeft}}) {
+    std::vector<float> vx(n), vy(n), vz(n), rvx(n), rvy(n), rvz(n), px(n), py(n), pz(n);
+    for (size_t i = 0; i < n; ++i) {
+      vx[i] = speed(rng), vy[i] = speed(rng), vz[i] = speed(rng);
+      rvx[i] = speed(rng), rvy[i] = speed(rng), rvz[i] = speed(rng);
+      px[i] = at(rng), py[i] = at(rng), pz[i] = at(rng) * 0.01f;
+    }
+    const PedestrianMoveScene scene{vx.data(),  vy.data(),  vz.data(), rvx.data(),
+                                    rvy.data(), rvz.data(), n};
+    struct Moved {
+      std::vector<float> px, py, pz, x, y, z, vx, vy, vz;
+      PedestrianMoveOutput View() {
+        return {px.data(), py.data(), pz.data(), x.data(), y.data(),
+                z.data(),  vx.data(), vy.data(), vz.data()};
+      }
+    };
+    Moved got{px,
+              py,
+              pz,
+              std::vector<float>(n),
+              std::vector<float>(n),
+              std::vector<float>(n),
+              std::vector<float>(n),
+              std::vector<float>(n),
+              std::vector<float>(n)};
+    Moved want = got;
+    for (int tick = 0; tick < 3; ++tick) {
+      backend->MovePedestrians({frame, 0.1f}, scene, got.View());
+      reference->MovePedestrians({frame, 0.1f}, scene, want.View());
+    }
+    EXPECT_TRUE(SameBits(got.px, want.px) && SameBits(got.py, want.py) &&
+                SameBits(got.pz, want.pz));
+    EXPECT_TRUE(SameBits(got.x, want.x) && SameBits(got.y, want.y) && SameBits(got.z, want.z));
+    EXPECT_TRUE(SameBits(got.vx, rvx) && SameBits(got.vy, rvy) && SameBits(got.vz, rvz));
+    // It moved: three ticks of 0.1 s at the velocity.
+    EXPECT_NEAR(got.px[0], px[0] + 0.3f * vx[0], 1e-3f);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, PedestrianMoveTest,
+                         ::testing::Values(BackendKind::kCpu, BackendKind::kCuda),
+                         BackendParamName);
 
 INSTANTIATE_TEST_SUITE_P(Backends, PedestrianReportTest,
                          ::testing::Values(BackendKind::kCpu, BackendKind::kCuda),

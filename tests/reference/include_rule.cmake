@@ -17,6 +17,7 @@ set(allowed
     "kernels/orca/orca_validate.h"
     "kernels/steering/forward_batch.h"
     "kernels/steering/forward_scene_types.h"
+    "kernels/steering/pedestrian_move_types.h"
     "kernels/vehicles/follower_types.h"
     "kernels/vehicles/path_check_types.h"
     "kernels/vehicles/spline_desc.h"

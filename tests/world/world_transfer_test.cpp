@@ -34,6 +34,12 @@ class CopyCountingBackend : public Backend {
     copied_.to_backend += agents.size() * kOrcaBytesIn;
     copied_.to_host += agents.size() * kOrcaBytesOut;
   }
+  void MovePedestrians(const PedestrianMoveParams& params, const PedestrianMoveScene& scene,
+                       const PedestrianMoveOutput& out) override {
+    copied_.to_backend += scene.count * kMoveBytesIn;
+    copied_.to_host += scene.count * kMoveBytesOut;
+    cpu_.MovePedestrians(params, scene, out);
+  }
   PedestrianSums ReportPedestrians(const PedestrianReportParams& params,
                                    const PedestrianReportScene& scene,
                                    const PedestrianReportOutput& out) override {
@@ -74,6 +80,7 @@ class CopyCountingBackend : public Backend {
   static constexpr uint64_t kFollowBytesIn = 101, kFollowBytesOut = 53;
   static constexpr uint64_t kContactBytesIn = 12;
   static constexpr uint64_t kReportBytesIn = 46, kReportBytesOut = 60;
+  static constexpr uint64_t kMoveBytesIn = 36, kMoveBytesOut = 36;
   // Added to the ORCA solve's and the contact count's time (TickStats::backend_ms).
   std::chrono::milliseconds orca_delay{0}, contacts_delay{0};
 
@@ -124,6 +131,11 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
               m * CopyCountingBackend::kFollowBytesIn);
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kVehicles)],
               m * (CopyCountingBackend::kFollowBytesOut + sizeof(float)));
+    // The pedestrians' move is the integrate stage's.
+    EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kIntegrate)],
+              n * CopyCountingBackend::kMoveBytesIn);
+    EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kIntegrate)],
+              n * CopyCountingBackend::kMoveBytesOut);
     // The pedestrians' report (results, detectors, sums) and the contact count after the
     // move are the stats stage's.
     EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kStats)],

@@ -1,0 +1,44 @@
+// What Backend::MovePedestrians reads and writes: each pedestrian moved by its chosen
+// velocity for one tick (semi-implicit Euler, as steering.cuh assumes), in the internal
+// frame and in the caller's. The rule the parallel backends run: pedestrian_move.cuh.
+#pragma once
+
+#include <cstddef>
+
+#include "kernels/math/frame.cuh"
+
+namespace throng {
+
+struct PedestrianMoveParams {
+  Frame frame;  // the caller's
+  float dt = 0.f;
+};
+
+// Per pedestrian: the solve's velocity in the ground plane and the vertical speed it kept
+// (internal frame), and the velocity the results hold (the caller's frame), which the next
+// state takes as it is.
+struct PedestrianMoveScene {
+  const float* vx;
+  const float* vy;
+  const float* vz;
+  const float* result_vx;
+  const float* result_vy;
+  const float* result_vz;
+  size_t count;
+};
+
+// The position, moved in place (internal frame: the contact count after the move reads
+// it), and the next state's position and velocity (the caller's frame).
+struct PedestrianMoveOutput {
+  float* px;
+  float* py;
+  float* pz;
+  float* x;
+  float* y;
+  float* z;
+  float* next_vx;
+  float* next_vy;
+  float* next_vz;
+};
+
+}  // namespace throng
