@@ -93,7 +93,7 @@ class CudaStaging {
     return total;
   }
 
-  static constexpr size_t kMaxColumns = 20;
+  static constexpr size_t kMaxColumns = 16;
 
  private:
   // The pinned buffer, grown (never shrunk) to at least `bytes`.
