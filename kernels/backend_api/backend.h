@@ -13,6 +13,7 @@
 #include "kernels/steering/forward_batch.h"
 #include "kernels/steering/forward_scene_types.h"
 #include "kernels/steering/pedestrian_move_types.h"
+#include "kernels/steering/pedestrian_prepare_types.h"
 #include "kernels/vehicles/path_check_types.h"
 #include "kernels/vehicles/spline_desc.h"
 #include "kernels/vehicles/spline_queries.h"
@@ -56,6 +57,14 @@ class Backend {
   // left untouched. Velocities are not applied: the caller decides (two-phase step).
   virtual void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
                          const OrcaRunOptions& options, OrcaResult* out) = 0;
+
+  // The snapshot's pedestrians made ready for the solve (pedestrian_prepare_types.h): the
+  // solve's agents in the internal frame with the world's defaults, and each one's
+  // preferred velocity from its behaviour (navigating agents excepted: the world steers
+  // them). Host memory in and out; the world passes a validated snapshot.
+  virtual void PreparePedestrians(const PedestrianPrepareParams& params,
+                                  const PedestrianPrepareScene& scene,
+                                  const PedestrianPrepareOutput& out) = 0;
 
   // After an ORCA solve, for its first scene.count agents (the pedestrians): each one's
   // results in the caller's frame, the detectors' flags with its memory updated in place,

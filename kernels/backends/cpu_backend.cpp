@@ -22,6 +22,7 @@
 #include "kernels/detection/pedestrian_report.cuh"
 #include "kernels/orca/orca_validate.h"
 #include "kernels/steering/pedestrian_move.cuh"
+#include "kernels/steering/pedestrian_prepare.cuh"
 
 namespace throng {
 
@@ -105,6 +106,13 @@ void CpuBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents,
   out->CountStatuses();
   TallyAudit(audit_missed_, n, out);
   out->times = times;
+}
+
+void CpuBackend::PreparePedestrians(const PedestrianPrepareParams& params,
+                                    const PedestrianPrepareScene& scene,
+                                    const PedestrianPrepareOutput& out) {
+  thrust::for_each_n(thrust::omp::par, thrust::counting_iterator<size_t>(0), scene.count,
+                     PedestrianPrepareFunctor{params, scene, out});
 }
 
 void CpuBackend::MovePedestrians(const PedestrianMoveParams& params,

@@ -33,6 +33,9 @@ class CpuBackend final : public Backend {
   void SetObstacles(const std::vector<Polygon>& polygons) override;
   void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
                  const OrcaRunOptions& options, OrcaResult* out) override;
+  void PreparePedestrians(const PedestrianPrepareParams& params,
+                          const PedestrianPrepareScene& scene,
+                          const PedestrianPrepareOutput& out) override;
   void MovePedestrians(const PedestrianMoveParams& params, const PedestrianMoveScene& scene,
                        const PedestrianMoveOutput& out) override;
   PedestrianSums ReportPedestrians(const PedestrianReportParams& params,

@@ -58,6 +58,9 @@ class CudaBackend final : public Backend {
   // cuda_orca.cu
   void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
                  const OrcaRunOptions& options, OrcaResult* out) override;
+  void PreparePedestrians(const PedestrianPrepareParams& params,
+                          const PedestrianPrepareScene& scene,
+                          const PedestrianPrepareOutput& out) override;
   void MovePedestrians(const PedestrianMoveParams& params, const PedestrianMoveScene& scene,
                        const PedestrianMoveOutput& out) override;
   PedestrianSums ReportPedestrians(const PedestrianReportParams& params,

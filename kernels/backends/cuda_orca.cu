@@ -11,8 +11,9 @@
 #include "kernels/backends/orca_pipeline.cuh"
 #include "kernels/backends/orca_result_stats.h"
 #include "kernels/detection/pedestrian_report.cuh"
-#include "kernels/steering/pedestrian_move.cuh"
 #include "kernels/orca/orca_validate.h"
+#include "kernels/steering/pedestrian_move.cuh"
+#include "kernels/steering/pedestrian_prepare.cuh"
 
 namespace throng {
 
@@ -25,6 +26,10 @@ struct CudaBackend::OrcaPart {
   DeviceVector<uint32_t> kept_out;
   std::vector<uint16_t> missed_host;
   CudaStaging staging;
+  // The pedestrians made ready for a solve: the snapshot's columns in one block (an absent
+  // optional column takes no room), the prepared columns in another.
+  DeviceVector<uint8_t> prepare_in, prepare_out;
+  size_t prepare_in_at[16] = {}, prepare_out_at[15] = {};
   // The pedestrians' report after a solve: its inputs in one block, its outputs in another
   // (the order of ReportPedestrians' lists), the memory it updates in place.
   DeviceVector<uint8_t> report_in, report_out;
@@ -120,6 +125,83 @@ void CudaBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents
   out->CountStatuses();
   TallyAudit(d.missed_host, n, out);
   out->times = times;
+}
+
+// The snapshot's columns go up in one block, the prepared ones come down in another (until
+// the state lives here, issue 37).
+void CudaBackend::PreparePedestrians(const PedestrianPrepareParams& params,
+                                     const PedestrianPrepareScene& scene,
+                                     const PedestrianPrepareOutput& out) {
+  const size_t n = scene.count;
+  if (n == 0) return;
+  if (!orca_) orca_.reset(new OrcaPart);
+  OrcaPart& d = *orca_;
+  const size_t f = n * sizeof(float), b = n * sizeof(uint8_t);
+  auto bytes = [](const void* column, size_t size) { return column != nullptr ? size : 0; };
+  const void* in_data[16] = {scene.x,      scene.y,        scene.z,       scene.vx,
+                             scene.vy,     scene.vz,       scene.radius,  scene.max_speed,
+                             scene.flags,  scene.behavior, scene.goal_x,  scene.goal_y,
+                             scene.goal_z, scene.pref_vx,  scene.pref_vy, scene.pref_vz};
+  HostColumnIn in_columns[16];
+  for (int k = 0; k < 16; ++k) {
+    in_columns[k] = {in_data[k], bytes(in_data[k], k == 8 || k == 9 ? b : f)};
+  }
+  transferred_.to_backend +=
+      d.staging.Upload(in_columns, 16, d.prepare_in, d.prepare_in_at, stream_);
+  const size_t out_bytes[15] = {n * sizeof(uint32_t), f, f, f, f, f, f, f, f, b, f, f,
+                                n * sizeof(Vec2),     b, b};
+  d.prepare_out.resize(LayOutColumns(out_bytes, 15, d.prepare_out_at));
+
+  const uint8_t* in_block = Raw(d.prepare_in);
+  uint8_t* out_block = Raw(d.prepare_out);
+  // An absent column stays absent on the device.
+  auto in_f = [&](int k) {
+    return in_data[k] != nullptr ? reinterpret_cast<const float*>(in_block + d.prepare_in_at[k])
+                                 : nullptr;
+  };
+  auto in_b = [&](int k) {
+    return in_data[k] != nullptr ? in_block + d.prepare_in_at[k] : nullptr;
+  };
+  auto at = [&](int k) { return out_block + d.prepare_out_at[k]; };
+  auto at_f = [&](int k) { return reinterpret_cast<float*>(at(k)); };
+  const PedestrianPrepareScene device_scene{
+      in_f(0), in_f(1),  in_f(2),  in_f(3),  in_f(4),  in_f(5),  in_f(6),  in_f(7), in_b(8),
+      in_b(9), in_f(10), in_f(11), in_f(12), in_f(13), in_f(14), in_f(15), n};
+  const PedestrianPrepareOutput device_out{reinterpret_cast<uint32_t*>(at(0)),
+                                           at_f(1),
+                                           at_f(2),
+                                           at_f(3),
+                                           at_f(4),
+                                           at_f(5),
+                                           at_f(6),
+                                           at_f(7),
+                                           at_f(8),
+                                           at(9),
+                                           at_f(10),
+                                           at_f(11),
+                                           reinterpret_cast<Vec2*>(at(12)),
+                                           at(13),
+                                           at(14)};
+  thrust::for_each_n(Policy(), thrust::counting_iterator<size_t>(0), n,
+                     PedestrianPrepareFunctor{params, device_scene, device_out});
+  THRONG_CUDA_CHECK(cudaGetLastError());
+  const HostColumnOut out_columns[15] = {{out.id, n * sizeof(uint32_t)},
+                                         {out.px, f},
+                                         {out.py, f},
+                                         {out.vx, f},
+                                         {out.vy, f},
+                                         {out.radius, f},
+                                         {out.max_speed, f},
+                                         {out.pref_vx, f},
+                                         {out.pref_vy, f},
+                                         {out.flags, b},
+                                         {out.z, f},
+                                         {out.vz, f},
+                                         {out.goal, n * sizeof(Vec2)},
+                                         {out.has_goal, b},
+                                         {out.navigates, b}};
+  transferred_.to_host +=
+      d.staging.Download(d.prepare_out, d.prepare_out_at, out_columns, 15, stream_);
 }
 
 // Each column the report reads goes up in one block, the results come down in another, and

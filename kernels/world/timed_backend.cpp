@@ -56,6 +56,13 @@ void TimedBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agent
   inner_->SolveOrca(params, agents, options, out);
 }
 
+void TimedBackend::PreparePedestrians(const PedestrianPrepareParams& params,
+                                      const PedestrianPrepareScene& scene,
+                                      const PedestrianPrepareOutput& out) {
+  CallTimer timer(&busy_ms_);
+  inner_->PreparePedestrians(params, scene, out);
+}
+
 void TimedBackend::MovePedestrians(const PedestrianMoveParams& params,
                                    const PedestrianMoveScene& scene,
                                    const PedestrianMoveOutput& out) {

@@ -134,82 +134,59 @@ void PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, World::Int
   for (const size_t k : build) w.crowd_field_built[k] = 1;
 }
 
-// Pedestrians in the internal frame, with their preferred velocities (behaviours).
+// Pedestrians in the internal frame, with their preferred velocities (behaviours), on the
+// backend; then the navigating ones steered along their fields here, where the fields are.
 void PreparePedestrians(const WorldConfig& config, const Snapshot& s, World::Internals& w) {
-  const Frame frame = config.frame;
   const AgentSnapshot& a = s.agents;
   const size_t n = a.size();
-  const float dt = s.dt;
-  const AgentDefaults& ad = config.agent_defaults;
-  const NavGoalCone cone(config.navigation.goal_cone);
   AgentColumns& oa = w.orca_agents;
   oa.Resize(n);
-  w.goal.assign(n, Vec2{});
-  w.has_goal.assign(n, 0);
+  w.goal.resize(n);
+  w.has_goal.resize(n);
   w.navigates.resize(n);
   w.z.resize(n);
   w.vz.resize(n);
+  auto optional = [](const auto& column) { return column.empty() ? nullptr : column.data(); };
+  const PedestrianPrepareScene scene{a.x.data(),
+                                     a.y.data(),
+                                     optional(a.z),
+                                     optional(a.vx),
+                                     optional(a.vy),
+                                     optional(a.vz),
+                                     optional(a.radius),
+                                     optional(a.max_speed),
+                                     optional(a.flags),
+                                     optional(a.behavior),
+                                     optional(a.goal_x),
+                                     optional(a.goal_y),
+                                     optional(a.goal_z),
+                                     optional(a.pref_vx),
+                                     optional(a.pref_vy),
+                                     optional(a.pref_vz),
+                                     n};
+  const PedestrianPrepareOutput out{oa.id.data(),        oa.px.data(),      oa.py.data(),
+                                    oa.vx.data(),        oa.vy.data(),      oa.radius.data(),
+                                    oa.max_speed.data(), oa.pref_vx.data(), oa.pref_vy.data(),
+                                    oa.flags.data(),     w.z.data(),        w.vz.data(),
+                                    w.goal.data(),       w.has_goal.data(), w.navigates.data()};
+  w.backend->PreparePedestrians({config.frame, config.agent_defaults, s.dt}, scene, out);
+  // Only a world with navigation targets has agents that navigate (validated).
+  if (config.navigation_targets.empty()) return;
+  const Frame frame = config.frame;
+  const AgentDefaults& ad = config.agent_defaults;
+  const NavGoalCone cone(config.navigation.goal_cone);
 #pragma omp parallel for schedule(static)
   for (size_t i = 0; i < n; ++i) {
-    const Vec3 p = frame.ToInternal({a.x[i], a.y[i], Or(a.z, i, 0.f)});
-    const Vec3 v = frame.ToInternal({Or(a.vx, i, 0.f), Or(a.vy, i, 0.f), Or(a.vz, i, 0.f)});
-    const uint8_t flags = a.flags.empty() ? 0 : a.flags[i];
-    oa.id[i] = static_cast<uint32_t>(i);  // ids order ties; snapshot order is deterministic
-    oa.px[i] = p.x;
-    oa.py[i] = p.y;
-    oa.vx[i] = v.x;
-    oa.vy[i] = v.y;
-    oa.radius[i] = Or(a.radius, i, ad.radius);
-    oa.max_speed[i] = Or(a.max_speed, i, ad.max_speed);
-    oa.flags[i] = (flags & kSnapshotNonCooperative) ? kAgentNonCooperative : 0;
-    // A non-cooperative agent moves at its own velocity, whatever its max speed says; the
-    // solve sizes everyone's neighbour search by max speeds, so it gets at least that.
-    if (flags & kSnapshotNonCooperative) {
-      oa.max_speed[i] = std::max(oa.max_speed[i], Length(Vec2{v.x, v.y}));
+    if (!w.navigates[i]) continue;
+    Vec2 goal{};
+    if (a.has_goals()) {
+      const Vec3 g = frame.ToInternal({a.goal_x[i], a.goal_y[i], Or(a.goal_z, i, 0.f)});
+      goal = {g.x, g.y};
     }
-    w.z[i] = p.z;
-    w.vz[i] = v.z;
-    w.navigates[i] = 0;
-    Vec2 pref{};
-    if (flags & kSnapshotNonCooperative) {
-      pref = {v.x, v.y};
-    } else {
-      const AgentBehavior behavior = EffectiveBehavior(a, i, ad.behavior);
-      const ArriveParams arrive{oa.max_speed[i], ad.max_accel, 1.f, ad.slowing_radius};
-      Vec2 goal{};
-      const bool has_goal = a.has_goals() && behavior != AgentBehavior::kPreferredVelocity;
-      if (has_goal) {
-        const Vec3 g = frame.ToInternal({a.goal_x[i], a.goal_y[i], Or(a.goal_z, i, 0.f)});
-        goal = {g.x, g.y};
-      }
-      switch (behavior) {
-        case AgentBehavior::kArrive:
-        case AgentBehavior::kSeek:
-          // Progress (stall detection) is measured toward the goal; a fleeing agent's
-          // along its preferred direction instead.
-          w.goal[i] = goal;
-          w.has_goal[i] = 1;
-          pref =
-              behavior == AgentBehavior::kArrive
-                  ? ArriveStep({p.x, p.y}, {v.x, v.y}, goal, arrive, dt)
-                  : SteerToward({v.x, v.y}, Seek({p.x, p.y}, goal, arrive.max_speed), arrive, dt);
-          break;
-        case AgentBehavior::kFlee:
-          pref = SteerToward({v.x, v.y}, Flee({p.x, p.y}, goal, arrive.max_speed), arrive, dt);
-          break;
-        case AgentBehavior::kNavigate:
-          w.navigates[i] = 1;
-          pref = Navigate(w, a.target[i], w.agent_memory[i].route > 0, {p.x, p.y}, {v.x, v.y},
-                          has_goal ? &goal : nullptr, cone, arrive, dt);
-          break;
-        default:
-          if (!a.pref_vx.empty()) {
-            const Vec3 q = frame.ToInternal({a.pref_vx[i], a.pref_vy[i], Or(a.pref_vz, i, 0.f)});
-            pref = {q.x, q.y};
-          }
-          break;
-      }
-    }
+    const ArriveParams arrive{oa.max_speed[i], ad.max_accel, 1.f, ad.slowing_radius};
+    const Vec2 pref =
+        Navigate(w, a.target[i], w.agent_memory[i].route > 0, {oa.px[i], oa.py[i]},
+                 {oa.vx[i], oa.vy[i]}, a.has_goals() ? &goal : nullptr, cone, arrive, s.dt);
     oa.pref_vx[i] = pref.x;
     oa.pref_vy[i] = pref.y;
   }

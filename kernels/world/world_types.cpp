@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "kernels/steering/pedestrian_prepare.cuh"
+
 namespace throng {
 
 std::string_view StageName(Stage stage) {
@@ -20,14 +22,8 @@ std::string_view AgentBehaviorName(AgentBehavior behavior) {
 }
 
 AgentBehavior EffectiveBehavior(const AgentSnapshot& a, size_t i, AgentBehavior world_default) {
-  const auto own =
-      a.behavior.empty() ? AgentBehavior::kByColumns : static_cast<AgentBehavior>(a.behavior[i]);
-  if (own != AgentBehavior::kByColumns) return own;
-  if (!a.flags.empty() && (a.flags[i] & kSnapshotUsesPreferredVelocity)) {
-    return AgentBehavior::kPreferredVelocity;
-  }
-  if (world_default != AgentBehavior::kByColumns) return world_default;
-  return a.has_goals() ? AgentBehavior::kArrive : AgentBehavior::kPreferredVelocity;
+  return ResolveBehavior(a.behavior.empty() ? 0 : a.behavior[i], a.flags.empty() ? 0 : a.flags[i],
+                         world_default, a.has_goals());
 }
 
 double TickStats::total_ms() const {

@@ -18,6 +18,7 @@
 #include "kernels/navigation/nav_types.h"
 #include "kernels/orca/orca_types.h"
 #include "kernels/steering/forward_scene.h"
+#include "kernels/steering/pedestrian_prepare_types.h"
 #include "kernels/vehicles/bicycle.cuh"
 #include "kernels/vehicles/path_check.cuh"
 #include "kernels/vehicles/spline.h"
@@ -26,37 +27,8 @@
 
 namespace throng {
 
-// Snapshot flag bits of an agent (AgentSnapshot::flags).
-enum SnapshotAgentFlag : uint8_t {
-  // A player or scripted agent: keeps the velocity its caller gives, is not solved, and
-  // everyone else avoids it with full responsibility. Same bit as kAgentNonCooperative.
-  kSnapshotNonCooperative = 1u << 0,
-  // Moves by its preferred-velocity columns even when the snapshot has goal columns.
-  kSnapshotUsesPreferredVelocity = 1u << 1,
-};
-
-// How a pedestrian's preferred velocity is made (docs/ALGORITHMS.md §3; AgentSnapshot::behavior).
-enum class AgentBehavior : uint8_t {
-  // Implied by the columns: arrive when the snapshot has goals (unless the agent is
-  // flagged kSnapshotUsesPreferredVelocity), else its preferred velocity.
-  kByColumns = 0,
-  kArrive = 1,             // to the goal, stopping on it
-  kSeek = 2,               // at the goal at full speed (no slowing radius)
-  kFlee = 3,               // away from the goal point at full speed
-  kPreferredVelocity = 4,  // the pref_v* columns as given (absent: stand still)
-  kNavigate = 5,           // to its navigation target along the world's field (docs/NAVIGATION.md)
-};
-constexpr uint8_t kAgentBehaviorCount = 6;
+// AgentBehavior, SnapshotAgentFlag and AgentDefaults: kernels/steering/pedestrian_prepare_types.h.
 std::string_view AgentBehaviorName(AgentBehavior behavior);
-
-// Used where a snapshot leaves an optional agent column out.
-struct AgentDefaults {
-  float radius = 0.2f;          // m (a person's footprint, docs/WORLD.md)
-  float max_speed = 1.4f;       // m/s
-  float max_accel = 3.f;        // m/s^2, the arrive behaviour's largest acceleration
-  float slowing_radius = 1.5f;  // m, arrive ramps its speed down inside it
-  AgentBehavior behavior = AgentBehavior::kByColumns;  // for agents without a behavior value
-};
 
 // Used where a snapshot leaves an optional vehicle column out.
 struct VehicleDefaults {

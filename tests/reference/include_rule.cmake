@@ -18,6 +18,7 @@ set(allowed
     "kernels/steering/forward_batch.h"
     "kernels/steering/forward_scene_types.h"
     "kernels/steering/pedestrian_move_types.h"
+    "kernels/steering/pedestrian_prepare_types.h"
     "kernels/vehicles/follower_types.h"
     "kernels/vehicles/path_check_types.h"
     "kernels/vehicles/spline_desc.h"

@@ -34,6 +34,24 @@ class CopyCountingBackend : public Backend {
     copied_.to_backend += agents.size() * kOrcaBytesIn;
     copied_.to_host += agents.size() * kOrcaBytesOut;
   }
+  // A device copies the columns the snapshot has (a null column takes nothing) in, and
+  // every prepared column out.
+  void PreparePedestrians(const PedestrianPrepareParams& params,
+                          const PedestrianPrepareScene& scene,
+                          const PedestrianPrepareOutput& out) override {
+    const void* floats[] = {scene.x,       scene.y,      scene.z,      scene.vx,
+                            scene.vy,      scene.vz,     scene.radius, scene.max_speed,
+                            scene.goal_x,  scene.goal_y, scene.goal_z, scene.pref_vx,
+                            scene.pref_vy, scene.pref_vz};
+    for (const void* column : floats) {
+      if (column != nullptr) copied_.to_backend += scene.count * sizeof(float);
+    }
+    for (const void* column : {scene.flags, scene.behavior}) {
+      if (column != nullptr) copied_.to_backend += scene.count;
+    }
+    copied_.to_host += scene.count * kPrepareBytesOut;
+    cpu_.PreparePedestrians(params, scene, out);
+  }
   void MovePedestrians(const PedestrianMoveParams& params, const PedestrianMoveScene& scene,
                        const PedestrianMoveOutput& out) override {
     copied_.to_backend += scene.count * kMoveBytesIn;
@@ -81,6 +99,7 @@ class CopyCountingBackend : public Backend {
   static constexpr uint64_t kContactBytesIn = 12;
   static constexpr uint64_t kReportBytesIn = 46, kReportBytesOut = 60;
   static constexpr uint64_t kMoveBytesIn = 36, kMoveBytesOut = 36;
+  static constexpr uint64_t kPrepareBytesOut = 55;
   // Added to the ORCA solve's and the contact count's time (TickStats::backend_ms).
   std::chrono::milliseconds orca_delay{0}, contacts_delay{0};
 
@@ -91,6 +110,20 @@ class CopyCountingBackend : public Backend {
 
 uint64_t Sum(const std::array<uint64_t, kStageCount>& bytes) {
   return std::accumulate(bytes.begin(), bytes.end(), uint64_t{0});
+}
+
+// What the pedestrians' preparation reads per agent: the columns the state has, of those it
+// reads (AgentSnapshot's order).
+uint64_t PrepareBytesIn(const AgentSnapshot& a) {
+  uint64_t bytes = 0;
+  for (const std::vector<float>* column :
+       {&a.x, &a.y, &a.z, &a.vx, &a.vy, &a.vz, &a.radius, &a.max_speed, &a.goal_x, &a.goal_y,
+        &a.goal_z, &a.pref_vx, &a.pref_vy, &a.pref_vz}) {
+    if (!column->empty()) bytes += sizeof(float);
+  }
+  if (!a.flags.empty()) ++bytes;
+  if (!a.behavior.empty()) ++bytes;
+  return bytes;
 }
 
 // The world's first tick, integrated (the state Advance then steps).
@@ -112,6 +145,8 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
   TickResult result = FirstTick(world, s.initial);
   for (int tick = 0; tick < 3; ++tick) {
     const TransferredBytes before = backend.transferred();
+    const uint64_t prepare_in = PrepareBytesIn(world.state().agents);
+    ASSERT_GT(prepare_in, 8u);  // positions, and more
     world.Advance(1, s.initial.dt, &result);
     const TransferredBytes after = backend.transferred();
     const TickStats& t = result.stats;
@@ -119,6 +154,10 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
     // Every byte the backend copied is booked, once, to some stage.
     EXPECT_EQ(Sum(t.stage_bytes_to_backend), after.to_backend - before.to_backend);
     EXPECT_EQ(Sum(t.stage_bytes_to_host), after.to_host - before.to_host);
+    // The pedestrians made ready for the solve, on the backend: the preferred stage's.
+    EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kPreferred)], n * prepare_in);
+    EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kPreferred)],
+              n * CopyCountingBackend::kPrepareBytesOut);
     // ORCA's agents are the pedestrians and the vehicles' discs.
     const uint64_t orca_in = t.stage_bytes_to_backend[static_cast<size_t>(Stage::kOrca)];
     EXPECT_EQ(orca_in % CopyCountingBackend::kOrcaBytesIn, 0u);

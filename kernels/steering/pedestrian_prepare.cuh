@@ -1,0 +1,115 @@
+// One pedestrian made ready for the solve, as the parallel backends run it
+// (Backend::PreparePedestrians; the types: pedestrian_prepare_types.h): its columns in the
+// internal frame with the world's defaults, and the preferred velocity of its behaviour.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/math/frame.cuh"
+#include "kernels/math/hd.cuh"
+#include "kernels/math/scalar.cuh"
+#include "kernels/math/vec.cuh"
+#include "kernels/orca/orca_types.h"
+#include "kernels/steering/pedestrian_prepare_types.h"
+#include "kernels/steering/steering.cuh"
+
+namespace throng {
+
+// The behaviour an agent moves by, never kByColumns: its own value first, then its
+// kSnapshotUsesPreferredVelocity flag, then the world's default, then the columns (goals:
+// arrive; none: its preferred velocity).
+THRONG_HD inline AgentBehavior ResolveBehavior(uint8_t own, uint8_t flags,
+                                               AgentBehavior world_default, bool has_goals) {
+  if (static_cast<AgentBehavior>(own) != AgentBehavior::kByColumns) {
+    return static_cast<AgentBehavior>(own);
+  }
+  if (flags & kSnapshotUsesPreferredVelocity) return AgentBehavior::kPreferredVelocity;
+  if (world_default != AgentBehavior::kByColumns) return world_default;
+  return has_goals ? AgentBehavior::kArrive : AgentBehavior::kPreferredVelocity;
+}
+
+struct PedestrianPrepareFunctor {
+  PedestrianPrepareParams params;
+  PedestrianPrepareScene in;
+  PedestrianPrepareOutput out;
+
+  // An optional column's value, or the fallback where the snapshot left it out.
+  template <class T>
+  THRONG_HD static T At(const T* column, size_t i, T fallback) {
+    return column != nullptr ? column[i] : fallback;
+  }
+
+  THRONG_HD void operator()(size_t i) const {
+    const Frame frame = params.frame;
+    const AgentDefaults& ad = params.defaults;
+    const Vec3 p = frame.ToInternal({in.x[i], in.y[i], At(in.z, i, 0.f)});
+    const Vec3 v = frame.ToInternal({At(in.vx, i, 0.f), At(in.vy, i, 0.f), At(in.vz, i, 0.f)});
+    const uint8_t snapshot_flags = At<uint8_t>(in.flags, i, 0);
+    const bool non_cooperative = (snapshot_flags & kSnapshotNonCooperative) != 0;
+    float max_speed = At(in.max_speed, i, ad.max_speed);
+    // A non-cooperative agent moves at its own velocity, whatever its max speed says; the
+    // solve sizes everyone's neighbour search by max speeds, so it gets at least that.
+    if (non_cooperative) max_speed = MaxF(max_speed, Length(Vec2{v.x, v.y}));
+    out.id[i] = static_cast<uint32_t>(i);  // ids order ties; snapshot order is deterministic
+    out.px[i] = p.x;
+    out.py[i] = p.y;
+    out.vx[i] = v.x;
+    out.vy[i] = v.y;
+    out.radius[i] = At(in.radius, i, ad.radius);
+    out.max_speed[i] = max_speed;
+    out.flags[i] = non_cooperative ? kAgentNonCooperative : 0;
+    out.z[i] = p.z;
+    out.vz[i] = v.z;
+
+    Vec2 pref{}, goal{};
+    uint8_t has_goal = 0, navigates = 0;
+    if (non_cooperative) {
+      pref = {v.x, v.y};
+    } else {
+      const bool has_goals = in.goal_x != nullptr;
+      const AgentBehavior behavior =
+          ResolveBehavior(At<uint8_t>(in.behavior, i, 0), snapshot_flags, ad.behavior, has_goals);
+      const ArriveParams arrive{max_speed, ad.max_accel, 1.f, ad.slowing_radius};
+      const Vec2 position{p.x, p.y}, velocity{v.x, v.y};
+      Vec2 target{};
+      if (has_goals && behavior != AgentBehavior::kPreferredVelocity) {
+        const Vec3 g = frame.ToInternal({in.goal_x[i], in.goal_y[i], At(in.goal_z, i, 0.f)});
+        target = {g.x, g.y};
+      }
+      switch (behavior) {
+        case AgentBehavior::kArrive:
+          goal = target;
+          has_goal = 1;
+          pref = ArriveStep(position, velocity, target, arrive, params.dt);
+          break;
+        case AgentBehavior::kSeek:
+          // Progress (stall detection) is measured toward the goal; a fleeing agent's
+          // along its preferred direction instead.
+          goal = target;
+          has_goal = 1;
+          pref = SteerToward(velocity, Seek(position, target, max_speed), arrive, params.dt);
+          break;
+        case AgentBehavior::kFlee:
+          pref = SteerToward(velocity, Flee(position, target, max_speed), arrive, params.dt);
+          break;
+        case AgentBehavior::kNavigate:
+          navigates = 1;  // steered by the world along its field
+          break;
+        default:
+          if (in.pref_vx != nullptr) {
+            const Vec3 q = frame.ToInternal({in.pref_vx[i], in.pref_vy[i], At(in.pref_vz, i, 0.f)});
+            pref = {q.x, q.y};
+          }
+          break;
+      }
+    }
+    out.pref_vx[i] = pref.x;
+    out.pref_vy[i] = pref.y;
+    out.goal[i] = goal;
+    out.has_goal[i] = has_goal;
+    out.navigates[i] = navigates;
+  }
+};
+
+}  // namespace throng
