@@ -31,7 +31,7 @@ struct CudaBackend::OrcaPart {
   DeviceVector<uint8_t> prepare_in, prepare_out;
   size_t prepare_in_at[16] = {}, prepare_out_at[15] = {};
   // The pedestrians' report after a solve: its inputs in one block, its outputs in another
-  // (the order of ReportPedestrians' lists), the memory it updates in place.
+  // (the order of ReportPedestrians' lists), the memory it updates in place there.
   DeviceVector<uint8_t> report_in, report_out;
   size_t report_in_at[16] = {}, report_out_at[9] = {};
   DeviceVector<AgentMemory> memory;
@@ -205,7 +205,8 @@ void CudaBackend::PreparePedestrians(const PedestrianPrepareParams& params,
 }
 
 // Each column the report reads goes up in one block, the results come down in another, and
-// the memory goes up and comes back (it is the world's until the state lives here, issue 37).
+// last tick's memory goes up and this tick's comes back (it is the world's until the state
+// lives here, issue 37).
 PedestrianSums CudaBackend::ReportPedestrians(const PedestrianReportParams& params,
                                               const PedestrianReportScene& scene,
                                               const PedestrianReportOutput& out) {
@@ -223,7 +224,7 @@ PedestrianSums CudaBackend::ReportPedestrians(const PedestrianReportParams& para
       {scene.navigates, b}};
   transferred_.to_backend +=
       d.staging.Upload(in_columns, 16, d.report_in, d.report_in_at, stream_);
-  Upload(out.memory, n, d.memory);
+  Upload(scene.memory, n, d.memory);
   const size_t out_bytes[9] = {f, f, f, f, f, f, b, h, b};
   d.report_out.resize(LayOutColumns(out_bytes, 9, d.report_out_at));
 
@@ -231,16 +232,24 @@ PedestrianSums CudaBackend::ReportPedestrians(const PedestrianReportParams& para
   uint8_t* out_block = Raw(d.report_out);
   auto in = [&](int k) { return in_block + d.report_in_at[k]; };
   auto at = [&](int k) { return out_block + d.report_out_at[k]; };
-  const PedestrianReportScene device_scene{
-      reinterpret_cast<const float*>(in(0)),     reinterpret_cast<const float*>(in(1)),
-      reinterpret_cast<const float*>(in(2)),     reinterpret_cast<const float*>(in(3)),
-      reinterpret_cast<const uint8_t*>(in(4)),   reinterpret_cast<const float*>(in(5)),
-      reinterpret_cast<const float*>(in(6)),     reinterpret_cast<const uint8_t*>(in(7)),
-      reinterpret_cast<const uint16_t*>(in(8)),  reinterpret_cast<const uint8_t*>(in(9)),
-      reinterpret_cast<const uint16_t*>(in(10)), reinterpret_cast<const uint16_t*>(in(11)),
-      reinterpret_cast<const float*>(in(12)),    reinterpret_cast<const Vec2*>(in(13)),
-      reinterpret_cast<const uint8_t*>(in(14)),  reinterpret_cast<const uint8_t*>(in(15)),
-      n};
+  const PedestrianReportScene device_scene{reinterpret_cast<const float*>(in(0)),
+                                           reinterpret_cast<const float*>(in(1)),
+                                           reinterpret_cast<const float*>(in(2)),
+                                           reinterpret_cast<const float*>(in(3)),
+                                           reinterpret_cast<const uint8_t*>(in(4)),
+                                           reinterpret_cast<const float*>(in(5)),
+                                           reinterpret_cast<const float*>(in(6)),
+                                           reinterpret_cast<const uint8_t*>(in(7)),
+                                           reinterpret_cast<const uint16_t*>(in(8)),
+                                           reinterpret_cast<const uint8_t*>(in(9)),
+                                           reinterpret_cast<const uint16_t*>(in(10)),
+                                           reinterpret_cast<const uint16_t*>(in(11)),
+                                           reinterpret_cast<const float*>(in(12)),
+                                           reinterpret_cast<const Vec2*>(in(13)),
+                                           reinterpret_cast<const uint8_t*>(in(14)),
+                                           reinterpret_cast<const uint8_t*>(in(15)),
+                                           Raw(d.memory),
+                                           n};
   const PedestrianReportOutput device_out{
       reinterpret_cast<float*>(at(0)),    reinterpret_cast<float*>(at(1)),
       reinterpret_cast<float*>(at(2)),    reinterpret_cast<float*>(at(3)),

@@ -63,11 +63,11 @@ struct PedestrianReportFunctor {
     out.status[i] = in.status[i];
     out.constraints[i] = in.constraints[i];
     out.flags[i] = 0;
-    AgentMemory& memory = out.memory[i];
     if (in.flags[i] & kAgentNonCooperative) {
-      memory = AgentMemory{};
+      out.memory[i] = AgentMemory{};
       return s;
     }
+    AgentMemory memory = in.memory[i];
     AgentMotion motion;
     motion.pref = {in.pref_vx[i], in.pref_vy[i]};
     motion.chosen = {in.vx[i], in.vy[i]};
@@ -81,6 +81,7 @@ struct PedestrianReportFunctor {
       if (memory.route < UINT32_MAX) ++memory.route;
       flags |= kAgentRerouted;
     }
+    out.memory[i] = memory;
     out.flags[i] = flags;
 
     s.solved = 1;

@@ -44,11 +44,13 @@ struct PedestrianReportScene {
   const Vec2* goal;  // where progress is measured to, where has_goal
   const uint8_t* has_goal;
   const uint8_t* navigates;  // its behaviour is BEHAVIOR_NAVIGATE
+  const AgentMemory* memory;  // last tick's, read only
   size_t count;
 };
 
-// Per pedestrian, in the caller's frame (AgentResults' columns), and the kept memory,
-// updated in place (a non-cooperative agent's starts over).
+// Per pedestrian, in the caller's frame (AgentResults' columns), and its memory after this
+// tick (a non-cooperative agent's starts over). `memory` may be the scene's, updated in
+// place.
 struct PedestrianReportOutput {
   float* vx;
   float* vy;

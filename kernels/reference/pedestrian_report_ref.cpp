@@ -114,7 +114,7 @@ PedestrianSums ReferenceBackend::ReportPedestrians(const PedestrianReportParams&
     const F2 chosen{scene.vx[i], scene.vy[i]};
     const F2 goal{scene.goal[i].x, scene.goal[i].y};
     const float goal_distance = Norm({goal.x - p.x, goal.y - p.y});
-    AgentMemory& memory = out.memory[i];
+    AgentMemory memory = scene.memory[i];
     uint8_t bits = Detect(params.detection, wanted, chosen, scene.has_goal[i] != 0, goal,
                           goal_distance, params.dt, memory);
     // Re-routing: a navigating agent takes a new route at each whole stall_ticks without
@@ -125,6 +125,7 @@ PedestrianSums ReferenceBackend::ReportPedestrians(const PedestrianReportParams&
       if (memory.route != std::numeric_limits<uint32_t>::max()) memory.route += 1;
       bits |= kAgentRerouted;
     }
+    out.memory[i] = memory;
     out.flags[i] = bits;
 
     sums.solved += 1;

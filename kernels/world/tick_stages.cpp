@@ -20,7 +20,7 @@ double StageMsSum(const TickStats& stats) {
 // matched by id (sorted ids: deterministic).
 void ValidateAndGather(TickContext& c) {
   ValidateSnapshot(c.config, c.snapshot, c.has_state, c.last_tick);
-  c.w.memory.GatherAgents(c.snapshot.agents.id, &c.w.agent_memory);
+  c.w.agent_memory_in = c.w.memory.AgentsFor(c.snapshot.agents.id, &c.w.agent_memory);
   c.w.memory.GatherVehicles(c.snapshot.vehicles.id, &c.w.vehicle_memory);
 }
 
@@ -65,13 +65,16 @@ void Results(TickContext& c) {
 }
 
 void Move(TickContext& c) {
-  if (c.next_holds_the_rest && c.options.integrate) {
+  if (!c.options.integrate) {
+    c.next = c.snapshot;
+    return;
+  }
+  if (c.next_holds_the_rest) {
     c.next.tick = c.snapshot.tick;
     c.next.dt = c.snapshot.dt;
   } else {
-    c.next = c.snapshot;
+    SizeNextState(c.snapshot, &c.next);
   }
-  if (!c.options.integrate) return;
   Integrate(c.config, c.snapshot, c.w, *c.out, &c.next);
   IntegrateForward(c.config, c.snapshot, c.w, &c.next);
 }

@@ -42,6 +42,11 @@ struct World::Internals {
   // Buffers reused from tick to tick: copy-assigning into one keeps its capacity, so a
   // tick writes no fresh pages (at 1M agents they cost more than the copy).
   Snapshot next_state;      // the tick's result state; Step swaps it with the kept one
+  // The pedestrians' memory: last tick's in the snapshot's order, read only (the kept rows
+  // themselves, or gathered into `agent_memory` when the ids changed), and this tick's in
+  // `agent_memory`, which the report writes (in place over the gathered rows) and the
+  // commit keeps.
+  const AgentMemory* agent_memory_in = nullptr;
   std::vector<AgentMemory> agent_memory;
   std::vector<VehicleMemory> vehicle_memory;
   AgentColumns orca_agents;
@@ -106,6 +111,10 @@ void IntegrateForward(const WorldConfig& config, const Snapshot& s, const World:
 // on the backend; returns the tick's sums over the pedestrians.
 PedestrianSums FillResults(const WorldConfig& config, const Snapshot& s, const TickOptions& options,
                            World::Internals& w, TickResult* out);
+// The next state before Integrate fills it: every column of `s`, but the pedestrians' and
+// vehicles' columns Integrate writes in full are only sized (their values would be
+// overwritten: at 100,000 pedestrians a whole copy is several megabytes a tick).
+void SizeNextState(const Snapshot& s, Snapshot* next);
 // Pedestrians move by their new velocity, vehicles by the bicycle model.
 void Integrate(const WorldConfig& config, const Snapshot& s, World::Internals& w,
                const TickResult& result, Snapshot* next);

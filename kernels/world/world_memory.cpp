@@ -31,9 +31,11 @@ void Gather(const std::vector<uint32_t>& kept_ids, const std::vector<T>& kept,
 
 }  // namespace
 
-void WorldMemory::GatherAgents(const std::vector<uint32_t>& ids,
-                               std::vector<AgentMemory>* out) const {
-  Gather(agent_ids_, agents_, ids, out);
+const AgentMemory* WorldMemory::AgentsFor(const std::vector<uint32_t>& ids,
+                                          std::vector<AgentMemory>* gathered) const {
+  if (ids == agent_ids_) return agents_.data();
+  Gather(agent_ids_, agents_, ids, gathered);
+  return gathered->data();
 }
 
 void WorldMemory::GatherVehicles(const std::vector<uint32_t>& ids,

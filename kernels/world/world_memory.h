@@ -56,9 +56,14 @@ class WorldMemory {
   // Replaces everything with `memory` (checked with ValidateKeptMemory first).
   void Restore(KeptMemory memory);
 
-  // The kept state in the order of `ids`: known ids keep theirs, new ids start fresh.
-  // Fast when the ids are the same as last tick's, in the same order.
-  void GatherAgents(const std::vector<uint32_t>& ids, std::vector<AgentMemory>* out) const;
+  // The kept agents' memory in the order of `ids`, read-only: the kept rows themselves
+  // when the ids are last tick's in the same order (nothing is copied), else gathered into
+  // `gathered` (known ids keep theirs, new ids start fresh). Valid until the next Commit
+  // or Restore.
+  const AgentMemory* AgentsFor(const std::vector<uint32_t>& ids,
+                               std::vector<AgentMemory>* gathered) const;
+  // The kept vehicles' memory in the order of `ids`, copied into `out` (the tick updates it
+  // in place): known ids keep theirs, new ids start fresh.
   void GatherVehicles(const std::vector<uint32_t>& ids, std::vector<VehicleMemory>* out) const;
   // Replaces the kept state; ids missing here are forgotten. The rows are swapped in: the
   // caller gets the old ones back, as buffers for the next Gather.

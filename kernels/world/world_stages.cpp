@@ -1,6 +1,8 @@
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
+#include <string_view>
 
 #include "kernels/math/ring.h"
 #include "kernels/navigation/crowd_cost.h"
@@ -89,7 +91,7 @@ void PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, World::Int
   std::vector<uint8_t> needed(w.nav_targets.size(), 0);
   bool any = false;
   for (size_t i = 0; i < a.size(); ++i) {
-    if (w.agent_memory[i].route == 0 || !Reroutable(config, a, i)) continue;
+    if (w.agent_memory_in[i].route == 0 || !Reroutable(config, a, i)) continue;
     needed[NavTargetIndex(w, a.target[i])] = 1;
     any = true;
   }
@@ -185,7 +187,7 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, World::Int
     }
     const ArriveParams arrive{oa.max_speed[i], ad.max_accel, 1.f, ad.slowing_radius};
     const Vec2 pref =
-        Navigate(w, a.target[i], w.agent_memory[i].route > 0, {oa.px[i], oa.py[i]},
+        Navigate(w, a.target[i], w.agent_memory_in[i].route > 0, {oa.px[i], oa.py[i]},
                  {oa.vx[i], oa.vy[i]}, a.has_goals() ? &goal : nullptr, cone, arrive, s.dt);
     oa.pref_vx[i] = pref.x;
     oa.pref_vy[i] = pref.y;
@@ -373,7 +375,9 @@ PedestrianSums FillResults(const WorldConfig& config, const Snapshot& s, const T
                                     w.goal.data(),
                                     w.has_goal.data(),
                                     w.navigates.data(),
+                                    w.agent_memory_in,
                                     n};
+  w.agent_memory.resize(n);
   const PedestrianReportOutput report{
       ar.vx.data(),      ar.vy.data(),         ar.vz.data(),     ar.pref_vx.data(),
       ar.pref_vy.data(), ar.pref_vz.data(),    ar.status.data(), ar.constraints.data(),
@@ -430,6 +434,34 @@ PedestrianSums FillResults(const WorldConfig& config, const Snapshot& s, const T
 
 // Pedestrians move by their new velocity, vehicles by the bicycle model: `next` and the
 // world's buffers (positions for the collision count, wheel angles) hold the result.
+namespace {
+
+// The columns Integrate writes for every pedestrian and every vehicle, below.
+constexpr std::string_view kAgentsIntegrated[] = {"x", "y", "z", "vx", "vy", "vz"};
+constexpr std::string_view kVehiclesIntegrated[] = {"x", "y", "z", "yaw", "speed", "progress_hint"};
+
+template <size_t N>
+auto CopyUnlessIn(const std::string_view (&written)[N], size_t count) {
+  return [&written, count](const ColumnInfo& info, const auto& from, auto& to) {
+    if (std::find(std::begin(written), std::end(written), info.name) != std::end(written)) {
+      to.resize(count);
+    } else {
+      to = from;  // keeps the buffer's capacity
+    }
+  };
+}
+
+}  // namespace
+
+void SizeNextState(const Snapshot& s, Snapshot* next) {
+  next->tick = s.tick;
+  next->dt = s.dt;
+  VisitAgentColumnPairs(s.agents, next->agents, CopyUnlessIn(kAgentsIntegrated, s.agents.size()));
+  VisitVehicleColumnPairs(s.vehicles, next->vehicles,
+                          CopyUnlessIn(kVehiclesIntegrated, s.vehicles.size()));
+  next->forward = s.forward;
+}
+
 void Integrate(const WorldConfig& config, const Snapshot& s, World::Internals& w,
                const TickResult& result, Snapshot* next) {
   const Frame frame = config.frame;

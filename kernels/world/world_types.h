@@ -161,6 +161,20 @@ void VisitForwardColumns(Batch& batch, F&& f) {
 }
 #undef THRONG_VISIT_COLUMN
 
+// Calls f(ColumnInfo, from_column, to_column) for every column of two batches of one kind,
+// in the table's order: what copies part of a batch into another walks.
+#define THRONG_VISIT_COLUMN_PAIR(name, type, wire, need, rule) \
+  f(ColumnInfo{#name, ColumnNeed::need, rule}, from.name, to.name);
+template <class From, class To, class F>
+void VisitAgentColumnPairs(From& from, To& to, F&& f) {
+  THRONG_AGENT_COLUMNS(THRONG_VISIT_COLUMN_PAIR)
+}
+template <class From, class To, class F>
+void VisitVehicleColumnPairs(From& from, To& to, F&& f) {
+  THRONG_VEHICLE_COLUMNS(THRONG_VISIT_COLUMN_PAIR)
+}
+#undef THRONG_VISIT_COLUMN_PAIR
+
 struct Snapshot {
   uint64_t tick = 0;  // must increase from one accepted tick to the next
   float dt = 0.1f;    // s, > 0

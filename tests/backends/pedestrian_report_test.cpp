@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "kernels/backends/backend.h"
@@ -29,12 +30,13 @@ struct ReportInputs {
   std::vector<uint16_t> constraints, candidates, neighbors;
   std::vector<Vec2> goal;
 
-  PedestrianReportScene Scene() const {
+  // With last tick's memory.
+  PedestrianReportScene Scene(const std::vector<AgentMemory>& memory) const {
     return {px.data(),          py.data(),          pref_vx.data(),    pref_vy.data(),
             flags.data(),       vx.data(),          vy.data(),         status.data(),
             constraints.data(), solve_flags.data(), candidates.data(), neighbors.data(),
             vz.data(),          goal.data(),        has_goal.data(),   navigates.data(),
-            px.size()};
+            memory.data(),      px.size()};
   }
 };
 
@@ -193,12 +195,17 @@ TEST_P(PedestrianReportTest, GivesTheReferencesResultsFlagsMemoryAndSums) {
   auto reference = CreateBackend(BackendKind::kReference);
   Crowd crowd(n);
   ReportOutputs got(n), want(n);
+  std::vector<AgentMemory> last(n);    // the backend's memory of last tick, read apart
   uint64_t flagged[4] = {0, 0, 0, 0};  // oscillating, stalled, stopped, rerouted
   for (int tick = 0; tick < 60; ++tick) {
     SCOPED_TRACE(::testing::Message() << "tick " << tick);
     const ReportInputs& in = crowd.Next(tick, params.dt);
-    const PedestrianSums sums = backend->ReportPedestrians(params, in.Scene(), got.View());
-    const PedestrianSums expected = reference->ReportPedestrians(params, in.Scene(), want.View());
+    // The backend reads last tick's memory from one buffer and writes another (as the
+    // world calls it); the reference updates its own in place.
+    std::swap(last, got.memory);
+    const PedestrianSums sums = backend->ReportPedestrians(params, in.Scene(last), got.View());
+    const PedestrianSums expected =
+        reference->ReportPedestrians(params, in.Scene(want.memory), want.View());
     ASSERT_TRUE(SameSums(sums, expected));
     ASSERT_TRUE(SameBits(got.vx, want.vx) && SameBits(got.vy, want.vy) &&
                 SameBits(got.vz, want.vz) && SameBits(got.pref_vx, want.pref_vx) &&
@@ -229,10 +236,9 @@ TEST(PedestrianSumsTest, AreWhatTheOutputsAddUpToAtAnyThreadCount) {
     const ReportInputs& in = crowd.Next(tick, params.dt);
     const std::vector<AgentMemory> memory_before = out.memory;
     omp_set_num_threads(1);
-    const PedestrianSums one = cpu->ReportPedestrians(params, in.Scene(), out.View());
-    out.memory = memory_before;
+    const PedestrianSums one = cpu->ReportPedestrians(params, in.Scene(memory_before), out.View());
     omp_set_num_threads(threads > 1 ? threads : 2);
-    const PedestrianSums s = cpu->ReportPedestrians(params, in.Scene(), out.View());
+    const PedestrianSums s = cpu->ReportPedestrians(params, in.Scene(memory_before), out.View());
     omp_set_num_threads(threads);
     ASSERT_TRUE(SameSums(one, s));
 

@@ -85,6 +85,55 @@ TEST_P(WorldAdvanceTest, AdvanceAfterACallersStepRunsOnTheCallersColumns) {
   EXPECT_EQ(Hash(*advanced, a), Hash(*stepped, b));
 }
 
+// An integrated Step copies only the columns integration does not write into the next
+// state (SizeNextState): one that changes such columns (max speeds, goals, one agent and
+// one vehicle fewer) after the world's spare snapshot held others gets its own columns
+// back in the state, every column the length of its batch, and the moved columns are the
+// tick's own.
+TEST_P(WorldAdvanceTest, AnIntegratedStepKeepsTheCallersColumns) {
+  const scenarios::Scenario s = scenarios::MakeScenario(GetParam(), 150, 11);
+  const std::unique_ptr<World> world = Started(s);
+  TickResult r;
+  world->Advance(3, s.initial.dt, &r);
+  Snapshot changed = world->state();
+  ++changed.tick;
+  auto drop_last = [](const ColumnInfo&, auto& column) {
+    if (!column.empty()) column.pop_back();
+  };
+  if (changed.agents.size() > 0) {
+    changed.agents.max_speed.assign(changed.agents.size(), 0.9f);
+    for (float& g : changed.agents.goal_x) g += 1.f;
+    VisitAgentColumns(changed.agents, drop_last);
+  }
+  if (changed.vehicles.size() > 0) {
+    changed.vehicles.max_speed.assign(changed.vehicles.size(), 7.f);
+    VisitVehicleColumns(changed.vehicles, drop_last);
+  }
+  TickOptions options;
+  options.integrate = true;
+  world->Step(changed, options, &r);
+  const Snapshot& state = world->state();
+  EXPECT_EQ(state.tick, changed.tick);
+  EXPECT_EQ(state.agents.max_speed, changed.agents.max_speed);
+  EXPECT_EQ(state.agents.goal_x, changed.agents.goal_x);
+  EXPECT_EQ(state.agents.id, changed.agents.id);
+  EXPECT_EQ(state.vehicles.max_speed, changed.vehicles.max_speed);
+  EXPECT_EQ(state.vehicles.id, changed.vehicles.id);
+  VisitAgentColumns(state.agents, [&](const ColumnInfo& info, const auto& column) {
+    if (!column.empty()) EXPECT_EQ(column.size(), changed.agents.size()) << info.name;
+  });
+  VisitVehicleColumns(state.vehicles, [&](const ColumnInfo& info, const auto& column) {
+    if (!column.empty()) EXPECT_EQ(column.size(), changed.vehicles.size()) << info.name;
+  });
+  // The moved columns are this tick's: each pedestrian moved by its result velocity (x is
+  // x in every frame), which the next state keeps.
+  const float dt = changed.dt;
+  for (size_t i = 0; i < changed.agents.size(); ++i) {
+    ASSERT_EQ(state.agents.x[i], changed.agents.x[i] + r.agents.vx[i] * dt) << i;
+    ASSERT_EQ(state.agents.vx[i], r.agents.vx[i]) << i;
+  }
+}
+
 // A stop in the middle of a later tick (the spare snapshot half written) changes nothing:
 // the state is the last finished tick's, tick and dt included, and the next Advance goes on
 // exactly as an Advance that was never stopped. Another dt on the way, too.
