@@ -67,7 +67,8 @@ class Backend {
                                   const PedestrianPrepareOutput& out) = 0;
 
   // After an ORCA solve, for its first scene.count agents (the pedestrians): each one's
-  // results in the caller's frame, the detectors' flags with its memory updated in place,
+  // results in the caller's frame, the detectors' flags with its memory (last tick's read
+  // from the scene, this tick's written to `out`, which may be the same rows),
   // re-routing, and the tick's sums over them (kernels/detection/pedestrian_report.cuh).
   // Host memory in and out. The world makes the scene from a validated snapshot and its
   // own solve: it is not validated again.
