@@ -118,7 +118,7 @@ step 80 150 "cuda tests" "$bin/throng_tests" --gtest_filter="$test_filter" \
 
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 if [ -x "$sanitizer" ] || [ "$dry_run" = 1 ]; then
-  step 10 120 "memcheck" "$sanitizer" --tool memcheck --error-exitcode 1 \
+  step 20 120 "memcheck" "$sanitizer" --tool memcheck --error-exitcode 1 \
     "$bin/throng_tests" --gtest_filter="$memcheck_filter"
 else
   echo "== FAILED: no compute-sanitizer on this machine"
