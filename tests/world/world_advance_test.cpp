@@ -120,10 +120,14 @@ TEST_P(WorldAdvanceTest, AnIntegratedStepKeepsTheCallersColumns) {
   EXPECT_EQ(state.vehicles.max_speed, changed.vehicles.max_speed);
   EXPECT_EQ(state.vehicles.id, changed.vehicles.id);
   VisitAgentColumns(state.agents, [&](const ColumnInfo& info, const auto& column) {
-    if (!column.empty()) EXPECT_EQ(column.size(), changed.agents.size()) << info.name;
+    if (!column.empty()) {
+      EXPECT_EQ(column.size(), changed.agents.size()) << info.name;
+    }
   });
   VisitVehicleColumns(state.vehicles, [&](const ColumnInfo& info, const auto& column) {
-    if (!column.empty()) EXPECT_EQ(column.size(), changed.vehicles.size()) << info.name;
+    if (!column.empty()) {
+      EXPECT_EQ(column.size(), changed.vehicles.size()) << info.name;
+    }
   });
   // The moved columns are this tick's: each pedestrian moved by its result velocity (x is
   // x in every frame), which the next state keeps.
