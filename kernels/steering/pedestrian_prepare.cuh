@@ -79,16 +79,14 @@ struct PedestrianPrepareFunctor {
       }
       switch (behavior) {
         case AgentBehavior::kArrive:
-          goal = target;
-          has_goal = 1;
-          pref = ArriveStep(position, velocity, target, arrive, params.dt);
-          break;
         case AgentBehavior::kSeek:
           // Progress (stall detection) is measured toward the goal; a fleeing agent's
           // along its preferred direction instead.
           goal = target;
           has_goal = 1;
-          pref = SteerToward(velocity, Seek(position, target, max_speed), arrive, params.dt);
+          pref = behavior == AgentBehavior::kArrive
+                     ? ArriveStep(position, velocity, target, arrive, params.dt)
+                     : SteerToward(velocity, Seek(position, target, max_speed), arrive, params.dt);
           break;
         case AgentBehavior::kFlee:
           pref = SteerToward(velocity, Flee(position, target, max_speed), arrive, params.dt);
