@@ -180,9 +180,9 @@ TEST(ReferenceSplineTest, agrees_with_the_table_on_a_circle) {
   }
 }
 
-// The kept slopes change nothing: LocationAt with a cache gives the point without one, bit
-// for bit, whether the next s lies in the same piece (a table interval within one
-// segment), in the next one, across a knot, or far away, on open and closed splines.
+// The kept slopes change nothing: BendAt with a cache gives the point, tangent and bend
+// it gives without one, bit for bit, whether the next s lies in the same piece (a table interval
+// within one segment), in the next one, across a knot, or far away, on open and closed splines.
 TEST(SplineTest, kept_slopes_give_the_same_point_bit_for_bit) {
   SplineDesc wiggle;
   for (int i = 0; i < 12; ++i) {
@@ -200,11 +200,14 @@ TEST(SplineTest, kept_slopes_give_the_same_point_bit_for_bit) {
       // Small steps (the same piece again and again), now and then a jump.
       s += (k % 97 == 0) ? 23.7f : 0.0173f * static_cast<float>(1 + k % 5);
       const SplineSlopes before = slopes;
-      const Vec3 cached = LocationAt(v, spline, s, &slopes);
-      const Vec3 plain = LocationAt(v, spline, s);
-      ASSERT_EQ(cached.x, plain.x) << "spline " << spline << " s " << s;
-      ASSERT_EQ(cached.y, plain.y) << "spline " << spline << " s " << s;
-      ASSERT_EQ(cached.z, plain.z) << "spline " << spline << " s " << s;
+      Vec3 cached[3], plain[3];
+      BendAt(v, spline, s, &cached[0], &cached[1], &cached[2], &slopes);
+      BendAt(v, spline, s, &plain[0], &plain[1], &plain[2]);
+      for (int q = 0; q < 3; ++q) {  // position, tangent, bend
+        ASSERT_EQ(cached[q].x, plain[q].x) << "spline " << spline << " s " << s << " part " << q;
+        ASSERT_EQ(cached[q].y, plain[q].y) << "spline " << spline << " s " << s << " part " << q;
+        ASSERT_EQ(cached[q].z, plain[q].z) << "spline " << spline << " s " << s << " part " << q;
+      }
       reused += before.k == slopes.k && before.segment == slopes.segment;
     }
     EXPECT_GT(reused, 1000) << "the test must reuse kept slopes";
