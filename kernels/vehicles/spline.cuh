@@ -299,6 +299,10 @@ THRONG_HD inline float ProjectOnSpline(const SplineSetView& set, uint32_t spline
   const SplineHeader& h = set.headers[spline];
   constexpr int kRefineSteps = 20;         // bisection alone narrows 1 m to 1e-5 m in 17
   constexpr float kRefineSettled = 1e-5f;  // m: a step this small ends the refinement
+  if (h.closed) {                          // one lap holds every distance a wider window would meet
+    s_hint = NormalizeArcLength(h, s_hint);
+    window = MinF(window, 0.5f * h.length);
+  }
   float lo = s_hint - window;
   float hi = s_hint + window;
   if (!h.closed) {
@@ -312,26 +316,35 @@ THRONG_HD inline float ProjectOnSpline(const SplineSetView& set, uint32_t spline
     best_d = hi_d;
     best_s = hi;
   }
-  // Table samples strictly inside the window, `stride` apart.
-  const int64_t first = static_cast<int64_t>(floorf(lo / h.spacing)) + 1;
-  const int64_t last = static_cast<int64_t>(ceilf(hi / h.spacing)) - 1;
-  int64_t stride = static_cast<int64_t>(kCoarseProjectionSpacing / h.spacing);
-  if (stride < 1) stride = 1;
-  const int64_t span = last - first;
-  if (span / stride >= kMaxCoarseProjectionSamples) stride = span / kMaxCoarseProjectionSamples + 1;
-  for (int64_t k = first; k <= last; k += stride) {
-    const float d = LengthSq(TableLocation(set, h, k) - p);
-    if (d < best_d) {
-      best_d = d;
-      best_s = static_cast<float>(k) * h.spacing;
+  // Table samples strictly inside the window, `stride` apart (the window is within a lap
+  // of the table: the indices are small, unless the table's spacing is absurdly fine,
+  // when the scan is left out and the refinement brackets the whole window).
+  const float first_k = floorf(lo / h.spacing) + 1.f;
+  const float last_k = ceilf(hi / h.spacing) - 1.f;
+  const float spacing_k = kCoarseProjectionSpacing / h.spacing;
+  float step = hi - lo;
+  if (first_k <= last_k && fabsf(first_k) < 1e9f && fabsf(last_k) < 1e9f && spacing_k < 1e9f) {
+    const auto first = static_cast<int64_t>(first_k);
+    const auto last = static_cast<int64_t>(last_k);
+    int64_t stride = spacing_k >= 1.f ? static_cast<int64_t>(spacing_k) : 1;
+    const int64_t span = last - first;
+    if (span / stride >= kMaxCoarseProjectionSamples) {
+      stride = span / kMaxCoarseProjectionSamples + 1;
     }
+    for (int64_t k = first; k <= last; k += stride) {
+      const float d = LengthSq(TableLocation(set, h, k) - p);
+      if (d < best_d) {
+        best_d = d;
+        best_s = static_cast<float>(k) * h.spacing;
+      }
+    }
+    step = static_cast<float>(stride) * h.spacing;
   }
   // Newton's method on the distance's slope, safeguarded: the bracket of the coarse
   // samples around the best one holds a minimum, each step's slope says which side of it
   // s lies on and shrinks the bracket, and a step that would leave the bracket, or a
   // point beyond the bend's centre (where the distance curves down), bisects instead.
   // The nearest point met, coarse or refined, is the answer.
-  const float step = static_cast<float>(stride) * h.spacing;
   float a = MaxF(best_s - step, lo);
   float b = MinF(best_s + step, hi);
   SplineSlopes slopes;  // the steps soon stay in one piece: its slopes are computed once

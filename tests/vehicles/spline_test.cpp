@@ -116,6 +116,40 @@ TEST(SplineTest, projection_on_a_hairpin_stays_on_its_own_leg) {
   EXPECT_GT(s2, len / 2);
 }
 
+// The projection's coarse scan reads table samples by index: hints and windows as large
+// as finite floats go (the spline queries bound neither) must still give the nearest point
+// of the window, not an index out of range. On a circle of radius 10 every point at angle
+// a projects to arc length 10 a, from inside and from outside the circle.
+TEST(SplineTest, projection_finds_the_nearest_point_for_any_finite_hint_and_window) {
+  SplineDesc line = Line({0, 0, 0}, {10, 0, 0}, 3);
+  line.id = 1;
+  const SplineSet set = BuildSplineSet({Circle(10.f, 24), line});
+  const SplineSetView v = set.View();
+  const float len = set.headers[0].length;
+  for (float a : {0.3f, 1.7f, 4.f}) {
+    const Vec3 on = LocationAt(v, 0, 10.f * a);  // the circle's own point at arc 10 a
+    for (float scale : {0.8f, 1.15f}) {
+      const Vec3 p = on * scale;
+      for (float hint : {10.f * a + 1.f, 10.f * a - 2.5f, 10.f * a + 3.f * len, 1e30f, -3e38f}) {
+        for (float window : {0.01f, 4.f, 1e4f, 3e38f}) {
+          const float s = ProjectOnSpline(v, 0, p, hint, window);
+          ASSERT_TRUE(s >= 0.f && s <= len) << "hint " << hint << " window " << window;
+          // Only a window that reaches the nearest point has to find it.
+          const bool near_hint = std::fabs(hint) < 1e4f;
+          if (window < 4.f || (window == 4.f && !near_hint)) continue;
+          const float d = Length(LocationAt(v, 0, s) - p);
+          EXPECT_NEAR(d, std::fabs(scale - 1.f) * 10.f, 2e-3f)
+              << "a " << a << " scale " << scale << " hint " << hint << " window " << window;
+        }
+      }
+    }
+  }
+  // An open line, a hint far beyond either end: the end nearest the point.
+  EXPECT_NEAR(ProjectOnSpline(v, 1, {20, 1, 0}, 3e38f, 3e38f), 10.f, 1e-4f);
+  EXPECT_NEAR(ProjectOnSpline(v, 1, {-5, 1, 0}, -3e38f, 3e38f), 0.f, 1e-4f);
+  EXPECT_NEAR(ProjectOnSpline(v, 1, {4.25f, -2, 0}, 1e30f, 3e38f), 4.25f, 1e-4f);
+}
+
 TEST(SplineTest, rejects_too_few_points_and_non_finite_points) {
   SplineDesc one;
   one.points = {{1, 2, 3}};
