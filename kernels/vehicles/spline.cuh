@@ -277,8 +277,8 @@ THRONG_HD inline SplinePoint SampleSpline(const SplineSetView& set, uint32_t spl
 constexpr float kCoarseProjectionSpacing = 0.5f;  // m
 constexpr int kMaxCoarseProjectionSamples = 64;
 
-// The point at table sample k of spline h (k may lie outside the table on a closed
-// spline: it wraps), and the sample's arc length k * spacing, unwrapped.
+// The point at table sample k of spline h, at arc length k * spacing (k may lie outside
+// the table on a closed spline: it wraps).
 THRONG_HD inline Vec3 TableLocation(const SplineSetView& set, const SplineHeader& h, int64_t k) {
   const int64_t intervals = static_cast<int64_t>(h.table_count) - 1;
   int64_t i = k;
@@ -299,7 +299,8 @@ THRONG_HD inline float ProjectOnSpline(const SplineSetView& set, uint32_t spline
   const SplineHeader& h = set.headers[spline];
   constexpr int kRefineSteps = 20;         // bisection alone narrows 1 m to 1e-5 m in 17
   constexpr float kRefineSettled = 1e-5f;  // m: a step this small ends the refinement
-  if (h.closed) {                          // one lap holds every distance a wider window would meet
+  // On a closed spline one lap holds every distance a wider window would meet.
+  if (h.closed) {
     s_hint = NormalizeArcLength(h, s_hint);
     window = MinF(window, 0.5f * h.length);
   }
