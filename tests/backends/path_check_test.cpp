@@ -116,6 +116,53 @@ TEST_P(PathCheckTest, TheCarAheadAndAWallAcrossTheLaneCount) {
   EXPECT_NEAR(Check(s)[1], 50.f - 33.51f - 1.4f, 1.01f);  // sampled every metre
 }
 
+// Each sample tests the pedestrians within a step of it along the lane's tangent there
+// (kernels/vehicles/path_check.cuh). On a tight bend the outside lies further between two
+// samples than on a straight lane (by the distance from the lane times the turn between
+// them), and a rule that tested fewer (the nearest sample only, tried on 2026-12-06, not
+// kept: docs/PERFORMANCE.md) would miss someone standing in the corridor, or walking into
+// it, between two samples. A standing car on a circle of 8 m (its checked length the 6 m
+// minimum), one pedestrian at a time every 5 cm along it, on the outside of the bend:
+// standing inside the band, or 3.5 m out and walking in.
+TEST_P(PathCheckTest, SomeoneOnTheOutsideOfATightBendIsSeenBetweenSamples) {
+  constexpr float kRadius = 8.f;
+  SplineDesc circle{3, {}, true, 0.f};
+  for (int k = 0; k < 48; ++k) {
+    const float a = 6.2831853f * static_cast<float>(k) / 48.f;
+    circle.points.push_back({kRadius * std::cos(a), kRadius * std::sin(a), 0.f});
+  }
+  backend_->SetSplines({circle});
+  const SplineSet set = BuildSplineSet({circle});
+  Vec3 axle, tangent;
+  FrameAt(set.View(), 0, 0.f, &axle, &tangent);
+  const float bumper = 0.78f * 4.5f;  // the front bumper's arc length ahead of the axle
+  int seen = 0, tried = 0;
+  for (float arc = bumper + 0.3f; arc <= bumper + 5.5f; arc += 0.05f) {
+    for (const float out : {1.6f, 3.5f}) {
+      Vec3 at, t;
+      FrameAt(set.View(), 0, arc, &at, &t);
+      const Vec2 outward = Normalize(Vec2{at.x, at.y});  // the circle is centred at 0
+      Street s;
+      s.bodies.push_back({{axle.x, axle.y}, Normalize(Vec2{tangent.x, tangent.y}), 4.5f, 1.8f});
+      s.spline.push_back(0);
+      s.progress.push_back(0.f);
+      s.speed.push_back(0.f);
+      const float walk = out > 2.f ? -1.5f : 0.f;  // inward, 4.5 m in the 3 s followed
+      s.Walker(at.x + outward.x * out, at.y + outward.y * out, outward.x * walk, outward.y * walk);
+      const float clear = Check(s)[0];
+      ++tried;
+      if (!std::isinf(clear)) ++seen;
+      EXPECT_FALSE(std::isinf(clear))
+          << "not seen at " << arc - bumper << " m ahead, " << out << " m out";
+      // At most about a step's worth from where it stands along the lane.
+      if (!std::isinf(clear)) {
+        EXPECT_NEAR(clear, arc - bumper - 0.25f, 1.f);
+      }
+    }
+  }
+  EXPECT_EQ(seen, tried);
+}
+
 TEST_P(PathCheckTest, NoVehiclesNoAnswers) {
   Street s;
   s.Walker(0.f, 0.f);
