@@ -32,6 +32,10 @@ Json RunJson(const RunFigures& f) {
     bytes[name] = {{"to_backend", f.stage_bytes_to_backend[s]},
                    {"to_host", f.stage_bytes_to_host[s]}};
   }
+  Json calls = Json::object();
+  for (int k = 0; k < kBackendCallCount; ++k) {
+    calls[std::string(BackendCallName(static_cast<BackendCall>(k)))] = SummaryJson(f.call_ms[k]);
+  }
   const Quality& q = f.quality;
   Json j = {{"scenario", f.scenario},
             {"size", f.size},
@@ -50,6 +54,7 @@ Json RunJson(const RunFigures& f) {
             {"host_only_ms", SummaryJson(f.host_only_ms)},
             {"host_only_share", SummaryJson(f.host_only_share)},
             {"tick_per_orca_solve", f.tick_per_orca ? SummaryJson(*f.tick_per_orca) : Json(nullptr)},
+            {"backend_call_ms", calls},
             {"agents_per_s", f.agents_per_s},
             {"agents_per_s_at_median", f.agents_per_s_at_median},
             {"peak_host_bytes", f.peak_host_bytes},
@@ -147,6 +152,21 @@ void PrintRuns(const std::vector<RunFigures>& runs) {
                 f.host_only_ms.median, 100.0 * f.host_only_share.median);
     if (f.tick_per_orca) std::printf("; tick / ORCA solve %.3f", f.tick_per_orca->median);
     std::printf("\n");
+  }
+  // Where the backend's share went, call by call (medians; the calls a tick never made
+  // left out).
+  for (const RunFigures& f : runs) {
+    std::string line;
+    for (int k = 0; k < kBackendCallCount; ++k) {
+      if (f.call_ms[k].max <= 0) continue;
+      char cell[64];
+      std::snprintf(cell, sizeof cell, " %s %.3f",
+                    std::string(BackendCallName(static_cast<BackendCall>(k))).c_str(),
+                    f.call_ms[k].median);
+      line += cell;
+    }
+    if (line.empty()) continue;
+    std::printf("%-10s backend calls, median ms:%s\n", f.backend.c_str(), line.c_str());
   }
   for (const RunFigures& f : runs) {
     if (!f.device_warmup_bytes) continue;

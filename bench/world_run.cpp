@@ -25,6 +25,7 @@ struct Lane {
   TickResult result;
   std::vector<double> tick_ms;
   std::array<std::vector<double>, kStageCount> stage_ms;
+  std::array<std::vector<double>, kBackendCallCount> call_ms;
   std::array<uint64_t, kStageCount> bytes_to_backend{}, bytes_to_host{};  // most in a tick
   std::vector<double> host_only_ms, host_only_share, tick_per_orca;
   bool on_device = false;
@@ -115,6 +116,7 @@ void StepLane(Lane& lane, const Snapshot& snapshot, bool timed) {
   lane.host_only_ms.push_back(host_only);
   if (ms > 0) lane.host_only_share.push_back(host_only / ms);
   if (stats.orca_solve_ms > 0) lane.tick_per_orca.push_back(ms / stats.orca_solve_ms);
+  for (int k = 0; k < kBackendCallCount; ++k) lane.call_ms[k].push_back(stats.backend_call_ms[k]);
   for (int s = 0; s < kStageCount; ++s) {
     lane.stage_ms[s].push_back(stats.stage_ms[s]);
     lane.bytes_to_backend[s] = std::max(lane.bytes_to_backend[s], stats.stage_bytes_to_backend[s]);
@@ -192,6 +194,7 @@ RunFigures Figures(const scenarios::Scenario& scenario, const Lane& lane, const 
   f.dt = scenario.initial.dt;
   f.tick_ms = Summarise(lane.tick_ms);
   for (int s = 0; s < kStageCount; ++s) f.stage_ms[s] = Summarise(lane.stage_ms[s]);
+  for (int k = 0; k < kBackendCallCount; ++k) f.call_ms[k] = Summarise(lane.call_ms[k]);
   f.host_only_ms = Summarise(lane.host_only_ms);
   f.host_only_share = Summarise(lane.host_only_share);
   if (!lane.tick_per_orca.empty()) f.tick_per_orca = Summarise(lane.tick_per_orca);

@@ -70,6 +70,9 @@ struct RunFigures {
   // tick solved). Issue 37's targets: at most 2%, at most 1.25.
   Summary host_only_ms, host_only_share;
   std::optional<Summary> tick_per_orca;
+  // Per tick, the time inside each of the backend's calls (TickStats::backend_call_ms):
+  // where the tick goes beyond its ORCA solve.
+  std::array<Summary, kBackendCallCount> call_ms;
   // Bytes each stage copied between host and backend in a timed tick (the most of any):
   // TickStats::stage_bytes_*, 0 on the cpu backend.
   std::array<uint64_t, kStageCount> stage_bytes_to_backend{}, stage_bytes_to_host{};

@@ -1,6 +1,7 @@
 #include "kernels/world/tick_stages.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 
 #include "kernels/world/world_validate.h"
@@ -140,6 +141,10 @@ constexpr TickStage kTickStages[] = {
 void RunTickStages(TickContext& ctx) {
   const TimedBackend& backend = *ctx.w.backend;
   const double busy_before = backend.busy_ms(), orca_before = backend.orca_ms();
+  std::array<double, kBackendCallCount> calls_before{};
+  for (int k = 0; k < kBackendCallCount; ++k) {
+    calls_before[k] = backend.call_ms(static_cast<BackendCall>(k));
+  }
   for (const TickStage& stage : kTickStages) {
     const double booked_before = StageMsSum(ctx.stats);
     const TransferredBytes copied_before = ctx.w.backend->transferred();
@@ -156,6 +161,9 @@ void RunTickStages(TickContext& ctx) {
   }
   ctx.stats.backend_ms = backend.busy_ms() - busy_before;
   ctx.stats.orca_solve_ms = backend.orca_ms() - orca_before;
+  for (int k = 0; k < kBackendCallCount; ++k) {
+    ctx.stats.backend_call_ms[k] = backend.call_ms(static_cast<BackendCall>(k)) - calls_before[k];
+  }
 }
 
 }  // namespace throng

@@ -5,10 +5,12 @@
 // (TickStats::backend_ms, TickStats::orca_solve_ms; docs/PERFORMANCE.md).
 #pragma once
 
+#include <array>
 #include <memory>
 #include <vector>
 
 #include "kernels/backend_api/backend.h"
+#include "kernels/world/world_types.h"
 
 namespace throng {
 
@@ -16,10 +18,12 @@ class TimedBackend final : public Backend {
  public:
   explicit TimedBackend(std::unique_ptr<Backend> inner);
 
-  // Milliseconds spent inside the inner backend's calls since this was made, and the
-  // share of them inside SolveOrca. Read before and after a tick for the tick's share.
+  // Milliseconds spent inside the inner backend's calls since this was made, in all and
+  // call by call (SolveOrca's is kSolveOrca's). Read before and after a tick for the
+  // tick's share.
   double busy_ms() const { return busy_ms_; }
-  double orca_ms() const { return orca_ms_; }
+  double orca_ms() const { return call_ms(BackendCall::kSolveOrca); }
+  double call_ms(BackendCall call) const { return call_ms_[static_cast<size_t>(call)]; }
 
   BackendKind kind() const override { return inner_->kind(); }
   TransferredBytes transferred() const override { return inner_->transferred(); }
@@ -50,8 +54,10 @@ class TimedBackend final : public Backend {
 
  private:
   std::unique_ptr<Backend> inner_;
+  // Adds the time from its making to its end to busy_ms_ and to the call's own counter.
+  class CallTimer;
   double busy_ms_ = 0;
-  double orca_ms_ = 0;
+  std::array<double, kBackendCallCount> call_ms_{};
 };
 
 }  // namespace throng

@@ -14,6 +14,13 @@ std::string_view StageName(Stage stage) {
   return i < kStageCount ? kNames[i] : std::string_view("unknown");
 }
 
+std::string_view BackendCallName(BackendCall call) {
+  static constexpr std::string_view kNames[kBackendCallCount] = {
+      "solve", "prepare", "report", "move", "follow", "paths", "forward", "contacts", "setup"};
+  const auto i = static_cast<size_t>(call);
+  return i < kBackendCallCount ? kNames[i] : std::string_view("unknown");
+}
+
 std::string_view AgentBehaviorName(AgentBehavior behavior) {
   static constexpr std::string_view kNames[kAgentBehaviorCount] = {
       "by columns", "arrive", "seek", "flee", "preferred velocity", "navigate"};

@@ -210,6 +210,24 @@ constexpr int kStageCount = 11;
 // "integrate", "stats", "download", "forward".
 std::string_view StageName(Stage stage);
 
+// The backend's calls a tick makes, each timed (TimedBackend): where a tick's time beyond
+// its ORCA solve goes. kSetup: installing splines, obstacles and shapes, and batch spline
+// queries, which a tick makes only when the world's geometry changes.
+enum class BackendCall : uint8_t {
+  kSolveOrca,
+  kPreparePedestrians,
+  kReportPedestrians,
+  kMovePedestrians,
+  kFollowSplines,
+  kCheckPaths,
+  kSteerForward,
+  kCountContacts,
+  kSetup,
+};
+constexpr int kBackendCallCount = 9;
+// "solve", "prepare", "report", "move", "follow", "paths", "forward", "contacts", "setup".
+std::string_view BackendCallName(BackendCall call);
+
 // The observability list of docs/ALGORITHMS.md §5, for one tick.
 struct TickStats {
   uint64_t tick = 0;
@@ -249,6 +267,7 @@ struct TickStats {
   // validate, upload, grid, candidates, solve, download). Not sent over the API.
   double backend_ms = 0;
   double orca_solve_ms = 0;
+  std::array<double, kBackendCallCount> backend_call_ms{};  // backend_ms, call by call
   // Bytes each Stage copied between host and backend memory (Backend::transferred): 0 on
   // the cpu backend, which reads host memory in place.
   std::array<uint64_t, kStageCount> stage_bytes_to_backend{}, stage_bytes_to_host{};

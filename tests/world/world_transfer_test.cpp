@@ -201,6 +201,20 @@ TEST(WorldTransferTest, EachTickBooksTheTimeInsideItsBackendCalls) {
     // Inside the stages' time (the stages book every call's time and more: the host's).
     EXPECT_LT(t.backend_ms, t.total_ms());
     EXPECT_GT(t.total_ms() - t.backend_ms, 0.0);
+    // Call by call: the delays where they were made, every call of a town tick timed, and
+    // the calls adding up to the backend's time.
+    const auto call = [&](BackendCall c) { return t.backend_call_ms[static_cast<size_t>(c)]; };
+    EXPECT_EQ(call(BackendCall::kSolveOrca), t.orca_solve_ms);
+    EXPECT_GE(call(BackendCall::kCountContacts), 10.0);
+    EXPECT_LT(call(BackendCall::kCountContacts), t.backend_ms - t.orca_solve_ms + 1e-9);
+    for (BackendCall c :
+         {BackendCall::kPreparePedestrians, BackendCall::kReportPedestrians,
+          BackendCall::kMovePedestrians, BackendCall::kFollowSplines, BackendCall::kCheckPaths}) {
+      EXPECT_GT(call(c), 0.0) << BackendCallName(c);
+    }
+    double sum = 0;
+    for (double ms : t.backend_call_ms) sum += ms;
+    EXPECT_NEAR(sum, t.backend_ms, 1e-6 * t.backend_ms + 1e-9);
   }
 }
 
