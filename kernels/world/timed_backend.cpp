@@ -11,8 +11,8 @@ using Clock = std::chrono::steady_clock;
 
 }  // namespace
 
-// Also when the call throws (a rejected input or a cancelled tick still spent that time in
-// the backend).
+// Books the call's time when it ends, also when it throws (a rejected input or a
+// cancelled tick still spent that time in the backend).
 class TimedBackend::CallTimer {
  public:
   CallTimer(TimedBackend* owner, BackendCall call)
