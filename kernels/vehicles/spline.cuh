@@ -79,6 +79,11 @@ THRONG_HD inline float NormalizeArcLength(const SplineHeader& h, float s) {
   return Clamp(s, 0.f, h.length);
 }
 
+// A segment's cubic (its four coefficients c) at parameter t, in Horner form.
+THRONG_HD inline Vec3 CubicAt(const Vec3* c, float t) {
+  return c[0] + (c[1] + (c[2] + c[3] * t) * t) * t;
+}
+
 THRONG_HD inline Vec3 CubicDerivative(const Vec3* c, float t) {
   return c[1] + (c[2] * 2.f + c[3] * (3.f * t)) * t;
 }
@@ -143,7 +148,7 @@ THRONG_HD inline void FrameAt(const SplineSetView& set, uint32_t spline, float s
   const float t = p.t;
   const Vec3 d1 = CubicDerivative(c, t);
   const float speed = Length(d1);
-  *position = c[0] + (c[1] + (c[2] + c[3] * t) * t) * t;
+  *position = CubicAt(c, t);
   *tangent = speed > 0.f ? d1 / speed : Vec3{1.f, 0.f, 0.f};
 }
 
@@ -160,7 +165,7 @@ THRONG_HD inline void BendAt(const SplineSetView& set, uint32_t spline, float s,
   const Vec3 d1 = CubicDerivative(c, t);
   const Vec3 d2 = c[2] * 2.f + c[3] * (6.f * t);
   const float speed_sq = LengthSq(d1);
-  *position = c[0] + (c[1] + (c[2] + c[3] * t) * t) * t;
+  *position = CubicAt(c, t);
   if (!(speed_sq > 0.f)) {
     *tangent = Vec3{1.f, 0.f, 0.f};
     *bend = Vec3{0.f, 0.f, 0.f};
@@ -177,7 +182,7 @@ THRONG_HD inline Vec3 LocationAt(const SplineSetView& set, uint32_t spline, floa
   const SplineSample p = ParamAt(set, h, NormalizeArcLength(h, s));
   const Vec3* c = set.coeff + 4 * (h.segment_begin + p.segment);
   const float t = p.t;
-  return c[0] + (c[1] + (c[2] + c[3] * t) * t) * t;
+  return CubicAt(c, t);
 }
 
 THRONG_HD inline Vec3 DirectionAt(const SplineSetView& set, uint32_t spline, float s) {
@@ -286,7 +291,7 @@ THRONG_HD inline Vec3 TableLocation(const SplineSetView& set, const SplineHeader
   const SplineSample sample = set.table[h.table_begin + static_cast<uint32_t>(i)];
   const Vec3* c = set.coeff + 4 * (h.segment_begin + sample.segment);
   const float t = sample.t;
-  return c[0] + (c[1] + (c[2] + c[3] * t) * t) * t;
+  return CubicAt(c, t);
 }
 
 // Refines a progress value: the arc length in [s_hint - window, s_hint + window] whose

@@ -140,7 +140,6 @@ constexpr TickStage kTickStages[] = {
 
 void RunTickStages(TickContext& ctx) {
   const TimedBackend& backend = *ctx.w.backend;
-  const double busy_before = backend.busy_ms(), orca_before = backend.orca_ms();
   std::array<double, kBackendCallCount> calls_before{};
   for (int k = 0; k < kBackendCallCount; ++k) {
     calls_before[k] = backend.call_ms(static_cast<BackendCall>(k));
@@ -159,11 +158,12 @@ void RunTickStages(TickContext& ctx) {
     ctx.stats.stage_bytes_to_host[k] += copied.to_host - copied_before.to_host;
     ThrowIfStopRequested(ctx.options.stop, StageName(stage.stage).data());
   }
-  ctx.stats.backend_ms = backend.busy_ms() - busy_before;
-  ctx.stats.orca_solve_ms = backend.orca_ms() - orca_before;
+  ctx.stats.backend_ms = 0;
   for (int k = 0; k < kBackendCallCount; ++k) {
     ctx.stats.backend_call_ms[k] = backend.call_ms(static_cast<BackendCall>(k)) - calls_before[k];
+    ctx.stats.backend_ms += ctx.stats.backend_call_ms[k];
   }
+  ctx.stats.orca_solve_ms = ctx.stats.backend_call_ms[static_cast<size_t>(BackendCall::kSolveOrca)];
 }
 
 }  // namespace throng

@@ -19,7 +19,6 @@ class TimedBackend::CallTimer {
       : owner_(owner), call_(call), start_(Clock::now()) {}
   ~CallTimer() {
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start_).count();
-    owner_->busy_ms_ += ms;
     owner_->call_ms_[static_cast<size_t>(call_)] += ms;
   }
   CallTimer(const CallTimer&) = delete;

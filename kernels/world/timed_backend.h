@@ -18,11 +18,8 @@ class TimedBackend final : public Backend {
  public:
   explicit TimedBackend(std::unique_ptr<Backend> inner);
 
-  // Milliseconds spent inside the inner backend's calls since this was made, in all and
-  // call by call (SolveOrca's is kSolveOrca's). Read before and after a tick for the
-  // tick's share.
-  double busy_ms() const { return busy_ms_; }
-  double orca_ms() const { return call_ms(BackendCall::kSolveOrca); }
+  // Milliseconds spent inside the inner backend's calls since this was made, call by call
+  // (SolveOrca's is kSolveOrca's). Read before and after a tick for the tick's share.
   double call_ms(BackendCall call) const { return call_ms_[static_cast<size_t>(call)]; }
 
   BackendKind kind() const override { return inner_->kind(); }
@@ -54,9 +51,8 @@ class TimedBackend final : public Backend {
 
  private:
   std::unique_ptr<Backend> inner_;
-  // Adds the time from its making to its end to busy_ms_ and to the call's own counter.
+  // Adds the time from its making to its end to the call's own counter.
   class CallTimer;
-  double busy_ms_ = 0;
   std::array<double, kBackendCallCount> call_ms_{};
 };
 
