@@ -67,21 +67,22 @@ struct ContactSlotGatherFunctor {
   }
 };
 
-// How far a slot's agent is from where the solve sorted it, and its radius (0, 0 for an
-// empty slot).
+// Gathers slot's agent (ContactSlotGatherFunctor) and measures how far it is from where
+// the solve sorted it, with its radius (0, 0 for an empty slot): the gather and the
+// measure in one pass, one parallel region on the cpu instead of two.
 struct MovedAndRadius {
   float moved, r_max;
 };
 
-struct MovedAndRadiusOf {
-  const float* x;
-  const float* y;
-  const float* radius;
+struct GatherAndMeasureSlot {
+  ContactSlotGatherFunctor gather;
   const float* sorted_x;
   const float* sorted_y;
   THRONG_HD MovedAndRadius operator()(uint32_t slot) const {
-    if (!(radius[slot] >= 0.f)) return {0.f, 0.f};
-    return {Length(Vec2{x[slot] - sorted_x[slot], y[slot] - sorted_y[slot]}), radius[slot]};
+    gather(slot);
+    const float r = gather.radius[slot];
+    if (!(r >= 0.f)) return {0.f, 0.f};
+    return {Length(Vec2{gather.x[slot] - sorted_x[slot], gather.y[slot] - sorted_y[slot]}), r};
   }
 };
 
@@ -91,11 +92,12 @@ struct CombineMovedAndRadius {
   }
 };
 
-// Agents per contact reduction (ContactPipeline::Count): the cpu's 65,536 let a stop
-// request in every few milliseconds; a GPU wants a whole device's worth of threads per
-// launch (an H200 holds 270,336 at once), and a 1M-agent count in 16 chunks paid 16
-// launches and 16 waits for their sums.
-constexpr uint32_t kCpuContactChunk = 65536;
+// Agents per contact reduction (ContactPipeline::Count): the cpu's 262,144 let a stop
+// request in every few milliseconds (100,000 town agents take 4 ms on 2 cores) and
+// count a world of 100,000 in one parallel region; a GPU wants a whole device's worth of threads
+// per launch (an H200 holds 270,336 at once), and a 1M-agent count in 16 chunks paid 16 launches
+// and 16 waits for their sums.
+constexpr uint32_t kCpuContactChunk = 1u << 18;
 constexpr uint32_t kGpuContactChunk = 1u << 20;
 
 // Vector: std::vector (cpu) or a device vector (cuda). Buffers only grow.
@@ -183,12 +185,10 @@ class ContactPipeline {
     Grow(x_, slots);
     Grow(y_, slots);
     Grow(radius_, slots);
-    thrust::for_each_n(policy, first, slots,
-                       ContactSlotGatherFunctor{x, y, radius, n, solved.input_index, Raw(x_),
-                                                Raw(y_), Raw(radius_)});
+    const ContactSlotGatherFunctor gather{x,       y,       radius,      n, solved.input_index,
+                                          Raw(x_), Raw(y_), Raw(radius_)};
     const MovedAndRadius b = thrust::transform_reduce(
-        policy, first, first + slots,
-        MovedAndRadiusOf{Raw(x_), Raw(y_), Raw(radius_), solved.x, solved.y},
+        policy, first, first + slots, GatherAndMeasureSlot{gather, solved.x, solved.y},
         MovedAndRadius{0.f, 0.f}, CombineMovedAndRadius{});
     // A rounding's worth more than measured.
     const float moved = b.moved * 1.0001f + 1e-6f;

@@ -1,4 +1,5 @@
-// The cpu backend: the per-agent kernels run on all cores through Thrust's OpenMP system.
+// The cpu backend: the per-agent kernels run on all cores through Thrust's OpenMP system
+// (with one-region reductions: cpu_policy.h).
 // Compiled by the host compiler only; shares kernel source with cuda_backend.cu.
 #include "kernels/backends/cpu_backend.h"
 
@@ -12,6 +13,7 @@
 #include <utility>
 
 #include "kernels/backends/contact_pipeline.cuh"
+#include "kernels/backends/cpu_policy.h"
 #include "kernels/backends/fan_kernel.cuh"
 #include "kernels/backends/follower_kernel.cuh"
 #include "kernels/backends/forward_scene_buffers.cuh"
@@ -54,7 +56,7 @@ void CpuBackend::QuerySplines(const SplineQueries& q, SplineQueryResults* out) {
        q.window},
       {out->x.data(), out->y.data(), out->z.data(), out->tx.data(), out->ty.data(), out->tz.data(),
        out->curvature.data(), out->progress.data()}};
-  thrust::for_each_n(thrust::omp::par, thrust::counting_iterator<size_t>(0), n, f);
+  thrust::for_each_n(cpu_system::par, thrust::counting_iterator<size_t>(0), n, f);
 }
 
 void CpuBackend::SetObstacles(const std::vector<Polygon>& polygons) {
@@ -100,7 +102,7 @@ void CpuBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents,
     chunk = std::clamp<uint64_t>(20'000'000ull * options.audit_every / n, 64, chunk);
   }
   orca_->Run(
-      thrust::omp::par, [] {}, in, params,
+      cpu_system::par, [] {}, in, params,
       use_edge_grid_ ? ViewOf(obstacles_, edge_grid_) : ViewOf(obstacles_), options,
       static_cast<uint32_t>(chunk), view, &times);
   out->CountStatuses();
@@ -111,14 +113,14 @@ void CpuBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents,
 void CpuBackend::PreparePedestrians(const PedestrianPrepareParams& params,
                                     const PedestrianPrepareScene& scene,
                                     const PedestrianPrepareOutput& out) {
-  thrust::for_each_n(thrust::omp::par, thrust::counting_iterator<size_t>(0), scene.count,
+  thrust::for_each_n(cpu_system::par, thrust::counting_iterator<size_t>(0), scene.count,
                      PedestrianPrepareFunctor{params, scene, out});
 }
 
 void CpuBackend::MovePedestrians(const PedestrianMoveParams& params,
                                  const PedestrianMoveScene& scene,
                                  const PedestrianMoveOutput& out) {
-  thrust::for_each_n(thrust::omp::par, thrust::counting_iterator<size_t>(0), scene.count,
+  thrust::for_each_n(cpu_system::par, thrust::counting_iterator<size_t>(0), scene.count,
                      PedestrianMoveFunctor{params, scene, out});
 }
 
@@ -126,7 +128,7 @@ PedestrianSums CpuBackend::ReportPedestrians(const PedestrianReportParams& param
                                              const PedestrianReportScene& scene,
                                              const PedestrianReportOutput& out) {
   const thrust::counting_iterator<size_t> first(0);
-  return thrust::transform_reduce(thrust::omp::par, first, first + scene.count,
+  return thrust::transform_reduce(cpu_system::par, first, first + scene.count,
                                   PedestrianReportFunctor{params, scene, out}, PedestrianSums{},
                                   AddPedestrianSums{});
 }
@@ -151,7 +153,7 @@ void CpuBackend::FollowSplines(const FollowerParams& params, float world_speed_l
        out->look_ahead.data(), out->target_x.data(), out->target_y.data(), out->target_z.data(),
        out->progress_x.data(), out->progress_y.data(), out->progress_z.data(),
        out->tangent_x.data(), out->tangent_y.data(), out->tangent_z.data()}};
-  thrust::for_each_n(thrust::omp::par, thrust::counting_iterator<size_t>(0), n, f);
+  thrust::for_each_n(cpu_system::par, thrust::counting_iterator<size_t>(0), n, f);
 }
 
 void CpuBackend::SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& a,
@@ -175,7 +177,7 @@ void CpuBackend::SteerForward(const FanParams& params, float dt, const ForwardAg
                      out->probe.data(),
                      out->hit_distance.data(),
                      out->all_blocked.data()};
-  thrust::for_each_n(thrust::omp::par, thrust::counting_iterator<size_t>(0), n, f);
+  thrust::for_each_n(cpu_system::par, thrust::counting_iterator<size_t>(0), n, f);
 }
 
 void CpuBackend::SetFanObstacles(const FanShapes& shapes, float cell) {
@@ -190,7 +192,7 @@ void CpuBackend::SteerForwardScene(FanMode mode, float dt, const ForwardSceneAge
   constexpr uint32_t kChunk = 8192;
   for (uint32_t begin = 0; begin < n; begin += kChunk) {
     ThrowIfStopRequested(stop, "forward");
-    thrust::for_each_n(thrust::omp::par, thrust::counting_iterator<uint32_t>(begin),
+    thrust::for_each_n(cpu_system::par, thrust::counting_iterator<uint32_t>(begin),
                        std::min(kChunk, n - begin), f);
   }
   out->Resize(agents.size());
@@ -200,14 +202,14 @@ void CpuBackend::SteerForwardScene(FanMode mode, float dt, const ForwardSceneAge
 CollisionCounts CpuBackend::CountContacts(const ContactScene& scene, const StopRequested& stop) {
   ValidateContactScene(scene);
   CollisionCounts counts;
-  if (contacts_->CountOnSolveGrid(thrust::omp::par, orca_->LastGrid(), scene.x, scene.y,
+  if (contacts_->CountOnSolveGrid(cpu_system::par, orca_->LastGrid(), scene.x, scene.y,
                                   scene.radius, static_cast<uint32_t>(scene.count), scene.bodies,
                                   static_cast<uint32_t>(scene.body_count), kCpuContactChunk, stop,
                                   &counts)) {
     ++counts_on_solve_grid_;
     return counts;
   }
-  return contacts_->Count(thrust::omp::par, scene.x, scene.y, scene.radius,
+  return contacts_->Count(cpu_system::par, scene.x, scene.y, scene.radius,
                           static_cast<uint32_t>(scene.count), scene.bodies,
                           static_cast<uint32_t>(scene.body_count), kCpuContactChunk, stop);
 }
@@ -224,18 +226,20 @@ void CpuBackend::CheckPaths(const PathCheckParams& params, float max_brake_decel
                            static_cast<uint32_t>(scene.agents),
                            {scene.bodies, scene.spline, scene.progress, scene.speed},
                            static_cast<uint32_t>(scene.vehicles)};
-  // 256 vehicles per launch: a long corridor past many edges is the most a stopped tick
-  // still runs.
+  // 1,024 vehicles per launch: a stopped tick still runs about 2 ms of corridors in the
+  // town of 100,000 (2,000 vehicles, 3.3 ms), and each launch wakes the sleeping threads
+  // (tens of microseconds under OMP_WAIT_POLICY=PASSIVE; 256 a launch made eight).
+  constexpr uint32_t kPathCheckChunk = 1024;
   const orca::EdgeGridView edge_grid = use_edge_grid_ ? edge_grid_.View() : orca::EdgeGridView{};
   const auto edge_count = static_cast<int32_t>(segments_.size() / 2);
   if (scene.points_were_last_solve &&
-      paths_->RunOnOrcaGrid(thrust::omp::par, params, max_brake_decel, splines_.View(),
+      paths_->RunOnOrcaGrid(cpu_system::par, params, max_brake_decel, splines_.View(),
                             segments_.data(), edge_count, edge_grid, orca_->LastGrid(), view, stop,
-                            256, clear->data())) {
+                            kPathCheckChunk, clear->data())) {
     return;
   }
-  paths_->Run(thrust::omp::par, params, max_brake_decel, splines_.View(), segments_.data(),
-              edge_count, edge_grid, view, stop, 256, clear->data());
+  paths_->Run(cpu_system::par, params, max_brake_decel, splines_.View(), segments_.data(),
+              edge_count, edge_grid, view, stop, kPathCheckChunk, clear->data());
 }
 
 }  // namespace throng

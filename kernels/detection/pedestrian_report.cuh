@@ -18,27 +18,31 @@ namespace throng {
 
 struct AddPedestrianSums {
   THRONG_HD PedestrianSums operator()(const PedestrianSums& a, const PedestrianSums& b) const {
-    PedestrianSums s;
-    s.candidates = a.candidates + b.candidates;
-    s.neighbors = a.neighbors + b.neighbors;
-    s.solved = a.solved + b.solved;
-    for (int k = 0; k < kSolveStatusCount; ++k) {
-      s.status_count[k] = a.status_count[k] + b.status_count[k];
-    }
-    s.jam_steps = a.jam_steps + b.jam_steps;
-    s.constraints_sum = a.constraints_sum + b.constraints_sum;
-    s.constraints_max =
-        a.constraints_max > b.constraints_max ? a.constraints_max : b.constraints_max;
-    s.deviation_sum = a.deviation_sum + b.deviation_sum;
-    s.deviation_max = a.deviation_max > b.deviation_max ? a.deviation_max : b.deviation_max;
-    s.oscillating = a.oscillating + b.oscillating;
-    s.stalled = a.stalled + b.stalled;
-    s.stall_episodes = a.stall_episodes + b.stall_episodes;
-    s.stopped = a.stopped + b.stopped;
-    s.reroutes = a.reroutes + b.reroutes;
-    s.longest_stall_ticks = a.longest_stall_ticks > b.longest_stall_ticks ? a.longest_stall_ticks
-                                                                          : b.longest_stall_ticks;
+    PedestrianSums s = a;
+    Accumulate(s, b);
     return s;
+  }
+
+  // b added into s field by field: the cpu's reduction (kernels/backends/cpu_policy.h)
+  // keeps its running sum in place instead of copying the whole struct each agent.
+  THRONG_HD void Accumulate(PedestrianSums& s, const PedestrianSums& b) const {
+    s.candidates += b.candidates;
+    s.neighbors += b.neighbors;
+    s.solved += b.solved;
+    for (int k = 0; k < kSolveStatusCount; ++k) s.status_count[k] += b.status_count[k];
+    s.jam_steps += b.jam_steps;
+    s.constraints_sum += b.constraints_sum;
+    s.constraints_max =
+        s.constraints_max > b.constraints_max ? s.constraints_max : b.constraints_max;
+    s.deviation_sum += b.deviation_sum;
+    s.deviation_max = s.deviation_max > b.deviation_max ? s.deviation_max : b.deviation_max;
+    s.oscillating += b.oscillating;
+    s.stalled += b.stalled;
+    s.stall_episodes += b.stall_episodes;
+    s.stopped += b.stopped;
+    s.reroutes += b.reroutes;
+    s.longest_stall_ticks = s.longest_stall_ticks > b.longest_stall_ticks ? s.longest_stall_ticks
+                                                                          : b.longest_stall_ticks;
   }
 };
 

@@ -1,0 +1,83 @@
+// The cpu backend's Thrust execution policy: Thrust's OpenMP system, except that a
+// reduction opens one parallel region instead of two. Host code only (OpenMP).
+//
+// Why: Thrust's OpenMP reduce adds up intervals in one region and then the intervals'
+// sums in a second, and under OMP_WAIT_POLICY=PASSIVE every region pays the wake-up of
+// the sleeping threads, tens of microseconds on the machines measured
+// (docs/PERFORMANCE.md, "What OMP_WAIT_POLICY=PASSIVE costs the small stages"), and a
+// tick makes about a dozen reductions. Thrust dispatches an algorithm called with a policy to the
+// overload found for the policy's most derived type (its "custom backend" mechanism), so
+// the pipelines, written once for both backends, stay as they are.
+#pragma once
+
+#include <omp.h>
+#include <thrust/system/omp/execution_policy.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace throng::cpu_system {
+
+struct Par : thrust::system::omp::execution_policy<Par> {};
+
+// At most this many pieces: the partial sums are combined in piece order on one thread.
+inline constexpr int64_t kMaxReducePieces = 64;
+// No piece smaller than this, so that a short range is one piece on one thread.
+inline constexpr int64_t kMinReducePiece = 1024;
+
+// sum = op(sum, x), in place where op offers it (Accumulate): a large sum assigned whole
+// each element is copied through wide loads of fields just stored one by one, which
+// stall (the pedestrians' report's sums took as long to add as to make).
+template <class Op, class T>
+auto AccumulateInto(const Op& op, T& sum, const T& x, int) -> decltype(op.Accumulate(sum, x)) {
+  op.Accumulate(sum, x);
+}
+template <class Op, class T>
+void AccumulateInto(const Op& op, T& sum, const T& x, long) {
+  sum = op(sum, x);
+}
+
+// op over f(first[0]), ..., f(first[n - 1]), then folded into init: the same value
+// Thrust's reduce gives for an associative op. The range is cut into pieces by n alone,
+// not by the thread count, so a sum of floats has the same bits at any thread count.
+template <class It, class F, class T, class Op>
+T ReduceInOneRegion(It first, int64_t n, F f, T init, Op op) {
+  if (n <= 0) return init;
+  int64_t piece = (n + kMaxReducePieces - 1) / kMaxReducePieces;
+  if (piece < kMinReducePiece) piece = kMinReducePiece;
+  const int64_t pieces = (n + piece - 1) / piece;
+  std::vector<T> sums(static_cast<size_t>(pieces), init);
+#pragma omp parallel for schedule(static) if (pieces > 1)
+  for (int64_t k = 0; k < pieces; ++k) {
+    const int64_t begin = k * piece, end = begin + piece < n ? begin + piece : n;
+    T sum(f(first[begin]));
+    for (int64_t i = begin + 1; i < end; ++i) AccumulateInto(op, sum, T(f(first[i])), 0);
+    sums[static_cast<size_t>(k)] = sum;
+  }
+  T total = init;
+  for (const T& sum : sums) total = op(total, sum);
+  return total;
+}
+
+struct Identity {
+  template <class X>
+  X operator()(const X& x) const {
+    return x;
+  }
+};
+
+// Found by Thrust's dispatch for Par (argument-dependent lookup in this namespace), and
+// preferred to the OpenMP system's own as the more specialised overload.
+template <class It, class F, class T, class Op>
+T transform_reduce(Par&, It first, It last, F f, T init, Op op) {
+  return ReduceInOneRegion(first, static_cast<int64_t>(last - first), f, init, op);
+}
+
+template <class It, class T, class Op>
+T reduce(Par&, It first, It last, T init, Op op) {
+  return ReduceInOneRegion(first, static_cast<int64_t>(last - first), Identity{}, init, op);
+}
+
+inline constexpr Par par{};
+
+}  // namespace throng::cpu_system
