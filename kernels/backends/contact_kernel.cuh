@@ -10,13 +10,15 @@
 #include "kernels/math/segment.cuh"
 #include "kernels/math/vec.cuh"
 #include "kernels/spatial/aabb_grid.cuh"
+#include "kernels/spatial/box_cover.cuh"
 #include "kernels/spatial/grid.cuh"
 #include "kernels/vehicles/vehicle_body.h"
 
 namespace throng {
 
 // Obstacle polygons as rings: polygon k is ring[ring_start[k] .. ring_start[k + 1]),
-// its bounding box lo[k]..hi[k], the boxes indexed by `grid`.
+// its bounding box lo[k]..hi[k], the boxes indexed by `grid` and covered by `cover` (a
+// pedestrian whose box meets no covered cell touches no polygon: most never read `grid`).
 struct ContactPolygonsView {
   const int32_t* ring_start = nullptr;
   const Vec2* ring = nullptr;
@@ -24,6 +26,7 @@ struct ContactPolygonsView {
   const Vec2* hi = nullptr;
   AabbGridView grid = {};
   int32_t count = 0;
+  BoxCoverView cover = {};
 };
 
 // Even-odd rule; rings with fewer than 3 vertices have no inside.
@@ -107,11 +110,11 @@ struct AgentContactsFunctor {
                          }
                        });
     bool touches = false;
-    if (polygons.count > 0) {
-      ForEachAabbCandidate(polygons.grid, Vec2{p.x - r, p.y - r}, Vec2{p.x + r, p.y + r},
-                           [&](int32_t k) {
-                             if (!touches) touches = TouchesPolygon(p, r, polygons, k);
-                           });
+    const Vec2 lo{p.x - r, p.y - r}, hi{p.x + r, p.y + r};
+    if (polygons.count > 0 && BoxCoverMayMeet(polygons.cover, lo, hi)) {
+      ForEachAabbCandidate(polygons.grid, lo, hi, [&](int32_t k) {
+        if (!touches) touches = TouchesPolygon(p, r, polygons, k);
+      });
     }
     return {pairs, touches ? 1u : 0u};
   }

@@ -23,6 +23,7 @@
 #include "kernels/math/scalar.cuh"
 #include "kernels/orca/orca_types.h"
 #include "kernels/spatial/aabb_grid.h"
+#include "kernels/spatial/box_cover.h"
 
 namespace throng {
 
@@ -126,8 +127,16 @@ class ContactPipeline {
     copy(rings.lo, lo_);
     copy(rings.hi, hi_);
     grid_.Set(BuildAabbGrid(rings.lo, rings.hi, cell), copy);
-    polygons_ = {RawOrNull(ring_start_), RawOrNull(ring_), RawOrNull(lo_),
-                 RawOrNull(hi_),         grid_.view,       static_cast<int32_t>(polygons.size())};
+    // Cells of half a metre: a pedestrian's box (its radius around it) reads one to four.
+    cover_ = BuildBoxCover(rings.lo, rings.hi, 0.5f);  // kept, as rings_
+    copy(cover_.words, cover_words_);
+    polygons_ = {RawOrNull(ring_start_),
+                 RawOrNull(ring_),
+                 RawOrNull(lo_),
+                 RawOrNull(hi_),
+                 grid_.view,
+                 static_cast<int32_t>(polygons.size()),
+                 cover_.View(RawOrNull(cover_words_))};
   }
 
   // Counts the contacts of n agents (x, y, radius in the backend's memory) and of
@@ -232,6 +241,8 @@ class ContactPipeline {
   }
 
   ContactRings rings_;
+  BoxCoverHost cover_;
+  Vector<uint32_t> cover_words_;
   Vector<int32_t> ring_start_;
   Vector<Vec2> ring_, lo_, hi_;
   AabbGridBuffers<Vector> grid_;
