@@ -81,21 +81,18 @@ struct WriteDiscs {
   THRONG_HD void operator()(uint32_t v) const { w.Discs(v); }
 };
 
-// Copies the points into grid order.
+// Copies the points into grid order, packed as the walk reads them.
 struct PathGatherFunctor {
   const uint32_t* order;
   const float *x_in, *y_in, *r_in, *vx_in, *vy_in;
   const int32_t* owner_in;
-  float *x, *y, *r, *vx, *vy;
-  int32_t* owner;
+  PathPoint* point;
+  float *vx, *vy;
   THRONG_HD void operator()(uint32_t i) const {
     const uint32_t src = order[i];
-    x[i] = x_in[src];
-    y[i] = y_in[src];
-    r[i] = r_in[src];
+    point[i] = {x_in[src], y_in[src], r_in[src], owner_in[src]};
     vx[i] = vx_in[src];
     vy[i] = vy_in[src];
-    owner[i] = owner_in[src];
   }
 };
 
@@ -116,25 +113,20 @@ struct WriteDiscOwners {
   }
 };
 
-// The owner of each slot of the ORCA grid: -1 for a pedestrian (its row is below
-// `pedestrians`), else the disc's vehicle.
-struct SlotOwnerFunctor {
-  const uint32_t* input_index;
+// Each slot of the ORCA grid packed as the walk reads it, with its owner: -1 for a
+// pedestrian (its row is below `pedestrians`), else the disc's vehicle. Returns the
+// slot's speed if a pedestrian's, 0 for a disc: the reduction over it finds the fastest
+// walker in the same pass.
+struct SlotPointFunctor {
+  GridPointsView solved;
   uint32_t pedestrians;
   const int32_t* disc_owner;
-  int32_t* owner;
-  THRONG_HD void operator()(uint32_t slot) const {
-    const uint32_t k = input_index[slot];
-    owner[slot] = k < pedestrians ? -1 : disc_owner[k - pedestrians];
-  }
-};
-
-// A pedestrian slot's speed, 0 for a disc: the fastest walker over the ORCA grid's slots.
-struct PedestrianSlotSpeedOf {
-  const float *vx, *vy;
-  const int32_t* owner;
+  PathPoint* point;
   THRONG_HD float operator()(uint32_t slot) const {
-    return owner[slot] < 0 ? Length(Vec2{vx[slot], vy[slot]}) : 0.f;
+    const uint32_t k = solved.input_index[slot];
+    const int32_t owner = k < pedestrians ? -1 : disc_owner[k - pedestrians];
+    point[slot] = {solved.x[slot], solved.y[slot], solved.radius[slot], owner};
+    return owner < 0 ? Length(Vec2{solved.vx[slot], solved.vy[slot]}) : 0.f;
   }
 };
 struct ValueOf {
@@ -183,10 +175,9 @@ class PathCheckPipeline {
     if (m == 0) return;
     const thrust::counting_iterator<uint32_t> first(0);
     const uint32_t total = n + CountDiscs(policy, scene.vehicles.bodies, m);
-    for (auto* column : {&x_, &y_, &r_, &vx_, &vy_, &sx_, &sy_, &sr_, &svx_, &svy_})
-      Grow(*column, total);
+    for (auto* column : {&x_, &y_, &r_, &vx_, &vy_, &svx_, &svy_}) Grow(*column, total);
     Grow(owner_, total);
-    Grow(sowner_, total);
+    Grow(point_, total);
     const PathPointsWriter writer{scene,   Raw(disc_start_), Raw(x_),  Raw(y_),
                                   Raw(r_), Raw(vx_),         Raw(vy_), Raw(owner_)};
     thrust::for_each_n(policy, first, n, WritePedestrians{writer});
@@ -201,12 +192,10 @@ class PathCheckPipeline {
     // an eighth of it, so that one query reads at most ~17 rows of cells.
     const GridSpec grid = MakeGridSpec(total, std::max(2.f, reach_max / 8.f));
     SortIntoGrid(policy, Raw(x_), Raw(y_), total, grid, buckets_, order_, offsets_);
-    thrust::for_each_n(
-        policy, first, total,
-        PathGatherFunctor{Raw(order_), Raw(x_), Raw(y_), Raw(r_), Raw(vx_), Raw(vy_), Raw(owner_),
-                          Raw(sx_), Raw(sy_), Raw(sr_), Raw(svx_), Raw(svy_), Raw(sowner_)});
-    const PathPointsView points{Raw(sx_),  Raw(sy_),     Raw(sr_), Raw(svx_),
-                                Raw(svy_), Raw(sowner_), r_max,    walk_max};
+    thrust::for_each_n(policy, first, total,
+                       PathGatherFunctor{Raw(order_), Raw(x_), Raw(y_), Raw(r_), Raw(vx_), Raw(vy_),
+                                         Raw(owner_), Raw(point_), Raw(svx_), Raw(svy_)});
+    const PathPointsView points{Raw(point_), Raw(svx_), Raw(svy_), r_max, walk_max};
     Walk(policy, params, max_brake_decel, lanes, edges, edge_count, edge_grid, points,
          scene.vehicles, Raw(offsets_), grid, m, stop, chunk, clear);
   }
@@ -230,19 +219,16 @@ class PathCheckPipeline {
     const uint32_t total = n + discs;
     if (solved.count != total) return false;
     Grow(disc_owner_, discs);
-    Grow(sowner_, total);
+    Grow(point_, total);
     thrust::for_each_n(policy, first, m,
                        WriteDiscOwners{scene.vehicles.bodies, Raw(disc_start_), Raw(disc_owner_)});
-    thrust::for_each_n(policy, first, total,
-                       SlotOwnerFunctor{solved.input_index, n, Raw(disc_owner_), Raw(sowner_)});
     const float r_max = solved.r_max;  // the solve's own, over these points
     const float walk_max = thrust::transform_reduce(
-        policy, first, first + total, PedestrianSlotSpeedOf{solved.vx, solved.vy, Raw(sowner_)},
+        policy, first, first + total, SlotPointFunctor{solved, n, Raw(disc_owner_), Raw(point_)},
         0.f, MaxOf{});
     const float reach_max = ReachMax(policy, params, scene.vehicles.bodies, m, r_max, walk_max);
     if (!(solved.grid.cell * 8.f >= reach_max)) return false;
-    const PathPointsView points{solved.x,  solved.y,     solved.radius, solved.vx,
-                                solved.vy, Raw(sowner_), r_max,         walk_max};
+    const PathPointsView points{Raw(point_), solved.vx, solved.vy, r_max, walk_max};
     Walk(policy, params, max_brake_decel, lanes, edges, edge_count, edge_grid, points,
          scene.vehicles, solved.offsets, solved.grid, m, stop, chunk, clear);
     return true;
@@ -290,8 +276,9 @@ class PathCheckPipeline {
   }
 
   Vector<uint32_t> disc_start_, buckets_, order_, offsets_;
-  Vector<float> x_, y_, r_, vx_, vy_, sx_, sy_, sr_, svx_, svy_;
-  Vector<int32_t> owner_, sowner_, disc_owner_;
+  Vector<float> x_, y_, r_, vx_, vy_, svx_, svy_;
+  Vector<int32_t> owner_, disc_owner_;
+  Vector<PathPoint> point_;
 };
 
 }  // namespace throng

@@ -33,13 +33,18 @@ constexpr float kPathSampleStep = 1.f;         // m between corridor samples alo
 
 // What a corridor meets: pedestrians (owner -1, moving at vx, vy) and the vehicles' discs
 // (owner = the vehicle, standing), in whatever order the caller's search keeps them.
+// A point as the walk tests it: where, how large, whose (-1: a pedestrian, else the disc's
+// vehicle). One 16-byte record: a sample's few points are read from one cache line, not
+// from one per column (the walk waits on memory, not on arithmetic).
+struct PathPoint {
+  float x, y, r;
+  int32_t owner;
+};
+
 struct PathPointsView {
-  const float* x;
-  const float* y;
-  const float* r;
-  const float* vx;
+  const PathPoint* point;
+  const float* vx;  // read only for the points in a corridor
   const float* vy;
-  const int32_t* owner;
   float r_max;     // largest r
   float walk_max;  // fastest pedestrian, m/s
 };
@@ -94,21 +99,21 @@ THRONG_HD inline float PathClearAhead(const PathCheckParams& params, float max_b
                     fabsf(t.y) * kPathSampleStep + fabsf(right.y) * across};
     for_each_near(p, half, [&](uint32_t begin, uint32_t end) {
       for (uint32_t k = begin; k < end; ++k) {
-        if (pts.owner[k] == self) continue;
-        const Vec2 d = Vec2{pts.x[k], pts.y[k]} - p;
+        const PathPoint q = pts.point[k];
+        if (q.owner == self) continue;
+        const Vec2 d = Vec2{q.x, q.y} - p;
         if (LengthSq(d) > reach * reach) continue;  // the search's extra points
         const float along = Dot(d, t);
         if (fabsf(along) > kPathSampleStep) continue;
         const float lateral_now = Dot(d, right);
-        const float drift =
-            pts.owner[k] < 0 ? Dot(Vec2{pts.vx[k], pts.vy[k]}, right) * horizon : 0.f;
+        const float drift = q.owner < 0 ? Dot(Vec2{pts.vx[k], pts.vy[k]}, right) * horizon : 0.f;
         const float lateral_then = lateral_now + drift;
-        const float band = half_width + pts.r[k];
+        const float band = half_width + q.r;
         if (MinF(lateral_now, lateral_then) >= band || MaxF(lateral_now, lateral_then) <= -band) {
           continue;  // stays beside the corridor until the vehicle has passed
         }
-        const float distance = MaxF(0.f, ahead + along - pts.r[k]);
-        if (ahead + along + pts.r[k] > 0.f) best = MinF(best, distance);
+        const float distance = MaxF(0.f, ahead + along - q.r);
+        if (ahead + along + q.r > 0.f) best = MinF(best, distance);
       }
     });
     orca::ForEachEdgeNear(edge_grid, edge_count, p, half_width, [&](int e) {

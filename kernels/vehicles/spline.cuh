@@ -97,11 +97,16 @@ struct SplineSlopes {
   float m0 = 0.f, m1 = 0.f;
 };
 
-// (segment, t) at arc length s, s already normalised; `slopes` (may be null) holds the
-// last piece's slopes, reused when s lies in the same piece. The answer does not depend
-// on it.
-THRONG_HD inline SplineSample ParamAt(const SplineSetView& set, const SplineHeader& h, float s,
-                                      SplineSlopes* slopes = nullptr) {
+// Where ParamAt interpolates for arc length s (already normalised): table interval k,
+// the segment within it, where that segment's part of the interval starts (s0, t0), and
+// the interval's end sample.
+struct SplinePiece {
+  uint32_t k, segment;
+  float s0, t0;
+  SplineSample hi;
+};
+
+THRONG_HD inline SplinePiece PieceAt(const SplineSetView& set, const SplineHeader& h, float s) {
   const float x = s / h.spacing;
   uint32_t k = static_cast<uint32_t>(x);
   if (k > h.table_count - 2) k = h.table_count - 2;
@@ -116,6 +121,19 @@ THRONG_HD inline SplineSample ParamAt(const SplineSetView& set, const SplineHead
     s0 = knot[seg].s;
     t0 = 0.f;
   }
+  return {k, seg, s0, t0, hi};
+}
+
+// (segment, t) at arc length s, s already normalised; `slopes` (may be null) holds the
+// last piece's slopes, reused when s lies in the same piece. The answer does not depend
+// on it.
+THRONG_HD inline SplineSample ParamAt(const SplineSetView& set, const SplineHeader& h, float s,
+                                      SplineSlopes* slopes = nullptr) {
+  const SplinePiece piece = PieceAt(set, h, s);
+  const uint32_t k = piece.k, seg = piece.segment;
+  const SplineSample hi = piece.hi;
+  const SplineKnot* knot = set.knots + h.knot_begin;
+  const float s0 = piece.s0, t0 = piece.t0;
   const bool last = seg == hi.segment;
   const float s1 = last ? static_cast<float>(k + 1) * h.spacing : knot[seg + 1].s;
   const float t1 = last ? hi.t : 1.f;
@@ -211,7 +229,7 @@ THRONG_HD inline float TurnRateOver(const SplineSetView& set, uint32_t spline, f
 THRONG_HD inline float CurvatureAt(const SplineSetView& set, uint32_t spline, float s) {
   const SplineHeader& h = set.headers[spline];
   s = NormalizeArcLength(h, s);
-  const uint32_t seg = ParamAt(set, h, s).segment;
+  const uint32_t seg = PieceAt(set, h, s).segment;  // ParamAt's segment, without its t
   const SplineKnot a = set.knots[h.knot_begin + seg];
   const SplineKnot b = set.knots[h.knot_begin + seg + 1];
   const float w = Lerp(a.window, b.window, Clamp((s - a.s) / (b.s - a.s), 0.f, 1.f));
@@ -251,7 +269,7 @@ THRONG_HD inline float PeakCurvatureAhead(const SplineSetView& set, uint32_t spl
                                           float distance) {
   const SplineHeader& h = set.headers[spline];
   s = NormalizeArcLength(h, s);
-  uint32_t seg = ParamAt(set, h, s).segment;
+  uint32_t seg = PieceAt(set, h, s).segment;
   const SplineKnot* knot = set.knots + h.knot_begin;
   float peak = knot[seg].peak_curvature;
   // Arc length still ahead past the end of the current segment.
