@@ -19,6 +19,7 @@
 #include "kernels/backends/contact_kernel.cuh"
 #include "kernels/backends/contact_rings.h"
 #include "kernels/backends/grid_build.cuh"
+#include "kernels/backends/light_policy.cuh"
 #include "kernels/input/stop_request.h"
 #include "kernels/math/scalar.cuh"
 #include "kernels/orca/orca_types.h"
@@ -165,7 +166,7 @@ class ContactPipeline {
     Grow(y_, n);
     Grow(radius_, n);
     thrust::for_each_n(
-        policy, first, n,
+        Light(policy), first, n,
         ContactSlotGatherFunctor{x, y, radius, n, Raw(order_), Raw(x_), Raw(y_), Raw(radius_)});
     const ContactAgentsView agents{Raw(x_), Raw(y_), Raw(radius_), Raw(offsets_), grid, b.r_max, n};
     return CountIn(policy, agents, bodies, body_count, chunk, stop);

@@ -113,14 +113,14 @@ void CpuBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents,
 void CpuBackend::PreparePedestrians(const PedestrianPrepareParams& params,
                                     const PedestrianPrepareScene& scene,
                                     const PedestrianPrepareOutput& out) {
-  thrust::for_each_n(cpu_system::par, thrust::counting_iterator<size_t>(0), scene.count,
+  thrust::for_each_n(Light(cpu_system::par), thrust::counting_iterator<size_t>(0), scene.count,
                      PedestrianPrepareFunctor{params, scene, out});
 }
 
 void CpuBackend::MovePedestrians(const PedestrianMoveParams& params,
                                  const PedestrianMoveScene& scene,
                                  const PedestrianMoveOutput& out) {
-  thrust::for_each_n(cpu_system::par, thrust::counting_iterator<size_t>(0), scene.count,
+  thrust::for_each_n(Light(cpu_system::par), thrust::counting_iterator<size_t>(0), scene.count,
                      PedestrianMoveFunctor{params, scene, out});
 }
 

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <omp.h>
+#include <thrust/for_each.h>
 #include <thrust/system/omp/execution_policy.h>
 
 #include <cstdint>
@@ -18,7 +19,10 @@
 
 namespace throng::cpu_system {
 
-struct Par : thrust::system::omp::execution_policy<Par> {};
+struct Par : thrust::system::omp::execution_policy<Par> {
+  // for_each_n over fewer elements runs on the calling thread (Light, below).
+  int32_t serial_below = 0;
+};
 
 // At most this many pieces: the partial sums are combined in piece order on one thread.
 inline constexpr int64_t kMaxReducePieces = 64;
@@ -76,6 +80,30 @@ T transform_reduce(Par&, It first, It last, F f, T init, Op op) {
 template <class It, class T, class Op>
 T reduce(Par&, It first, It last, T init, Op op) {
   return ReduceInOneRegion(first, static_cast<int64_t>(last - first), Identity{}, init, op);
+}
+
+// Below this many elements a light pass (kernels/backends/light_policy.cuh) runs on one
+// thread: a gather or a key costs a few nanoseconds an element, a wake-up tens of
+// microseconds, and a pass that is not light does not ask.
+inline constexpr int32_t kLightSerialBelow = 4096;
+
+template <class It, class Size, class F>
+It for_each_n(Par& exec, It first, Size n, F f) {
+  // Bounded by an int32 threshold, so that the compiler sees a bounded loop (a fill
+  // through here became a memset GCC warned about for any Size).
+  const int64_t count = static_cast<int64_t>(n);
+  if (count >= 0 && count < exec.serial_below) {
+    for (int32_t i = 0; i < static_cast<int32_t>(count); ++i, ++first) f(*first);
+    return first;
+  }
+  // Thrust's own OpenMP loop, instantiated for Par as Thrust's dispatch would.
+  return thrust::system::omp::detail::for_each_n(exec, first, n, f);
+}
+
+inline Par Light(const Par&) {
+  Par light;
+  light.serial_below = kLightSerialBelow;
+  return light;
 }
 
 inline constexpr Par par{};

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 
+#include "kernels/backends/light_policy.cuh"
 #include "kernels/backends/raw_pointer.cuh"
 #include "kernels/spatial/grid.cuh"
 
@@ -35,12 +36,13 @@ void SortIntoGrid(const Policy& policy, const float* px, const float* py, uint32
   Grow(order, n);
   Grow(offsets, bucket_count + 1);
   const thrust::counting_iterator<uint32_t> first(0);
-  thrust::for_each_n(policy, first, n, GridKeyFunctor{px, py, grid, Raw(buckets), Raw(order)});
+  thrust::for_each_n(Light(policy), first, n,
+                     GridKeyFunctor{px, py, grid, Raw(buckets), Raw(order)});
   thrust::stable_sort_by_key(policy, buckets.begin(), buckets.begin() + n, order.begin());
   // offsets[b] = first sorted index with bucket >= b: starts of non-empty buckets, then
   // a minimum scan from the right fills the empty ones.
-  thrust::fill(policy, offsets.begin(), offsets.begin() + bucket_count + 1, n);
-  thrust::for_each_n(policy, first, n, BucketStartFunctor{Raw(buckets), Raw(offsets)});
+  thrust::fill(Light(policy), offsets.begin(), offsets.begin() + bucket_count + 1, n);
+  thrust::for_each_n(Light(policy), first, n, BucketStartFunctor{Raw(buckets), Raw(offsets)});
   const auto reversed = thrust::make_reverse_iterator(offsets.begin() + bucket_count + 1);
   thrust::inclusive_scan(policy, reversed, reversed + bucket_count + 1, reversed,
                          thrust::minimum<uint32_t>());

@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "kernels/backends/grid_build.cuh"
+#include "kernels/backends/light_policy.cuh"
 #include "kernels/math/scalar.cuh"
 #include "kernels/orca/orca_agent.cuh"
 #include "kernels/orca/orca_repair.cuh"
@@ -154,7 +155,7 @@ class OrcaPipeline {
     Grow(flags_, n);
     Grow(points_, n);
     SortIntoGrid(policy, in.px, in.py, n, grid, buckets_, order_, offsets_);
-    thrust::for_each_n(policy, first, n,
+    thrust::for_each_n(Light(policy), first, n,
                        GatherFunctor{in, Raw(order_), Raw(px_), Raw(py_), Raw(vx_), Raw(vy_),
                                      Raw(radius_), Raw(max_speed_), Raw(pref_vx_), Raw(pref_vy_),
                                      Raw(id_), Raw(flags_), Raw(input_index_), Raw(points_)});
@@ -184,9 +185,9 @@ class OrcaPipeline {
     if (scan == NeighborScan::kShrinkPastMarks) {
       const uint32_t buckets = BucketCount(grid);
       Grow(non_cooperative_buckets_, buckets);
-      thrust::for_each_n(policy, first, buckets,
-                         NonCooperativeBucketsFunctor{Raw(offsets_), Raw(flags_),
-                                                      Raw(non_cooperative_buckets_)});
+      thrust::for_each_n(
+          Light(policy), first, buckets,
+          NonCooperativeBucketsFunctor{Raw(offsets_), Raw(flags_), Raw(non_cooperative_buckets_)});
     }
     for_each_agent("candidates",
                    NeighborQueryFunctor{sorted, Raw(points_), Raw(offsets_), grid, params, r_max,
@@ -218,10 +219,10 @@ class OrcaPipeline {
 
     t0 = Clock::now();
     RepairPasses(policy, sync, sorted, grid, reach * 1.0001f, obstacles, params, n);
-    thrust::for_each_n(policy, first, n,
-                       OrcaWriteResultsFunctor{sorted, Raw(lists_), params.max_neighbors,
-                                               Raw(kept_), Raw(candidates_), Raw(missed_),
-                                               state, out});
+    thrust::for_each_n(
+        Light(policy), first, n,
+        OrcaWriteResultsFunctor{sorted, Raw(lists_), params.max_neighbors, Raw(kept_),
+                                Raw(candidates_), Raw(missed_), state, out});
     sync();
     times->revalidate_ms += ms_since(t0);
   }

@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include "kernels/backends/grid_build.cuh"
+#include "kernels/backends/light_policy.cuh"
 #include "kernels/input/stop_request.h"
 #include "kernels/math/scalar.cuh"
 #include "kernels/spatial/grid.cuh"
@@ -180,8 +181,8 @@ class PathCheckPipeline {
     Grow(point_, total);
     const PathPointsWriter writer{scene,   Raw(disc_start_), Raw(x_),  Raw(y_),
                                   Raw(r_), Raw(vx_),         Raw(vy_), Raw(owner_)};
-    thrust::for_each_n(policy, first, n, WritePedestrians{writer});
-    thrust::for_each_n(policy, first, m, WriteDiscs{writer});
+    thrust::for_each_n(Light(policy), first, n, WritePedestrians{writer});
+    thrust::for_each_n(Light(policy), first, m, WriteDiscs{writer});
 
     const float r_max =
         thrust::transform_reduce(policy, first, first + total, ValueOf{Raw(r_)}, 0.f, MaxOf{});
@@ -192,7 +193,7 @@ class PathCheckPipeline {
     // an eighth of it, so that one query reads at most ~17 rows of cells.
     const GridSpec grid = MakeGridSpec(total, std::max(2.f, reach_max / 8.f));
     SortIntoGrid(policy, Raw(x_), Raw(y_), total, grid, buckets_, order_, offsets_);
-    thrust::for_each_n(policy, first, total,
+    thrust::for_each_n(Light(policy), first, total,
                        PathGatherFunctor{Raw(order_), Raw(x_), Raw(y_), Raw(r_), Raw(vx_), Raw(vy_),
                                          Raw(owner_), Raw(point_), Raw(svx_), Raw(svy_)});
     const PathPointsView points{Raw(point_), Raw(svx_), Raw(svy_), r_max, walk_max};
@@ -220,7 +221,7 @@ class PathCheckPipeline {
     if (solved.count != total) return false;
     Grow(disc_owner_, discs);
     Grow(point_, total);
-    thrust::for_each_n(policy, first, m,
+    thrust::for_each_n(Light(policy), first, m,
                        WriteDiscOwners{scene.vehicles.bodies, Raw(disc_start_), Raw(disc_owner_)});
     const float r_max = solved.r_max;  // the solve's own, over these points
     const float walk_max = thrust::transform_reduce(
@@ -242,7 +243,7 @@ class PathCheckPipeline {
   uint32_t CountDiscs(const Policy& policy, const VehicleBody* bodies, uint32_t m) {
     const thrust::counting_iterator<uint32_t> first(0);
     Grow(disc_start_, m);
-    thrust::transform(policy, first, first + m, disc_start_.begin(), DiscCountOf{bodies});
+    thrust::transform(Light(policy), first, first + m, disc_start_.begin(), DiscCountOf{bodies});
     const uint32_t discs = thrust::transform_reduce(policy, first, first + m, DiscCountOf{bodies},
                                                     0u, thrust::plus<uint32_t>());
     thrust::exclusive_scan(policy, disc_start_.begin(), disc_start_.begin() + m,

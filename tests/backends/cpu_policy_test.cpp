@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 #include <omp.h>
+#include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/reduce.h>
 #include <thrust/transform_reduce.h>
@@ -13,6 +14,8 @@
 #include <cstdint>
 #include <cstring>
 #include <vector>
+
+#include "kernels/backends/light_policy.cuh"
 
 namespace throng {
 namespace {
@@ -92,6 +95,28 @@ TEST(CpuPolicyTest, AFloatSumHasTheSameBitsAtAnyThreadCount) {
     EXPECT_NEAR(got, exact, 1e-5 * exact) << n;
   }
   omp_set_num_threads(threads_before);
+}
+
+// Records, for every element, whether it ran inside a parallel region.
+struct RecordRegion {
+  int* in_region;
+  void operator()(uint32_t i) const { in_region[i] = omp_in_parallel() ? 1 : 0; }
+};
+
+TEST(CpuPolicyTest, ALightPassBelowItsThresholdRunsOnTheCallingThreadAndAboveItInParallel) {
+  const int threads_before = omp_get_max_threads();
+  omp_set_num_threads(2);
+  const thrust::counting_iterator<uint32_t> first(0);
+  const auto n = static_cast<uint32_t>(cpu_system::kLightSerialBelow);
+  std::vector<int> small(n - 1, -1), large(n, -1);
+  thrust::for_each_n(Light(cpu_system::par), first, n - 1, RecordRegion{small.data()});
+  thrust::for_each_n(Light(cpu_system::par), first, n, RecordRegion{large.data()});
+  std::vector<int> plain(16, -1);
+  thrust::for_each_n(cpu_system::par, first, 16, RecordRegion{plain.data()});
+  omp_set_num_threads(threads_before);
+  for (uint32_t i = 0; i + 1 < n; ++i) ASSERT_EQ(small[i], 0) << i;  // every element, no region
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(large[i], 1) << i;
+  for (int v : plain) EXPECT_EQ(v, 1);  // a pass that is not light always takes its region
 }
 
 }  // namespace
