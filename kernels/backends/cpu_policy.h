@@ -1,13 +1,16 @@
 // The cpu backend's Thrust execution policy: Thrust's OpenMP system, except that a
-// reduction opens one parallel region instead of two. Host code only (OpenMP).
+// reduction opens one parallel region instead of two, and a light pass
+// (kernels/backends/light_policy.cuh) over fewer than 4,096 elements opens none. Host
+// code only (OpenMP).
 //
-// Why: Thrust's OpenMP reduce adds up intervals in one region and then the intervals'
-// sums in a second, and under OMP_WAIT_POLICY=PASSIVE every region pays the wake-up of
-// the sleeping threads, tens of microseconds on the machines measured
-// (docs/PERFORMANCE.md, "What OMP_WAIT_POLICY=PASSIVE costs the small stages"), and a
-// tick makes about a dozen reductions. Thrust dispatches an algorithm called with a policy to the
-// overload found for the policy's most derived type (its "custom backend" mechanism), so
-// the pipelines, written once for both backends, stay as they are.
+// Why: under OMP_WAIT_POLICY=PASSIVE every region pays the wake-up of the sleeping
+// threads, tens of microseconds on the machines measured (docs/PERFORMANCE.md, "What
+// OMP_WAIT_POLICY=PASSIVE costs the small stages"); Thrust's OpenMP reduce adds up
+// intervals in one region and the intervals' sums in a second, a tick makes about a
+// dozen reductions, and a small world's gathers and keys are microseconds of work.
+// Thrust dispatches an algorithm called with a policy to the overload found for the
+// policy's most derived type (its "custom backend" mechanism), so the pipelines, written
+// once for both backends, stay as they are.
 #pragma once
 
 #include <omp.h>
