@@ -14,7 +14,6 @@
 #pragma once
 
 #include <omp.h>
-#include <thrust/for_each.h>
 #include <thrust/system/omp/execution_policy.h>
 
 #include <cstdint>
@@ -90,17 +89,17 @@ T reduce(Par&, It first, It last, T init, Op op) {
 // microseconds, and a pass that is not light does not ask.
 inline constexpr int32_t kLightSerialBelow = 4096;
 
+// Thrust's OpenMP loop, with the region skipped below exec.serial_below. One loop for
+// both: with a second, serial loop the functor had two call sites, and GCC stopped
+// inlining the large ones (the pedestrians' preparation took 0.4 ms longer at 100,000).
 template <class It, class Size, class F>
 It for_each_n(Par& exec, It first, Size n, F f) {
-  // Bounded by an int32 threshold, so that the compiler sees a bounded loop (a fill
-  // through here became a memset GCC warned about for any Size).
   const int64_t count = static_cast<int64_t>(n);
-  if (count >= 0 && count < exec.serial_below) {
-    for (int32_t i = 0; i < static_cast<int32_t>(count); ++i, ++first) f(*first);
-    return first;
-  }
-  // Thrust's own OpenMP loop, instantiated for Par as Thrust's dispatch would.
-  return thrust::system::omp::detail::for_each_n(exec, first, n, f);
+  if (count <= 0) return first;
+  const bool parallel = count >= exec.serial_below;
+#pragma omp parallel for schedule(static) if (parallel)
+  for (int64_t i = 0; i < count; ++i) f(*(first + i));
+  return first + count;
 }
 
 inline Par Light(const Par&) {
