@@ -69,13 +69,14 @@ struct ContactSlotGatherFunctor {
   }
 };
 
-// Gathers slot's agent (ContactSlotGatherFunctor) and measures how far it is from where
-// the solve sorted it, with its radius (0, 0 for an empty slot): the gather and the
-// measure in one pass, one parallel region on the cpu instead of two.
+// How far an agent moved from where the solve sorted it, and its radius.
 struct MovedAndRadius {
   float moved, r_max;
 };
 
+// Gathers a slot's agent (ContactSlotGatherFunctor) and measures how far it is from where
+// the solve sorted it, with its radius (0, 0 for an empty slot): the gather and the
+// measure in one pass, one parallel region on the cpu instead of two.
 struct GatherAndMeasureSlot {
   ContactSlotGatherFunctor gather;
   const float* sorted_x;
@@ -95,10 +96,10 @@ struct CombineMovedAndRadius {
 };
 
 // Agents per contact reduction (ContactPipeline::Count): the cpu's 262,144 let a stop
-// request in every few milliseconds (100,000 town agents take 4 ms on 2 cores) and
-// count a world of 100,000 in one parallel region; a GPU wants a whole device's worth of threads
-// per launch (an H200 holds 270,336 at once), and a 1M-agent count in 16 chunks paid 16 launches
-// and 16 waits for their sums.
+// request in every few milliseconds (100,000 town agents take 4 ms on 2 cores) and count
+// a world of 100,000 in one parallel region; a GPU wants a whole device's worth of
+// threads per launch (an H200 holds 270,336 at once), and a 1M-agent count in 16 chunks
+// paid 16 launches and 16 waits for their sums.
 constexpr uint32_t kCpuContactChunk = 1u << 18;
 constexpr uint32_t kGpuContactChunk = 1u << 20;
 
