@@ -55,6 +55,9 @@ struct FlowFigures {
   size_t passed = 0;
   double door_flow = 0;       // 0 where fewer than 90% passed
   double door_mean_flow = 0;  // passages over the whole run
+  // The first and the median passage, s (-1: none, or fewer than half passed): where a
+  // later median arrival comes from, the walk to the door or the door itself.
+  double first_passage_s = -1, median_passage_s = -1;
   // --not-home: who is not home at the end, and where (a jam to look at).
   struct Straggler {
     uint32_t id;
@@ -224,6 +227,13 @@ FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ti
     f.longest_pause_s = LongestPause(arrived, f.with_goals, ticks, snapshot.dt);
   }
   f.door_flow = SteadyFlow(passages, n, snapshot.dt, door);
+  if (door > 0.f && !passages.empty()) {
+    std::sort(passages.begin(), passages.end());
+    f.first_passage_s = passages.front() * static_cast<double>(snapshot.dt);
+    if (passages.size() >= (n + 1) / 2) {
+      f.median_passage_s = passages[(n + 1) / 2 - 1] * static_cast<double>(snapshot.dt);
+    }
+  }
   f.door_mean_flow = ticks > 0 && door > 0.f
                          ? passages.size() / (ticks * static_cast<double>(snapshot.dt)) / door
                          : 0;
@@ -445,9 +455,9 @@ int main(int argc, char** argv) {
           }
           std::printf(
               "%-13s %6zu %-6s door: %zu of %zu through; persons/(m s): %s, %.2f over the "
-              "run (seed %u)\n",
+              "run; first passage %.1f s, median %.1f s (seed %u)\n",
               name.c_str(), f.agents, plain ? "plain" : "throng", f.passed, f.agents, steady,
-              f.door_mean_flow, seed);
+              f.door_mean_flow, f.first_passage_s, f.median_passage_s, seed);
         }
         std::fflush(stdout);
         home_sum += f.home;
