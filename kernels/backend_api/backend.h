@@ -18,6 +18,7 @@
 #include "kernels/vehicles/spline_desc.h"
 #include "kernels/vehicles/spline_queries.h"
 #include "kernels/vehicles/vehicle_batch.h"
+#include "kernels/vehicles/vehicle_move_types.h"
 
 namespace throng {
 
@@ -87,6 +88,12 @@ class Backend {
   // spline ids are errors); on error `out` is left untouched.
   virtual void FollowSplines(const FollowerParams& params, float world_speed_limit,
                              const VehicleColumns& vehicles, FollowerResults* out) = 0;
+
+  // Each vehicle moved by the world's bicycle for dt under its controls
+  // (vehicle_move_types.h): its wheel angle, its body, the next state's pose. Host memory in
+  // and out; the world's own columns, not validated again.
+  virtual void MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,
+                            const VehicleMoveOutput& out) = 0;
 
   // Cast-fan avoidance (docs/ALGORITHMS.md §4) for forward-only agents against the installed
   // obstacles' edges: the chosen probe and the direction to move along after turning

@@ -25,6 +25,7 @@
 #include "kernels/orca/orca_validate.h"
 #include "kernels/steering/pedestrian_move.cuh"
 #include "kernels/steering/pedestrian_prepare.cuh"
+#include "kernels/vehicles/vehicle_move.cuh"
 
 namespace throng {
 
@@ -122,6 +123,12 @@ void CpuBackend::MovePedestrians(const PedestrianMoveParams& params,
                                  const PedestrianMoveOutput& out) {
   thrust::for_each_n(Light(cpu_system::par), thrust::counting_iterator<size_t>(0), scene.count,
                      PedestrianMoveFunctor{params, scene, out});
+}
+
+void CpuBackend::MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,
+                              const VehicleMoveOutput& out) {
+  thrust::for_each_n(Light(cpu_system::par), thrust::counting_iterator<size_t>(0), scene.count,
+                     VehicleMoveFunctor{params, scene, out});
 }
 
 PedestrianSums CpuBackend::ReportPedestrians(const PedestrianReportParams& params,

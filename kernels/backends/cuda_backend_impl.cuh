@@ -63,6 +63,8 @@ class CudaBackend final : public Backend {
                           const PedestrianPrepareOutput& out) override;
   void MovePedestrians(const PedestrianMoveParams& params, const PedestrianMoveScene& scene,
                        const PedestrianMoveOutput& out) override;
+  void MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,
+                    const VehicleMoveOutput& out) override;
   PedestrianSums ReportPedestrians(const PedestrianReportParams& params,
                                    const PedestrianReportScene& scene,
                                    const PedestrianReportOutput& out) override;

@@ -1,12 +1,15 @@
 // The cuda backend's vehicle pipelines: three-factor spline following and the spline
-// queries, on the lanes that SetSplines installed (cuda_backend.cu).
+// queries, on the lanes that SetSplines installed (cuda_backend.cu), and the vehicles'
+// move by the world's bicycle.
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/system/cuda/execution_policy.h>
 
 #include "kernels/backends/cuda_backend_impl.cuh"
+#include "kernels/backends/cuda_staging.cuh"
 #include "kernels/backends/follower_kernel.cuh"
 #include "kernels/backends/spline_query_kernel.cuh"
+#include "kernels/vehicles/vehicle_move.cuh"
 
 namespace throng {
 
@@ -24,6 +27,11 @@ struct CudaBackend::VehiclePart {
   DeviceVector<uint32_t> q_spline;
   DeviceVector<float> q_s, q_px, q_py, q_pz, q_hint;
   DeviceVector<float> x, y, z, tx, ty, tz, k, progress;
+  // The move's columns in one block each way (cuda_staging.cuh); the bodies move in place
+  // in the input block.
+  CudaStaging staging;
+  DeviceVector<uint8_t> move_in, move_out;
+  size_t move_in_at[11] = {}, move_out_at[7] = {};
 };
 
 void CudaBackend::DropPart::operator()(VehiclePart* p) const { delete p; }
@@ -102,6 +110,42 @@ void CudaBackend::QuerySplines(const SplineQueries& q, SplineQueryResults* out) 
   Download(d.k, out->curvature);
   Download(d.progress, out->progress);
   Synchronize();
+}
+
+// The pose, controls and bodies go up in one block; the wheel angles, the moved bodies and
+// the next state's columns come down (until the state lives here, issue 37).
+void CudaBackend::MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,
+                               const VehicleMoveOutput& out) {
+  const size_t n = scene.count;
+  if (n == 0) return;
+  if (!vehicles_) vehicles_.reset(new VehiclePart);
+  VehiclePart& d = *vehicles_;
+  const size_t f = n * sizeof(float), b = n * sizeof(VehicleBody);
+  // The bodies first: the download of the moved ones then copies only them.
+  const HostColumnIn in_columns[11] = {
+      {out.bodies, b},     {scene.px, f},    {scene.py, f},          {scene.pz, f},
+      {scene.yaw, f},      {scene.speed, f}, {scene.wheel_angle, f}, {scene.steering, f},
+      {scene.throttle, f}, {scene.brake, f}, {scene.progress, f}};
+  transferred_.to_backend += d.staging.Upload(in_columns, 11, d.move_in, d.move_in_at, stream_);
+  const size_t out_bytes[7] = {f, f, f, f, f, f, f};
+  d.move_out.resize(LayOutColumns(out_bytes, 7, d.move_out_at));
+  uint8_t* in_block = Raw(d.move_in);
+  uint8_t* out_block = Raw(d.move_out);
+  auto in = [&](int k) { return reinterpret_cast<float*>(in_block + d.move_in_at[k]); };
+  auto at = [&](int k) { return reinterpret_cast<float*>(out_block + d.move_out_at[k]); };
+  const VehicleMoveScene device_scene{in(1), in(2), in(3), in(4),  in(5), in(6),
+                                      in(7), in(8), in(9), in(10), n};
+  VehicleBody* bodies = reinterpret_cast<VehicleBody*>(in_block + d.move_in_at[0]);
+  const VehicleMoveOutput device_out{at(0), bodies, at(1), at(2), at(3), at(4), at(5), at(6)};
+  thrust::for_each_n(Policy(), thrust::counting_iterator<size_t>(0), n,
+                     VehicleMoveFunctor{params, device_scene, device_out});
+  THRONG_CUDA_CHECK(cudaGetLastError());
+  const HostColumnOut moved[1] = {{out.bodies, b}};
+  transferred_.to_host += d.staging.Download(d.move_in, d.move_in_at, moved, 1, stream_);
+  const HostColumnOut next[7] = {
+      {out.wheel_angle, f},  {out.x, f}, {out.y, f}, {out.z, f}, {out.yaw, f}, {out.speed, f},
+      {out.progress_hint, f}};
+  transferred_.to_host += d.staging.Download(d.move_out, d.move_out_at, next, 7, stream_);
 }
 
 }  // namespace throng

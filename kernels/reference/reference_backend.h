@@ -32,6 +32,9 @@ class ReferenceBackend final : public Backend {
                                    const PedestrianReportOutput& out) override;
   void FollowSplines(const FollowerParams& params, float world_speed_limit,
                      const VehicleColumns& vehicles, FollowerResults* out) override;
+  // One vehicle after another, the bicycle in double (vehicle_move_ref.cpp).
+  void MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,
+                    const VehicleMoveOutput& out) override;
   void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& agents,
                     FanResults* out) override;
   // Brute force in double (the grid's cell is not used).

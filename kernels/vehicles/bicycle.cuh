@@ -5,19 +5,10 @@
 
 #include "kernels/math/hd.cuh"
 #include "kernels/math/scalar.cuh"
+#include "kernels/vehicles/bicycle_params.h"
 #include "kernels/vehicles/vehicle.cuh"
 
 namespace throng {
-
-struct BicycleParams {
-  float wheelbase = 2.7f;        // m
-  float max_steer_angle = 0.6f;  // rad of wheel angle at steering +-1
-  float max_accel = 3.f;         // m/s^2 at throttle 1
-  float max_brake = 6.f;         // m/s^2 at brake 1
-  // s; first-order lag of the wheel angle behind steering * max_steer_angle, state kept in
-  // VehicleState::wheel_angle. 0 = no lag (the wheel angle is the command).
-  float steering_time_constant = 0.3f;
-};
 
 // The wheel angle after dt: it follows steering * max_steer_angle with the first-order
 // lag (wheel += (command - wheel) * min(dt / tau, 1)); no lag: the command.

@@ -62,6 +62,12 @@ void TimedBackend::PreparePedestrians(const PedestrianPrepareParams& params,
   inner_->PreparePedestrians(params, scene, out);
 }
 
+void TimedBackend::MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,
+                                const VehicleMoveOutput& out) {
+  CallTimer timer(this, BackendCall::kMoveVehicles);
+  inner_->MoveVehicles(params, scene, out);
+}
+
 void TimedBackend::MovePedestrians(const PedestrianMoveParams& params,
                                    const PedestrianMoveScene& scene,
                                    const PedestrianMoveOutput& out) {

@@ -469,7 +469,7 @@ void Integrate(const WorldConfig& config, const Snapshot& s, World::Internals& w
   const float dt = s.dt;
   AgentColumns& oa = w.orca_agents;
   const OrcaResult& orca = w.orca;
-  const VehicleColumns& vc = w.vehicles;
+  VehicleColumns& vc = w.vehicles;
   const FollowerResults& fr = w.follower;
   const AgentResults& ar = result.agents;
   AgentSnapshot& na = next->agents;
@@ -483,28 +483,19 @@ void Integrate(const WorldConfig& config, const Snapshot& s, World::Internals& w
       {orca.vx.data(), orca.vy.data(), w.vz.data(), ar.vx.data(), ar.vy.data(), ar.vz.data(), n},
       {oa.px.data(), oa.py.data(), w.z.data(), na.x.data(), na.y.data(), na.z.data(), na.vx.data(),
        na.vy.data(), na.vz.data()});
+  // The vehicles by the world's bicycle, on the backend too: their bodies move in place
+  // (the contact count reads them), and the wheel angles they turned to are remembered.
   VehicleSnapshot& nv = next->vehicles;
   nv.z.resize(m);
   nv.progress_hint.resize(m);
-  for (size_t i = 0; i < m; ++i) {
-    VehicleState st{};
-    st.position = {vc.px[i], vc.py[i], vc.pz[i]};
-    st.yaw = vc.yaw[i];
-    st.speed = vc.speed[i];
-    st.wheel_angle = w.vehicle_memory[i].wheel_angle;
-    StepBicycle(st, fr.steering[i], fr.throttle[i], fr.brake[i], config.vehicle_defaults.bicycle,
-                dt);
-    w.vehicle_memory[i].wheel_angle = st.wheel_angle;
-    const Vec3 p = frame.ToExternal(st.position);
-    nv.x[i] = p.x;
-    nv.y[i] = p.y;
-    nv.z[i] = p.z;
-    nv.yaw[i] = frame.YawToExternal(st.yaw);
-    nv.speed[i] = st.speed;
-    nv.progress_hint[i] = fr.progress[i];
-    w.bodies[i].axle = {st.position.x, st.position.y};
-    w.bodies[i].heading = HeadingOf(st.yaw);
-  }
+  if (m == 0) return;
+  w.backend->MoveVehicles({frame, config.vehicle_defaults.bicycle, dt},
+                          {vc.px.data(), vc.py.data(), vc.pz.data(), vc.yaw.data(), vc.speed.data(),
+                           vc.wheel_angle.data(), fr.steering.data(), fr.throttle.data(),
+                           fr.brake.data(), fr.progress.data(), m},
+                          {vc.wheel_angle.data(), w.bodies.data(), nv.x.data(), nv.y.data(),
+                           nv.z.data(), nv.yaw.data(), nv.speed.data(), nv.progress_hint.data()});
+  for (size_t i = 0; i < m; ++i) w.vehicle_memory[i].wheel_angle = vc.wheel_angle[i];
 }
 
 }  // namespace throng

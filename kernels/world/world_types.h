@@ -218,14 +218,16 @@ enum class BackendCall : uint8_t {
   kPreparePedestrians,
   kReportPedestrians,
   kMovePedestrians,
+  kMoveVehicles,
   kFollowSplines,
   kCheckPaths,
   kSteerForward,
   kCountContacts,
   kSetup,
 };
-constexpr int kBackendCallCount = 9;
-// "solve", "prepare", "report", "move", "follow", "paths", "forward", "contacts", "setup".
+constexpr int kBackendCallCount = 10;
+// "solve", "prepare", "report", "move", "drive", "follow", "paths", "forward", "contacts",
+// "setup".
 std::string_view BackendCallName(BackendCall call);
 
 // The observability list of docs/ALGORITHMS.md §5, for one tick.

@@ -19,11 +19,13 @@ set(allowed
     "kernels/steering/forward_scene_types.h"
     "kernels/steering/pedestrian_move_types.h"
     "kernels/steering/pedestrian_prepare_types.h"
+    "kernels/vehicles/bicycle_params.h"
     "kernels/vehicles/follower_types.h"
     "kernels/vehicles/path_check_types.h"
     "kernels/vehicles/spline_desc.h"
     "kernels/vehicles/spline_queries.h"
     "kernels/vehicles/vehicle_batch.h"
+    "kernels/vehicles/vehicle_move_types.h"
     # The footprint type. Its helpers (discs, distance, front) are the engine's geometry:
     # the reference rebuilds the footprint from its definition and calls none of them.
     "kernels/vehicles/vehicle_body.h")

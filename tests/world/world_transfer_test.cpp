@@ -65,6 +65,12 @@ class CopyCountingBackend : public Backend {
     copied_.to_host += scene.count * kReportBytesOut;
     return cpu_.ReportPedestrians(params, scene, out);
   }
+  void MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,
+                    const VehicleMoveOutput& out) override {
+    copied_.to_backend += scene.count * kDriveBytesIn;
+    copied_.to_host += scene.count * kDriveBytesOut;
+    cpu_.MoveVehicles(params, scene, out);
+  }
   void FollowSplines(const FollowerParams& params, float world_speed_limit,
                      const VehicleColumns& vehicles, FollowerResults* out) override {
     cpu_.FollowSplines(params, world_speed_limit, vehicles, out);
@@ -99,6 +105,7 @@ class CopyCountingBackend : public Backend {
   static constexpr uint64_t kContactBytesIn = 12;
   static constexpr uint64_t kReportBytesIn = 46, kReportBytesOut = 60;
   static constexpr uint64_t kMoveBytesIn = 36, kMoveBytesOut = 36;
+  static constexpr uint64_t kDriveBytesIn = 64, kDriveBytesOut = 52;
   static constexpr uint64_t kPrepareBytesOut = 55;
   // Added to the ORCA solve's and the contact count's time (TickStats::backend_ms).
   std::chrono::milliseconds orca_delay{0}, contacts_delay{0};
@@ -170,11 +177,11 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
               m * CopyCountingBackend::kFollowBytesIn);
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kVehicles)],
               m * (CopyCountingBackend::kFollowBytesOut + sizeof(float)));
-    // The pedestrians' move is the integrate stage's.
+    // The pedestrians' and the vehicles' moves are the integrate stage's.
     EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kIntegrate)],
-              n * CopyCountingBackend::kMoveBytesIn);
+              n * CopyCountingBackend::kMoveBytesIn + m * CopyCountingBackend::kDriveBytesIn);
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kIntegrate)],
-              n * CopyCountingBackend::kMoveBytesOut);
+              n * CopyCountingBackend::kMoveBytesOut + m * CopyCountingBackend::kDriveBytesOut);
     // The pedestrians' report (results, detectors, sums) and the contact count after the
     // move are the stats stage's.
     EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kStats)],
@@ -207,9 +214,9 @@ TEST(WorldTransferTest, EachTickBooksTheTimeInsideItsBackendCalls) {
     EXPECT_EQ(call(BackendCall::kSolveOrca), t.orca_solve_ms);
     EXPECT_GE(call(BackendCall::kCountContacts), 10.0);
     EXPECT_LT(call(BackendCall::kCountContacts), t.backend_ms - t.orca_solve_ms + 1e-9);
-    for (BackendCall c :
-         {BackendCall::kPreparePedestrians, BackendCall::kReportPedestrians,
-          BackendCall::kMovePedestrians, BackendCall::kFollowSplines, BackendCall::kCheckPaths}) {
+    for (BackendCall c : {BackendCall::kPreparePedestrians, BackendCall::kReportPedestrians,
+                          BackendCall::kMovePedestrians, BackendCall::kMoveVehicles,
+                          BackendCall::kFollowSplines, BackendCall::kCheckPaths}) {
       EXPECT_GT(call(c), 0.0) << BackendCallName(c);
     }
     double sum = 0;
