@@ -11,6 +11,7 @@
 #include "kernels/input/stop_request.h"
 #include "kernels/orca/orca_types.h"
 #include "kernels/steering/forward_batch.h"
+#include "kernels/steering/forward_move_types.h"
 #include "kernels/steering/forward_scene_types.h"
 #include "kernels/steering/pedestrian_move_types.h"
 #include "kernels/steering/pedestrian_prepare_types.h"
@@ -18,6 +19,7 @@
 #include "kernels/vehicles/spline_desc.h"
 #include "kernels/vehicles/spline_queries.h"
 #include "kernels/vehicles/vehicle_batch.h"
+#include "kernels/vehicles/vehicle_disc_types.h"
 #include "kernels/vehicles/vehicle_move_types.h"
 
 namespace throng {
@@ -95,6 +97,11 @@ class Backend {
   virtual void MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,
                             const VehicleMoveOutput& out) = 0;
 
+  // Each vehicle's body as non-cooperative discs in the ORCA solve's agent columns
+  // (vehicle_disc_types.h), at the rows the caller laid out. Host memory in and out; the
+  // world's own columns, not validated again.
+  virtual void WriteVehicleDiscs(const VehicleDiscScene& scene, const VehicleDiscOutput& out) = 0;
+
   // Cast-fan avoidance (docs/ALGORITHMS.md §4) for forward-only agents against the installed
   // obstacles' edges: the chosen probe and the direction to move along after turning
   // toward it for dt. Validates first (std::invalid_argument naming the field).
@@ -114,6 +121,11 @@ class Backend {
   virtual void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
                                  const FanBodies& bodies, const StopRequested& stop,
                                  ForwardSceneResults* out) = 0;
+  // Each forward agent moved for dt along the direction its fan chose (forward_move_types.h):
+  // the next state's position and heading. Host memory in and out; the world's own
+  // columns, not validated again.
+  virtual void MoveForwardAgents(const ForwardMoveParams& params, const ForwardMoveScene& scene,
+                                 const ForwardMoveOutput& out) = 0;
 
   // Contacts at the end of a tick (kernels/backend_api/contacts.h): pedestrian pairs, pedestrians
   // touching vehicle bodies, pedestrians touching or inside the installed obstacles. The

@@ -23,8 +23,10 @@
 #include "kernels/backends/spline_query_kernel.cuh"
 #include "kernels/detection/pedestrian_report.cuh"
 #include "kernels/orca/orca_validate.h"
+#include "kernels/steering/forward_move.cuh"
 #include "kernels/steering/pedestrian_move.cuh"
 #include "kernels/steering/pedestrian_prepare.cuh"
+#include "kernels/vehicles/vehicle_discs.cuh"
 #include "kernels/vehicles/vehicle_move.cuh"
 
 namespace throng {
@@ -129,6 +131,17 @@ void CpuBackend::MoveVehicles(const VehicleMoveParams& params, const VehicleMove
                               const VehicleMoveOutput& out) {
   thrust::for_each_n(Light(cpu_system::par), thrust::counting_iterator<size_t>(0), scene.count,
                      VehicleMoveFunctor{params, scene, out});
+}
+
+void CpuBackend::MoveForwardAgents(const ForwardMoveParams& params, const ForwardMoveScene& scene,
+                                   const ForwardMoveOutput& out) {
+  thrust::for_each_n(Light(cpu_system::par), thrust::counting_iterator<size_t>(0), scene.count,
+                     ForwardMoveFunctor{params, scene, out});
+}
+
+void CpuBackend::WriteVehicleDiscs(const VehicleDiscScene& scene, const VehicleDiscOutput& out) {
+  thrust::for_each_n(Light(cpu_system::par), thrust::counting_iterator<size_t>(0), scene.count,
+                     VehicleDiscFunctor{scene, out});
 }
 
 PedestrianSums CpuBackend::ReportPedestrians(const PedestrianReportParams& params,

@@ -45,6 +45,9 @@ class CpuBackend final : public Backend {
                      const VehicleColumns& vehicles, FollowerResults* out) override;
   void MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,
                     const VehicleMoveOutput& out) override;
+  void MoveForwardAgents(const ForwardMoveParams& params, const ForwardMoveScene& scene,
+                         const ForwardMoveOutput& out) override;
+  void WriteVehicleDiscs(const VehicleDiscScene& scene, const VehicleDiscOutput& out) override;
   void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& agents,
                     FanResults* out) override;
   void SetFanObstacles(const FanShapes& shapes, float cell) override;

@@ -1,6 +1,6 @@
 // The cuda backend's vehicle pipelines: three-factor spline following and the spline
-// queries, on the lanes that SetSplines installed (cuda_backend.cu), and the vehicles'
-// move by the world's bicycle.
+// queries, on the lanes that SetSplines installed (cuda_backend.cu), the vehicles' move by
+// the world's bicycle, and their bodies as discs for the ORCA solve.
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/system/cuda/execution_policy.h>
@@ -9,6 +9,7 @@
 #include "kernels/backends/cuda_staging.cuh"
 #include "kernels/backends/follower_kernel.cuh"
 #include "kernels/backends/spline_query_kernel.cuh"
+#include "kernels/vehicles/vehicle_discs.cuh"
 #include "kernels/vehicles/vehicle_move.cuh"
 
 namespace throng {
@@ -32,6 +33,9 @@ struct CudaBackend::VehiclePart {
   CudaStaging staging;
   DeviceVector<uint8_t> move_in, move_out;
   size_t move_in_at[11] = {}, move_out_at[7] = {};
+  // The discs' inputs in one block, the agent columns they fill in another.
+  DeviceVector<uint8_t> discs_in, discs_out;
+  size_t discs_in_at[3] = {}, discs_out_at[10] = {};
 };
 
 void CudaBackend::DropPart::operator()(VehiclePart* p) const { delete p; }
@@ -146,6 +150,55 @@ void CudaBackend::MoveVehicles(const VehicleMoveParams& params, const VehicleMov
       {out.wheel_angle, f},  {out.x, f}, {out.y, f}, {out.z, f}, {out.yaw, f}, {out.speed, f},
       {out.progress_hint, f}};
   transferred_.to_host += d.staging.Download(d.move_out, d.move_out_at, next, 7, stream_);
+}
+
+// The bodies, speeds and layout go up in one block; the discs' ten agent columns come down
+// in one.
+void CudaBackend::WriteVehicleDiscs(const VehicleDiscScene& scene, const VehicleDiscOutput& out) {
+  const size_t m = scene.count;
+  if (m == 0) return;
+  const size_t discs = scene.disc_start[m];
+  if (!vehicles_) vehicles_.reset(new VehiclePart);
+  VehiclePart& d = *vehicles_;
+  const HostColumnIn in_columns[3] = {{scene.bodies, m * sizeof(VehicleBody)},
+                                      {scene.speed, m * sizeof(float)},
+                                      {scene.disc_start, (m + 1) * sizeof(uint32_t)}};
+  transferred_.to_backend += d.staging.Upload(in_columns, 3, d.discs_in, d.discs_in_at, stream_);
+  const size_t f = discs * sizeof(float);
+  const size_t out_bytes[10] = {discs * sizeof(uint32_t), f, f, f, f, f, f, f, f, discs};
+  d.discs_out.resize(LayOutColumns(out_bytes, 10, d.discs_out_at));
+  const uint8_t* in_block = Raw(d.discs_in);
+  uint8_t* out_block = Raw(d.discs_out);
+  auto at = [&](int k) { return reinterpret_cast<float*>(out_block + d.discs_out_at[k]); };
+  const VehicleDiscScene device_scene{
+      reinterpret_cast<const VehicleBody*>(in_block + d.discs_in_at[0]),
+      reinterpret_cast<const float*>(in_block + d.discs_in_at[1]),
+      reinterpret_cast<const uint32_t*>(in_block + d.discs_in_at[2]), m};
+  const VehicleDiscOutput device_out{out.first_id,
+                                     reinterpret_cast<uint32_t*>(out_block + d.discs_out_at[0]),
+                                     at(1),
+                                     at(2),
+                                     at(3),
+                                     at(4),
+                                     at(5),
+                                     at(6),
+                                     at(7),
+                                     at(8),
+                                     out_block + d.discs_out_at[9]};
+  thrust::for_each_n(Policy(), thrust::counting_iterator<size_t>(0), m,
+                     VehicleDiscFunctor{device_scene, device_out});
+  THRONG_CUDA_CHECK(cudaGetLastError());
+  const HostColumnOut columns[10] = {{out.id, discs * sizeof(uint32_t)},
+                                     {out.px, f},
+                                     {out.py, f},
+                                     {out.vx, f},
+                                     {out.vy, f},
+                                     {out.radius, f},
+                                     {out.max_speed, f},
+                                     {out.pref_vx, f},
+                                     {out.pref_vy, f},
+                                     {out.flags, discs}};
+  transferred_.to_host += d.staging.Download(d.discs_out, d.discs_out_at, columns, 10, stream_);
 }
 
 }  // namespace throng

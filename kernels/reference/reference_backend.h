@@ -35,6 +35,11 @@ class ReferenceBackend final : public Backend {
   // One vehicle after another, the bicycle in double (vehicle_move_ref.cpp).
   void MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,
                     const VehicleMoveOutput& out) override;
+  // The footprint from its definition, in double (vehicle_discs_ref.cpp).
+  // One agent after another, in float as the engine's positions are (forward_move_ref.cpp).
+  void MoveForwardAgents(const ForwardMoveParams& params, const ForwardMoveScene& scene,
+                         const ForwardMoveOutput& out) override;
+  void WriteVehicleDiscs(const VehicleDiscScene& scene, const VehicleDiscOutput& out) override;
   void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& agents,
                     FanResults* out) override;
   // Brute force in double (the grid's cell is not used).

@@ -105,18 +105,11 @@ void IntegrateForward(const WorldConfig& config, const Snapshot& s, const World:
   if (k == 0) return;
   if (to.z.empty()) to.z.assign(k, 0.f);
   if (to.forward_z.empty()) to.forward_z.assign(k, 0.f);
-  for (size_t i = 0; i < k; ++i) {
-    const Vec3 m = w.fan_results.move[i];
-    const Vec3 p = w.forward_agents.position[i] + m * (f.speed[i] * s.dt);
-    const Vec3 pe = config.frame.ToExternal(p);
-    const Vec3 me = config.frame.ToExternal(m);
-    to.x[i] = pe.x;
-    to.y[i] = pe.y;
-    to.z[i] = pe.z;
-    to.forward_x[i] = me.x;
-    to.forward_y[i] = me.y;
-    to.forward_z[i] = me.z;
-  }
+  w.backend->MoveForwardAgents(
+      {config.frame, s.dt},
+      {w.forward_agents.position.data(), w.fan_results.move.data(), f.speed.data(), k},
+      {to.x.data(), to.y.data(), to.z.data(), to.forward_x.data(), to.forward_y.data(),
+       to.forward_z.data()});
 }
 
 }  // namespace throng

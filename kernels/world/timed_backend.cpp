@@ -68,6 +68,17 @@ void TimedBackend::MoveVehicles(const VehicleMoveParams& params, const VehicleMo
   inner_->MoveVehicles(params, scene, out);
 }
 
+void TimedBackend::MoveForwardAgents(const ForwardMoveParams& params, const ForwardMoveScene& scene,
+                                     const ForwardMoveOutput& out) {
+  CallTimer timer(this, BackendCall::kMoveForwardAgents);
+  inner_->MoveForwardAgents(params, scene, out);
+}
+
+void TimedBackend::WriteVehicleDiscs(const VehicleDiscScene& scene, const VehicleDiscOutput& out) {
+  CallTimer timer(this, BackendCall::kWriteVehicleDiscs);
+  inner_->WriteVehicleDiscs(scene, out);
+}
+
 void TimedBackend::MovePedestrians(const PedestrianMoveParams& params,
                                    const PedestrianMoveScene& scene,
                                    const PedestrianMoveOutput& out) {

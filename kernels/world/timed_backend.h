@@ -36,6 +36,9 @@ class TimedBackend final : public Backend {
                        const PedestrianMoveOutput& out) override;
   void MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,
                     const VehicleMoveOutput& out) override;
+  void MoveForwardAgents(const ForwardMoveParams& params, const ForwardMoveScene& scene,
+                         const ForwardMoveOutput& out) override;
+  void WriteVehicleDiscs(const VehicleDiscScene& scene, const VehicleDiscOutput& out) override;
   PedestrianSums ReportPedestrians(const PedestrianReportParams& params,
                                    const PedestrianReportScene& scene,
                                    const PedestrianReportOutput& out) override;

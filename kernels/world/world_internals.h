@@ -54,6 +54,7 @@ struct World::Internals {
   VehicleColumns vehicles;
   FollowerResults follower;
   std::vector<VehicleBody> bodies;
+  std::vector<uint32_t> disc_start;  // each vehicle's first disc after the pedestrians
   std::vector<uint32_t> lane;  // each vehicle's lane, as an index in `lanes`
   std::vector<float> clear;
   std::vector<Vec2> goal;

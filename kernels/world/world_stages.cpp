@@ -318,27 +318,25 @@ uint64_t CheckVehiclePaths(const WorldConfig& config, const Snapshot& s, const S
 
 // The vehicles' bodies as discs after the pedestrians, non-cooperative: pedestrians take
 // full responsibility for avoiding them.
+// Laid out here (each body's disc count), written on the backend.
 void AddVehicleDiscs(World::Internals& w) {
   AgentColumns& oa = w.orca_agents;
   const VehicleColumns& vc = w.vehicles;
-  const size_t m = vc.size();
+  const size_t n = oa.size(), m = vc.size();
+  w.disc_start.resize(m + 1);
+  uint32_t discs = 0;
   for (size_t i = 0; i < m; ++i) {
-    const VehicleBody& body = w.bodies[i];
-    const Vec2 v = body.heading * vc.speed[i];
-    for (int j = 0; j < body.DiscCount(); ++j) {
-      const Vec2 c = body.Disc(j);
-      oa.id.push_back(static_cast<uint32_t>(oa.id.size()));
-      oa.px.push_back(c.x);
-      oa.py.push_back(c.y);
-      oa.vx.push_back(v.x);
-      oa.vy.push_back(v.y);
-      oa.radius.push_back(body.DiscRadius());
-      oa.max_speed.push_back(std::max(vc.speed[i], 0.01f));
-      oa.pref_vx.push_back(v.x);
-      oa.pref_vy.push_back(v.y);
-      oa.flags.push_back(kAgentNonCooperative);
-    }
+    w.disc_start[i] = discs;
+    discs += static_cast<uint32_t>(w.bodies[i].DiscCount());
   }
+  w.disc_start[m] = discs;
+  if (m == 0) return;
+  oa.Resize(n + discs);
+  w.backend->WriteVehicleDiscs(
+      {w.bodies.data(), vc.speed.data(), w.disc_start.data(), m},
+      {static_cast<uint32_t>(n), oa.id.data() + n, oa.px.data() + n, oa.py.data() + n,
+       oa.vx.data() + n, oa.vy.data() + n, oa.radius.data() + n, oa.max_speed.data() + n,
+       oa.pref_vx.data() + n, oa.pref_vy.data() + n, oa.flags.data() + n});
 }
 
 // Results in the caller's frame, and what the detectors make of them (per-id memory is

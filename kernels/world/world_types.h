@@ -219,15 +219,17 @@ enum class BackendCall : uint8_t {
   kReportPedestrians,
   kMovePedestrians,
   kMoveVehicles,
+  kWriteVehicleDiscs,
+  kMoveForwardAgents,
   kFollowSplines,
   kCheckPaths,
   kSteerForward,
   kCountContacts,
   kSetup,
 };
-constexpr int kBackendCallCount = 10;
-// "solve", "prepare", "report", "move", "drive", "follow", "paths", "forward", "contacts",
-// "setup".
+constexpr int kBackendCallCount = 12;
+// "solve", "prepare", "report", "move", "drive", "discs", "fly", "follow", "paths",
+// "forward", "contacts", "setup".
 std::string_view BackendCallName(BackendCall call);
 
 // The observability list of docs/ALGORITHMS.md §5, for one tick.

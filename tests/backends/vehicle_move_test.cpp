@@ -1,9 +1,12 @@
 // Backend::MoveVehicles: every backend moves vehicles as the reference's bicycle (written in
 // double from docs/VEHICLES.md) does, within float rounding, in all four frames; and the cpu
 // backend's move is the engine's StepBicycle bit for bit, so a world that moved its
-// vehicles on the host before moves them the same on the backend.
+// vehicles on the host before moves them the same on the backend. Backend::WriteVehicleDiscs
+// likewise: the reference's footprint within float rounding, the engine's VehicleBody discs
+// bit for bit on the cpu.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -11,7 +14,9 @@
 
 #include "kernels/backends/backend.h"
 #include "kernels/math/scalar.cuh"
+#include "kernels/orca/orca_types.h"
 #include "kernels/vehicles/bicycle.cuh"
+#include "kernels/vehicles/vehicle_disc_types.h"
 #include "kernels/vehicles/vehicle_move_types.h"
 #include "tests/backends/backend_param.h"
 
@@ -165,6 +170,100 @@ TEST(VehicleMoveCpuTest, IsTheEngineBicycleBitForBit) {
     }
   }
 }
+
+// The solve's agent columns after `first` pedestrian rows.
+struct DiscRows {
+  std::vector<uint32_t> id;
+  std::vector<float> px, py, vx, vy, radius, max_speed, pref_vx, pref_vy;
+  std::vector<uint8_t> flags;
+  uint32_t first;
+  DiscRows(uint32_t first_id, size_t discs)
+      : id(discs),
+        px(discs),
+        py(discs),
+        vx(discs),
+        vy(discs),
+        radius(discs),
+        max_speed(discs),
+        pref_vx(discs),
+        pref_vy(discs),
+        flags(discs),
+        first(first_id) {}
+  VehicleDiscOutput View() {
+    return {first,         id.data(),        px.data(),      py.data(),      vx.data(),   vy.data(),
+            radius.data(), max_speed.data(), pref_vx.data(), pref_vy.data(), flags.data()};
+  }
+};
+
+class VehicleDiscsTest : public BackendParamTest {};
+
+TEST_P(VehicleDiscsTest, CoverEachBodyAsTheReferenceFootprintDoes) {
+  const size_t m = 1500;
+  const uint32_t pedestrians = 777;
+  const Fleet fleet(m, BicycleParams{}, 53);
+  std::vector<VehicleBody> bodies = fleet.bodies;
+  bodies[0].length = 400.f, bodies[0].width = 0.5f;  // a needle: at most 32 discs
+  bodies[1].length = 1.f, bodies[1].width = 3.f;     // wider than long: one disc
+  std::vector<float> speed = fleet.speed;
+  speed[2] = 0.f;  // a standing car's discs still count as moving a little
+  std::vector<uint32_t> start(m + 1, 0);
+  for (size_t v = 0; v < m; ++v) start[v + 1] = start[v] + bodies[v].DiscCount();
+  const size_t discs = start[m];
+  ASSERT_EQ(start[1] - start[0], static_cast<uint32_t>(VehicleBody::kMaxDiscs));
+  ASSERT_EQ(start[2] - start[1], 1u);
+  const VehicleDiscScene scene{bodies.data(), speed.data(), start.data(), m};
+  DiscRows got(pedestrians, discs), want(pedestrians, discs);
+  CreateBackend(GetParam())->WriteVehicleDiscs(scene, got.View());
+  CreateBackend(BackendKind::kReference)->WriteVehicleDiscs(scene, want.View());
+  for (size_t k = 0; k < discs; ++k) {
+    ASSERT_EQ(got.id[k], pedestrians + k);
+    ASSERT_EQ(want.id[k], pedestrians + k);
+    ASSERT_EQ(got.flags[k], kAgentNonCooperative);
+    ASSERT_EQ(want.flags[k], kAgentNonCooperative);
+    ASSERT_NEAR(got.px[k], want.px[k], 2e-4f) << k;
+    ASSERT_NEAR(got.py[k], want.py[k], 2e-4f) << k;
+    ASSERT_NEAR(got.radius[k], want.radius[k], 1e-5f) << k;
+    ASSERT_NEAR(got.vx[k], want.vx[k], 1e-5f) << k;
+    ASSERT_NEAR(got.vy[k], want.vy[k], 1e-5f) << k;
+    ASSERT_NEAR(got.max_speed[k], want.max_speed[k], 1e-5f) << k;
+    // A vehicle's discs are non-cooperative agents that want what they do.
+    ASSERT_TRUE(SameFloat(got.pref_vx[k], got.vx[k]) && SameFloat(got.pref_vy[k], got.vy[k]));
+  }
+  EXPECT_FLOAT_EQ(got.max_speed[start[2]], 0.01f);
+  // Each body's discs reach its corners: the rear-left corner of the first car lies within
+  // its first disc.
+  const VehicleBody& car = bodies[3];
+  const Vec2 left{-car.heading.y, car.heading.x};
+  const Vec2 corner = car.axle - car.rear() * car.heading + 0.5f * car.width * left;
+  const size_t k = start[3];
+  EXPECT_LE(Length(corner - Vec2{got.px[k], got.py[k]}), got.radius[k] * (1.f + 1e-5f));
+}
+
+TEST(VehicleDiscsCpuTest, AreTheEngineFootprintBitForBit) {
+  const size_t m = 1500;
+  const Fleet fleet(m, BicycleParams{}, 59);
+  std::vector<uint32_t> start(m + 1, 0);
+  for (size_t v = 0; v < m; ++v) start[v + 1] = start[v] + fleet.bodies[v].DiscCount();
+  DiscRows got(0, start[m]);
+  CreateBackend(BackendKind::kCpu)
+      ->WriteVehicleDiscs({fleet.bodies.data(), fleet.speed.data(), start.data(), m}, got.View());
+  for (size_t v = 0; v < m; ++v) {
+    const VehicleBody& body = fleet.bodies[v];
+    const Vec2 velocity = body.heading * fleet.speed[v];
+    for (int j = 0; j < body.DiscCount(); ++j) {
+      const size_t k = start[v] + static_cast<size_t>(j);
+      const Vec2 c = body.Disc(j);
+      ASSERT_TRUE(SameFloat(got.px[k], c.x) && SameFloat(got.py[k], c.y)) << v << " " << j;
+      ASSERT_TRUE(SameFloat(got.radius[k], body.DiscRadius()));
+      ASSERT_TRUE(SameFloat(got.vx[k], velocity.x) && SameFloat(got.vy[k], velocity.y));
+      ASSERT_TRUE(SameFloat(got.max_speed[k], std::max(fleet.speed[v], 0.01f)));
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, VehicleDiscsTest,
+                         ::testing::Values(BackendKind::kCpu, BackendKind::kCuda),
+                         BackendParamName);
 
 INSTANTIATE_TEST_SUITE_P(Backends, VehicleMoveTest,
                          ::testing::Values(BackendKind::kCpu, BackendKind::kCuda),

@@ -16,6 +16,7 @@ set(allowed
     "kernels/orca/orca_types.h"
     "kernels/orca/orca_validate.h"
     "kernels/steering/forward_batch.h"
+    "kernels/steering/forward_move_types.h"
     "kernels/steering/forward_scene_types.h"
     "kernels/steering/pedestrian_move_types.h"
     "kernels/steering/pedestrian_prepare_types.h"
@@ -25,6 +26,7 @@ set(allowed
     "kernels/vehicles/spline_desc.h"
     "kernels/vehicles/spline_queries.h"
     "kernels/vehicles/vehicle_batch.h"
+    "kernels/vehicles/vehicle_disc_types.h"
     "kernels/vehicles/vehicle_move_types.h"
     # The footprint type. Its helpers (discs, distance, front) are the engine's geometry:
     # the reference rebuilds the footprint from its definition and calls none of them.

@@ -71,6 +71,15 @@ class CopyCountingBackend : public Backend {
     copied_.to_host += scene.count * kDriveBytesOut;
     cpu_.MoveVehicles(params, scene, out);
   }
+  void MoveForwardAgents(const ForwardMoveParams& params, const ForwardMoveScene& scene,
+                         const ForwardMoveOutput& out) override {
+    cpu_.MoveForwardAgents(params, scene, out);
+  }
+  void WriteVehicleDiscs(const VehicleDiscScene& scene, const VehicleDiscOutput& out) override {
+    copied_.to_backend += scene.count * kDiscBytesIn + sizeof(uint32_t);
+    copied_.to_host += scene.disc_start[scene.count] * kDiscBytesOut;
+    cpu_.WriteVehicleDiscs(scene, out);
+  }
   void FollowSplines(const FollowerParams& params, float world_speed_limit,
                      const VehicleColumns& vehicles, FollowerResults* out) override {
     cpu_.FollowSplines(params, world_speed_limit, vehicles, out);
@@ -106,6 +115,7 @@ class CopyCountingBackend : public Backend {
   static constexpr uint64_t kReportBytesIn = 46, kReportBytesOut = 60;
   static constexpr uint64_t kMoveBytesIn = 36, kMoveBytesOut = 36;
   static constexpr uint64_t kDriveBytesIn = 64, kDriveBytesOut = 52;
+  static constexpr uint64_t kDiscBytesIn = 32, kDiscBytesOut = 37;
   static constexpr uint64_t kPrepareBytesOut = 55;
   // Added to the ORCA solve's and the contact count's time (TickStats::backend_ms).
   std::chrono::milliseconds orca_delay{0}, contacts_delay{0};
@@ -172,11 +182,14 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
     EXPECT_GT(solved, n);
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kOrca)],
               solved * CopyCountingBackend::kOrcaBytesOut);
-    // The follower and the path check are the vehicles' stage.
+    // The follower, the discs and the path check are the vehicles' stage.
+    const uint64_t discs = solved - n;
     EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kVehicles)],
-              m * CopyCountingBackend::kFollowBytesIn);
+              m * (CopyCountingBackend::kFollowBytesIn + CopyCountingBackend::kDiscBytesIn) +
+                  sizeof(uint32_t));
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kVehicles)],
-              m * (CopyCountingBackend::kFollowBytesOut + sizeof(float)));
+              m * (CopyCountingBackend::kFollowBytesOut + sizeof(float)) +
+                  discs * CopyCountingBackend::kDiscBytesOut);
     // The pedestrians' and the vehicles' moves are the integrate stage's.
     EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kIntegrate)],
               n * CopyCountingBackend::kMoveBytesIn + m * CopyCountingBackend::kDriveBytesIn);
@@ -214,9 +227,10 @@ TEST(WorldTransferTest, EachTickBooksTheTimeInsideItsBackendCalls) {
     EXPECT_EQ(call(BackendCall::kSolveOrca), t.orca_solve_ms);
     EXPECT_GE(call(BackendCall::kCountContacts), 10.0);
     EXPECT_LT(call(BackendCall::kCountContacts), t.backend_ms - t.orca_solve_ms + 1e-9);
-    for (BackendCall c : {BackendCall::kPreparePedestrians, BackendCall::kReportPedestrians,
-                          BackendCall::kMovePedestrians, BackendCall::kMoveVehicles,
-                          BackendCall::kFollowSplines, BackendCall::kCheckPaths}) {
+    for (BackendCall c :
+         {BackendCall::kPreparePedestrians, BackendCall::kReportPedestrians,
+          BackendCall::kMovePedestrians, BackendCall::kMoveVehicles,
+          BackendCall::kWriteVehicleDiscs, BackendCall::kFollowSplines, BackendCall::kCheckPaths}) {
       EXPECT_GT(call(c), 0.0) << BackendCallName(c);
     }
     double sum = 0;

@@ -1,0 +1,40 @@
+// What Backend::WriteVehicleDiscs reads and writes: each vehicle's body as the discs that
+// pedestrians avoid in the ORCA solve (docs/WORLD.md, "Vehicles and pedestrians together"), written
+// into the solve's agent columns after the pedestrians: non-cooperative, moving with the
+// vehicle. The rule the parallel backends run: vehicle_discs.cuh.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/vehicles/vehicle_body.h"
+
+namespace throng {
+
+// Per vehicle: its body (internal frame) and speed along its heading, and where its discs
+// go: rows disc_start[v] .. disc_start[v + 1] of the output, as many as
+// VehicleBody::DiscCount says (the caller lays them out, so that it can size the columns).
+struct VehicleDiscScene {
+  const VehicleBody* bodies;
+  const float* speed;
+  const uint32_t* disc_start;  // count + 1 entries, from 0
+  size_t count;
+};
+
+// The solve's agent columns (AgentColumns), from the first disc's row on. Each disc's id is
+// its row in the whole table: first_id + its row here.
+struct VehicleDiscOutput {
+  uint32_t first_id;
+  uint32_t* id;
+  float* px;
+  float* py;
+  float* vx;
+  float* vy;
+  float* radius;
+  float* max_speed;
+  float* pref_vx;
+  float* pref_vy;
+  uint8_t* flags;
+};
+
+}  // namespace throng
