@@ -140,6 +140,10 @@ class Backend {
   virtual void CheckPaths(const PathCheckParams& params, float max_brake_decel,
                           const PathCheckScene& scene, const StopRequested& stop,
                           std::vector<float>* clear) = 0;
+  // Braking for what the path check found (path_check_types.h): target speeds capped,
+  // throttle and brake to match, in place. Returns how many vehicles it slowed. Host
+  // memory in and out; the world's own columns, not validated again.
+  virtual uint64_t BrakeForPaths(const PathBrakingScene& scene, const PathBrakingOutput& out) = 0;
 };
 
 }  // namespace throng

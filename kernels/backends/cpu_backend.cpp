@@ -26,6 +26,7 @@
 #include "kernels/steering/forward_move.cuh"
 #include "kernels/steering/pedestrian_move.cuh"
 #include "kernels/steering/pedestrian_prepare.cuh"
+#include "kernels/vehicles/path_braking.cuh"
 #include "kernels/vehicles/vehicle_discs.cuh"
 #include "kernels/vehicles/vehicle_move.cuh"
 
@@ -137,6 +138,13 @@ void CpuBackend::MoveForwardAgents(const ForwardMoveParams& params, const Forwar
                                    const ForwardMoveOutput& out) {
   thrust::for_each_n(Light(cpu_system::par), thrust::counting_iterator<size_t>(0), scene.count,
                      ForwardMoveFunctor{params, scene, out});
+}
+
+uint64_t CpuBackend::BrakeForPaths(const PathBrakingScene& scene, const PathBrakingOutput& out) {
+  const thrust::counting_iterator<size_t> first(0);
+  return thrust::transform_reduce(Light(cpu_system::par), first, first + scene.count,
+                                  PathBrakingFunctor{scene, out}, uint64_t{0},
+                                  thrust::plus<uint64_t>());
 }
 
 void CpuBackend::WriteVehicleDiscs(const VehicleDiscScene& scene, const VehicleDiscOutput& out) {

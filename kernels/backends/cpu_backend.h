@@ -47,6 +47,7 @@ class CpuBackend final : public Backend {
                     const VehicleMoveOutput& out) override;
   void MoveForwardAgents(const ForwardMoveParams& params, const ForwardMoveScene& scene,
                          const ForwardMoveOutput& out) override;
+  uint64_t BrakeForPaths(const PathBrakingScene& scene, const PathBrakingOutput& out) override;
   void WriteVehicleDiscs(const VehicleDiscScene& scene, const VehicleDiscOutput& out) override;
   void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& agents,
                     FanResults* out) override;

@@ -67,6 +67,7 @@ class CudaBackend final : public Backend {
                     const VehicleMoveOutput& out) override;
   void MoveForwardAgents(const ForwardMoveParams& params, const ForwardMoveScene& scene,
                          const ForwardMoveOutput& out) override;
+  uint64_t BrakeForPaths(const PathBrakingScene& scene, const PathBrakingOutput& out) override;
   void WriteVehicleDiscs(const VehicleDiscScene& scene, const VehicleDiscOutput& out) override;
   PedestrianSums ReportPedestrians(const PedestrianReportParams& params,
                                    const PedestrianReportScene& scene,

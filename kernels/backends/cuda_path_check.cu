@@ -1,9 +1,15 @@
 // The cuda backend's path check (kernels/backends/path_check_pipeline.cuh): each vehicle's
-// lane walked over the pedestrians and vehicle discs in the backend's neighbour grid.
+// lane walked over the pedestrians and vehicle discs in the backend's neighbour grid; and
+// the braking for what it found (kernels/vehicles/path_braking.cuh).
+#include <thrust/functional.h>
+#include <thrust/iterator/counting_iterator.h>
 #include <thrust/system/cuda/execution_policy.h>
+#include <thrust/transform_reduce.h>
 
 #include "kernels/backends/cuda_backend_impl.cuh"
+#include "kernels/backends/cuda_staging.cuh"
 #include "kernels/backends/path_check_pipeline.cuh"
+#include "kernels/vehicles/path_braking.cuh"
 
 namespace throng {
 
@@ -12,6 +18,10 @@ struct CudaBackend::PathPart {
   DeviceVector<float> in[7], clear;
   DeviceVector<VehicleBody> bodies;
   DeviceVector<uint32_t> spline;
+  // The braking's columns in one block, moved in place (cuda_staging.cuh).
+  CudaStaging staging;
+  DeviceVector<uint8_t> brake_block;
+  size_t brake_at[7] = {};
 };
 
 void CudaBackend::DropPart::operator()(PathPart* p) const { delete p; }
@@ -61,6 +71,40 @@ void CudaBackend::CheckPaths(const PathCheckParams& params, float max_brake_dece
   THRONG_CUDA_CHECK(cudaGetLastError());
   Download(d.clear, *clear);
   Synchronize();
+}
+
+// The columns and the profiles go up in one block; the capped answers come down from it.
+uint64_t CudaBackend::BrakeForPaths(const PathBrakingScene& scene, const PathBrakingOutput& out) {
+  const size_t m = scene.count;
+  if (m == 0) return 0;
+  if (!paths_) paths_.reset(new PathPart);
+  PathPart& d = *paths_;
+  const size_t f = m * sizeof(float);
+  const HostColumnIn columns[7] = {
+      {out.target_speed, f},
+      {out.throttle, f},
+      {out.brake, f},
+      {scene.clear, f},
+      {scene.speed, f},
+      {scene.profile, scene.profile != nullptr ? m * sizeof(uint16_t) : 0},
+      {scene.profiles, scene.profile_count * sizeof(BrakingProfile)}};
+  transferred_.to_backend += d.staging.Upload(columns, 7, d.brake_block, d.brake_at, stream_);
+  uint8_t* block = Raw(d.brake_block);
+  auto at = [&](int k) { return reinterpret_cast<float*>(block + d.brake_at[k]); };
+  PathBrakingScene device_scene = scene;
+  device_scene.clear = at(3);
+  device_scene.speed = at(4);
+  device_scene.profile =
+      scene.profile != nullptr ? reinterpret_cast<const uint16_t*>(block + d.brake_at[5]) : nullptr;
+  device_scene.profiles = reinterpret_cast<const BrakingProfile*>(block + d.brake_at[6]);
+  const thrust::counting_iterator<size_t> first(0);
+  const uint64_t slowed = thrust::transform_reduce(
+      Policy(), first, first + m, PathBrakingFunctor{device_scene, {at(0), at(1), at(2)}},
+      uint64_t{0}, thrust::plus<uint64_t>());
+  THRONG_CUDA_CHECK(cudaGetLastError());
+  const HostColumnOut answers[3] = {{out.target_speed, f}, {out.throttle, f}, {out.brake, f}};
+  transferred_.to_host += d.staging.Download(d.brake_block, d.brake_at, answers, 3, stream_);
+  return slowed;
 }
 
 }  // namespace throng

@@ -39,6 +39,8 @@ class ReferenceBackend final : public Backend {
   // One agent after another, in float as the engine's positions are (forward_move_ref.cpp).
   void MoveForwardAgents(const ForwardMoveParams& params, const ForwardMoveScene& scene,
                          const ForwardMoveOutput& out) override;
+  // One vehicle after another, in double (path_braking_ref.cpp).
+  uint64_t BrakeForPaths(const PathBrakingScene& scene, const PathBrakingOutput& out) override;
   void WriteVehicleDiscs(const VehicleDiscScene& scene, const VehicleDiscOutput& out) override;
   void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& agents,
                     FanResults* out) override;

@@ -1,6 +1,8 @@
 // The vehicles' path check as every backend takes it (Backend::CheckPaths): its
-// parameters and one tick's scene, types only. The check itself is
-// kernels/vehicles/path_check.cuh (cpu, cuda) and kernels/reference/path_check_ref.cpp.
+// parameters and one tick's scene, types only; and the braking for what it found
+// (Backend::BrakeForPaths). The check itself is kernels/vehicles/path_check.cuh (cpu, cuda)
+// and kernels/reference/path_check_ref.cpp; the braking kernels/vehicles/path_braking.cuh
+// and kernels/reference/path_braking_ref.cpp.
 #pragma once
 
 #include <cstddef>
@@ -36,6 +38,35 @@ struct PathCheckScene {
   // as the world builds both. A parallel backend then reads that solve's neighbour grid
   // instead of sorting the points again; the answers are the same either way.
   bool points_were_last_solve = false;
+};
+
+// Braking for what the path check found: a vehicle's brakes and speed loop, as its
+// follower parameters give them (FollowerParams::max_brake_decel, speed_gain).
+struct BrakingProfile {
+  float max_brake_decel;  // m/s^2, > 0
+  float speed_gain;       // throttle or brake per m/s of speed error
+};
+
+// Per vehicle: metres free ahead (CheckPaths' answer), its speed, and its profile: an
+// index into `profiles`, where 0 is the world's follower and k the world's profile k - 1
+// (a null column: 0 for every vehicle).
+struct PathBrakingScene {
+  float gap;  // m kept to whatever is ahead (PathCheckParams::gap)
+  const float* clear;
+  const float* speed;
+  const uint16_t* profile;
+  const BrakingProfile* profiles;
+  size_t profile_count;
+  size_t count;
+};
+
+// The follower's answers, in and out: a vehicle whose target speed is above the speed
+// that stops `gap` short of what is ahead gets that speed as its target, and the throttle
+// and brake that reach it (at least the deceleration that stops in the room left).
+struct PathBrakingOutput {
+  float* target_speed;
+  float* throttle;
+  float* brake;
 };
 
 }  // namespace throng

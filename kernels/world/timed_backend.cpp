@@ -74,6 +74,11 @@ void TimedBackend::MoveForwardAgents(const ForwardMoveParams& params, const Forw
   inner_->MoveForwardAgents(params, scene, out);
 }
 
+uint64_t TimedBackend::BrakeForPaths(const PathBrakingScene& scene, const PathBrakingOutput& out) {
+  CallTimer timer(this, BackendCall::kBrakeForPaths);
+  return inner_->BrakeForPaths(scene, out);
+}
+
 void TimedBackend::WriteVehicleDiscs(const VehicleDiscScene& scene, const VehicleDiscOutput& out) {
   CallTimer timer(this, BackendCall::kWriteVehicleDiscs);
   inner_->WriteVehicleDiscs(scene, out);

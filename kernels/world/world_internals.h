@@ -57,6 +57,7 @@ struct World::Internals {
   std::vector<uint32_t> disc_start;  // each vehicle's first disc after the pedestrians
   std::vector<uint32_t> lane;  // each vehicle's lane, as an index in `lanes`
   std::vector<float> clear;
+  std::vector<BrakingProfile> braking_profiles;  // the follower's, then each profile's
   std::vector<Vec2> goal;
   std::vector<uint8_t> has_goal;
   std::vector<uint8_t> navigates;     // each pedestrian's behaviour is BEHAVIOR_NAVIGATE

@@ -11,7 +11,6 @@
 #include "kernels/steering/steering.cuh"
 #include "kernels/vehicles/spline.cuh"
 #include "kernels/vehicles/turn_before_move.h"
-#include "kernels/world/path_check.h"
 #include "kernels/world/world_internals.h"
 
 namespace throng {
@@ -297,23 +296,17 @@ uint64_t CheckVehiclePaths(const WorldConfig& config, const Snapshot& s, const S
     }
     w.backend->CheckPaths(config.path_check, weakest_brake, scene, stop, &w.clear);
   }
-  uint64_t braking = 0;
-  for (size_t i = 0; i < m; ++i) {
-    const FollowerParams& own =
-        vc.profile.empty() || vc.profile[i] == 0 ? config.follower : vc.profiles[vc.profile[i] - 1];
-    const float decel = own.max_brake_decel;
-    const float cap = SpeedToStopWithin(w.clear[i], config.path_check.gap, decel);
-    if (cap >= fr.target_speed[i]) continue;
-    ++braking;
-    fr.target_speed[i] = cap;
-    const float speed = vc.speed[i], gain = own.speed_gain;
-    fr.throttle[i] = std::clamp((cap - speed) * gain, 0.f, 1.f);
-    // At least the deceleration that stops short of the gap, not only the gain's share.
-    const float room = std::max(w.clear[i] - config.path_check.gap, 1e-3f);
-    const float needed = speed > cap ? speed * speed / (2.f * room) / decel : 0.f;
-    fr.brake[i] = std::clamp(std::max((speed - cap) * gain, needed), 0.f, 1.f);
+  if (m == 0) return 0;
+  // Then the braking for it, on the backend: the world's follower, then its profiles (as
+  // vc.profile numbers them).
+  w.braking_profiles.assign(1, {config.follower.max_brake_decel, config.follower.speed_gain});
+  for (const FollowerParams& p : vc.profiles) {
+    w.braking_profiles.push_back({p.max_brake_decel, p.speed_gain});
   }
-  return braking;
+  return w.backend->BrakeForPaths({config.path_check.gap, w.clear.data(), vc.speed.data(),
+                                   vc.profile.empty() ? nullptr : vc.profile.data(),
+                                   w.braking_profiles.data(), w.braking_profiles.size(), m},
+                                  {fr.target_speed.data(), fr.throttle.data(), fr.brake.data()});
 }
 
 // The vehicles' bodies as discs after the pedestrians, non-cooperative: pedestrians take

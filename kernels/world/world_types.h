@@ -221,15 +221,16 @@ enum class BackendCall : uint8_t {
   kMoveVehicles,
   kWriteVehicleDiscs,
   kMoveForwardAgents,
+  kBrakeForPaths,
   kFollowSplines,
   kCheckPaths,
   kSteerForward,
   kCountContacts,
   kSetup,
 };
-constexpr int kBackendCallCount = 12;
-// "solve", "prepare", "report", "move", "drive", "discs", "fly", "follow", "paths",
-// "forward", "contacts", "setup".
+constexpr int kBackendCallCount = 13;
+// "solve", "prepare", "report", "move", "drive", "discs", "fly", "brake", "follow",
+// "paths", "forward", "contacts", "setup".
 std::string_view BackendCallName(BackendCall call);
 
 // The observability list of docs/ALGORITHMS.md §5, for one tick.

@@ -75,6 +75,11 @@ class CopyCountingBackend : public Backend {
                          const ForwardMoveOutput& out) override {
     cpu_.MoveForwardAgents(params, scene, out);
   }
+  uint64_t BrakeForPaths(const PathBrakingScene& scene, const PathBrakingOutput& out) override {
+    copied_.to_backend += scene.count * kBrakeBytesIn;
+    copied_.to_host += scene.count * kBrakeBytesOut;
+    return cpu_.BrakeForPaths(scene, out);
+  }
   void WriteVehicleDiscs(const VehicleDiscScene& scene, const VehicleDiscOutput& out) override {
     copied_.to_backend += scene.count * kDiscBytesIn + sizeof(uint32_t);
     copied_.to_host += scene.disc_start[scene.count] * kDiscBytesOut;
@@ -116,6 +121,7 @@ class CopyCountingBackend : public Backend {
   static constexpr uint64_t kMoveBytesIn = 36, kMoveBytesOut = 36;
   static constexpr uint64_t kDriveBytesIn = 64, kDriveBytesOut = 52;
   static constexpr uint64_t kDiscBytesIn = 32, kDiscBytesOut = 37;
+  static constexpr uint64_t kBrakeBytesIn = 22, kBrakeBytesOut = 12;
   static constexpr uint64_t kPrepareBytesOut = 55;
   // Added to the ORCA solve's and the contact count's time (TickStats::backend_ms).
   std::chrono::milliseconds orca_delay{0}, contacts_delay{0};
@@ -182,13 +188,15 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
     EXPECT_GT(solved, n);
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kOrca)],
               solved * CopyCountingBackend::kOrcaBytesOut);
-    // The follower, the discs and the path check are the vehicles' stage.
+    // The follower, the discs, the path check and the braking are the vehicles' stage.
     const uint64_t discs = solved - n;
     EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kVehicles)],
-              m * (CopyCountingBackend::kFollowBytesIn + CopyCountingBackend::kDiscBytesIn) +
+              m * (CopyCountingBackend::kFollowBytesIn + CopyCountingBackend::kDiscBytesIn +
+                   CopyCountingBackend::kBrakeBytesIn) +
                   sizeof(uint32_t));
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kVehicles)],
-              m * (CopyCountingBackend::kFollowBytesOut + sizeof(float)) +
+              m * (CopyCountingBackend::kFollowBytesOut + sizeof(float) +
+                   CopyCountingBackend::kBrakeBytesOut) +
                   discs * CopyCountingBackend::kDiscBytesOut);
     // The pedestrians' and the vehicles' moves are the integrate stage's.
     EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kIntegrate)],
@@ -227,10 +235,10 @@ TEST(WorldTransferTest, EachTickBooksTheTimeInsideItsBackendCalls) {
     EXPECT_EQ(call(BackendCall::kSolveOrca), t.orca_solve_ms);
     EXPECT_GE(call(BackendCall::kCountContacts), 10.0);
     EXPECT_LT(call(BackendCall::kCountContacts), t.backend_ms - t.orca_solve_ms + 1e-9);
-    for (BackendCall c :
-         {BackendCall::kPreparePedestrians, BackendCall::kReportPedestrians,
-          BackendCall::kMovePedestrians, BackendCall::kMoveVehicles,
-          BackendCall::kWriteVehicleDiscs, BackendCall::kFollowSplines, BackendCall::kCheckPaths}) {
+    for (BackendCall c : {BackendCall::kPreparePedestrians, BackendCall::kReportPedestrians,
+                          BackendCall::kMovePedestrians, BackendCall::kMoveVehicles,
+                          BackendCall::kWriteVehicleDiscs, BackendCall::kFollowSplines,
+                          BackendCall::kCheckPaths, BackendCall::kBrakeForPaths}) {
       EXPECT_GT(call(c), 0.0) << BackendCallName(c);
     }
     double sum = 0;
