@@ -4,6 +4,7 @@
 #include <thrust/system/cuda/execution_policy.h>
 #include <thrust/transform_reduce.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "kernels/backends/cuda_backend_impl.cuh"
@@ -148,8 +149,11 @@ void CudaBackend::PreparePedestrians(const PedestrianPrepareParams& params,
   }
   transferred_.to_backend +=
       d.staging.Upload(in_columns, 16, d.prepare_in, d.prepare_in_at, stream_);
-  const size_t out_bytes[15] = {n * sizeof(uint32_t), f, f, f, f, f, f, f, f, b, f, f,
-                                n * sizeof(Vec2),     b, b};
+  // The solve's agent columns first, then the stages' own.
+  size_t out_bytes[15];
+  AgentColumnsOutBytes(n, out_bytes);
+  const size_t own_bytes[5] = {f, f, n * sizeof(Vec2), b, b};
+  std::copy(own_bytes, own_bytes + 5, out_bytes + kAgentColumnsOutCount);
   d.prepare_out.resize(LayOutColumns(out_bytes, 15, d.prepare_out_at));
 
   const uint8_t* in_block = Raw(d.prepare_in);
@@ -167,16 +171,7 @@ void CudaBackend::PreparePedestrians(const PedestrianPrepareParams& params,
   const PedestrianPrepareScene device_scene{
       in_f(0), in_f(1),  in_f(2),  in_f(3),  in_f(4),  in_f(5),  in_f(6),  in_f(7), in_b(8),
       in_b(9), in_f(10), in_f(11), in_f(12), in_f(13), in_f(14), in_f(15), n};
-  const PedestrianPrepareOutput device_out{reinterpret_cast<uint32_t*>(at(0)),
-                                           at_f(1),
-                                           at_f(2),
-                                           at_f(3),
-                                           at_f(4),
-                                           at_f(5),
-                                           at_f(6),
-                                           at_f(7),
-                                           at_f(8),
-                                           at(9),
+  const PedestrianPrepareOutput device_out{AgentColumnsOutAt(out_block, d.prepare_out_at),
                                            at_f(10),
                                            at_f(11),
                                            reinterpret_cast<Vec2*>(at(12)),
@@ -185,21 +180,11 @@ void CudaBackend::PreparePedestrians(const PedestrianPrepareParams& params,
   thrust::for_each_n(Policy(), thrust::counting_iterator<size_t>(0), n,
                      PedestrianPrepareFunctor{params, device_scene, device_out});
   THRONG_CUDA_CHECK(cudaGetLastError());
-  const HostColumnOut out_columns[15] = {{out.id, n * sizeof(uint32_t)},
-                                         {out.px, f},
-                                         {out.py, f},
-                                         {out.vx, f},
-                                         {out.vy, f},
-                                         {out.radius, f},
-                                         {out.max_speed, f},
-                                         {out.pref_vx, f},
-                                         {out.pref_vy, f},
-                                         {out.flags, b},
-                                         {out.z, f},
-                                         {out.vz, f},
-                                         {out.goal, n * sizeof(Vec2)},
-                                         {out.has_goal, b},
-                                         {out.navigates, b}};
+  HostColumnOut out_columns[15];
+  AgentColumnsOutDownload(out.agents, n, out_columns);
+  const HostColumnOut own[5] = {
+      {out.z, f}, {out.vz, f}, {out.goal, n * sizeof(Vec2)}, {out.has_goal, b}, {out.navigates, b}};
+  std::copy(own, own + 5, out_columns + kAgentColumnsOutCount);
   transferred_.to_host +=
       d.staging.Download(d.prepare_out, d.prepare_out_at, out_columns, 15, stream_);
 }

@@ -8,7 +8,6 @@
 #pragma once
 
 #include <cuda_runtime.h>
-
 #include <thrust/device_vector.h>
 
 #include <algorithm>
@@ -19,6 +18,7 @@
 #include "kernels/backends/column_staging.h"
 #include "kernels/backends/cuda_check.cuh"
 #include "kernels/backends/raw_pointer.cuh"
+#include "kernels/orca/orca_types.h"
 
 namespace throng {
 
@@ -114,5 +114,35 @@ class CudaStaging {
   uint8_t* host_ = nullptr;
   size_t host_bytes_ = 0;
 };
+
+// The solve's agent columns (AgentColumnsOut) as ten staged columns of n rows, in the
+// struct's order: their sizes, where they lie in a device block laid out from those sizes,
+// and the host columns to download them into.
+constexpr size_t kAgentColumnsOutCount = 10;
+inline void AgentColumnsOutBytes(size_t n, size_t* bytes) {
+  bytes[0] = n * sizeof(uint32_t);
+  for (size_t k = 1; k < 9; ++k) bytes[k] = n * sizeof(float);
+  bytes[9] = n * sizeof(uint8_t);
+}
+inline AgentColumnsOut AgentColumnsOutAt(uint8_t* block, const size_t* offsets) {
+  auto f = [&](int k) { return reinterpret_cast<float*>(block + offsets[k]); };
+  return {reinterpret_cast<uint32_t*>(block + offsets[0]),
+          f(1),
+          f(2),
+          f(3),
+          f(4),
+          f(5),
+          f(6),
+          f(7),
+          f(8),
+          block + offsets[9]};
+}
+inline void AgentColumnsOutDownload(const AgentColumnsOut& c, size_t n, HostColumnOut* out) {
+  size_t bytes[kAgentColumnsOutCount];
+  AgentColumnsOutBytes(n, bytes);
+  void* data[kAgentColumnsOutCount] = {c.id,     c.px,        c.py,      c.vx,      c.vy,
+                                       c.radius, c.max_speed, c.pref_vx, c.pref_vy, c.flags};
+  for (size_t k = 0; k < kAgentColumnsOutCount; ++k) out[k] = {data[k], bytes[k]};
+}
 
 }  // namespace throng

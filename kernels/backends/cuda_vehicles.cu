@@ -164,41 +164,23 @@ void CudaBackend::WriteVehicleDiscs(const VehicleDiscScene& scene, const Vehicle
                                       {scene.speed, m * sizeof(float)},
                                       {scene.disc_start, (m + 1) * sizeof(uint32_t)}};
   transferred_.to_backend += d.staging.Upload(in_columns, 3, d.discs_in, d.discs_in_at, stream_);
-  const size_t f = discs * sizeof(float);
-  const size_t out_bytes[10] = {discs * sizeof(uint32_t), f, f, f, f, f, f, f, f, discs};
-  d.discs_out.resize(LayOutColumns(out_bytes, 10, d.discs_out_at));
+  size_t out_bytes[kAgentColumnsOutCount];
+  AgentColumnsOutBytes(discs, out_bytes);
+  d.discs_out.resize(LayOutColumns(out_bytes, kAgentColumnsOutCount, d.discs_out_at));
   const uint8_t* in_block = Raw(d.discs_in);
-  uint8_t* out_block = Raw(d.discs_out);
-  auto at = [&](int k) { return reinterpret_cast<float*>(out_block + d.discs_out_at[k]); };
   const VehicleDiscScene device_scene{
       reinterpret_cast<const VehicleBody*>(in_block + d.discs_in_at[0]),
       reinterpret_cast<const float*>(in_block + d.discs_in_at[1]),
       reinterpret_cast<const uint32_t*>(in_block + d.discs_in_at[2]), m};
   const VehicleDiscOutput device_out{out.first_id,
-                                     reinterpret_cast<uint32_t*>(out_block + d.discs_out_at[0]),
-                                     at(1),
-                                     at(2),
-                                     at(3),
-                                     at(4),
-                                     at(5),
-                                     at(6),
-                                     at(7),
-                                     at(8),
-                                     out_block + d.discs_out_at[9]};
+                                     AgentColumnsOutAt(Raw(d.discs_out), d.discs_out_at)};
   thrust::for_each_n(Policy(), thrust::counting_iterator<size_t>(0), m,
                      VehicleDiscFunctor{device_scene, device_out});
   THRONG_CUDA_CHECK(cudaGetLastError());
-  const HostColumnOut columns[10] = {{out.id, discs * sizeof(uint32_t)},
-                                     {out.px, f},
-                                     {out.py, f},
-                                     {out.vx, f},
-                                     {out.vy, f},
-                                     {out.radius, f},
-                                     {out.max_speed, f},
-                                     {out.pref_vx, f},
-                                     {out.pref_vy, f},
-                                     {out.flags, discs}};
-  transferred_.to_host += d.staging.Download(d.discs_out, d.discs_out_at, columns, 10, stream_);
+  HostColumnOut columns[kAgentColumnsOutCount];
+  AgentColumnsOutDownload(out.agents, discs, columns);
+  transferred_.to_host +=
+      d.staging.Download(d.discs_out, d.discs_out_at, columns, kAgentColumnsOutCount, stream_);
 }
 
 }  // namespace throng

@@ -8,6 +8,13 @@ void AgentColumns::Resize(size_t n) {
   flags.resize(n);
 }
 
+AgentColumnsOut AgentColumns::Out(size_t first) {
+  return {id.data() + first,        px.data() + first,      py.data() + first,
+          vx.data() + first,        vy.data() + first,      radius.data() + first,
+          max_speed.data() + first, pref_vx.data() + first, pref_vy.data() + first,
+          flags.data() + first};
+}
+
 void AgentColumns::Reserve(size_t n) {
   id.reserve(n);
   for (auto* c : {&px, &py, &vx, &vy, &radius, &max_speed, &pref_vx, &pref_vy}) c->reserve(n);

@@ -133,6 +133,21 @@ inline OrcaParams PlainRvo2Params(OrcaParams p) {
   return p;
 }
 
+// AgentColumns' columns as pointers to fill, from some row on: what a backend call that
+// writes solve agents (the pedestrians' preparation, the vehicles' discs) writes into.
+struct AgentColumnsOut {
+  uint32_t* id;
+  float* px;
+  float* py;
+  float* vx;
+  float* vy;
+  float* radius;
+  float* max_speed;
+  float* pref_vx;
+  float* pref_vy;
+  uint8_t* flags;  // AgentFlag bits
+};
+
 // Agents as structure of arrays; every column has one value per agent.
 struct AgentColumns {
   std::vector<uint32_t> id;
@@ -146,6 +161,8 @@ struct AgentColumns {
   size_t size() const { return id.size(); }
   void Resize(size_t n);
   void Reserve(size_t n);
+  // The columns from row `first` on, to fill.
+  AgentColumnsOut Out(size_t first);
 };
 
 // A static obstacle: vertices counter-clockwise (agents live outside). Two vertices

@@ -47,16 +47,16 @@ void ReferenceBackend::PreparePedestrians(const PedestrianPrepareParams& params,
     if (scripted) {  // never slower than the velocity it is given
       speed_limit = std::fmax(speed_limit, std::hypot(double{v[0]}, double{v[1]}));
     }
-    out.id[i] = static_cast<uint32_t>(i);
-    out.px[i] = p[0];
-    out.py[i] = p[1];
+    out.agents.id[i] = static_cast<uint32_t>(i);
+    out.agents.px[i] = p[0];
+    out.agents.py[i] = p[1];
     out.z[i] = p[2];
-    out.vx[i] = v[0];
-    out.vy[i] = v[1];
+    out.agents.vx[i] = v[0];
+    out.agents.vy[i] = v[1];
     out.vz[i] = v[2];
-    out.radius[i] = Value(s.radius, i, defaults.radius);
-    out.max_speed[i] = static_cast<float>(speed_limit);
-    out.flags[i] = scripted ? kAgentNonCooperative : 0;
+    out.agents.radius[i] = Value(s.radius, i, defaults.radius);
+    out.agents.max_speed[i] = static_cast<float>(speed_limit);
+    out.agents.flags[i] = scripted ? kAgentNonCooperative : 0;
     out.goal[i] = {0.f, 0.f};
     out.has_goal[i] = 0;
     out.navigates[i] = 0;
@@ -90,8 +90,8 @@ void ReferenceBackend::PreparePedestrians(const PedestrianPrepareParams& params,
         preferred = {q[0], q[1]};
       }
     }
-    out.pref_vx[i] = static_cast<float>(preferred.x);
-    out.pref_vy[i] = static_cast<float>(preferred.y);
+    out.agents.pref_vx[i] = static_cast<float>(preferred.x);
+    out.agents.pref_vy[i] = static_cast<float>(preferred.y);
   }
 }
 

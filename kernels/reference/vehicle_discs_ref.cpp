@@ -33,16 +33,16 @@ void ReferenceBackend::WriteVehicleDiscs(const VehicleDiscScene& scene,
     for (uint32_t j = 0; j < count; ++j) {
       const uint32_t k = first + j;
       const double along = -kRearShare * length + (j + 0.5) * slice;
-      out.id[k] = out.first_id + k;
-      out.px[k] = static_cast<float>(body.axle.x + hx * along);
-      out.py[k] = static_cast<float>(body.axle.y + hy * along);
-      out.vx[k] = vx;
-      out.vy[k] = vy;
-      out.radius[k] = radius;
-      out.max_speed[k] = static_cast<float>(std::max(speed, kSlowestMaxSpeed));
-      out.pref_vx[k] = vx;
-      out.pref_vy[k] = vy;
-      out.flags[k] = kAgentNonCooperative;
+      out.agents.id[k] = out.first_id + k;
+      out.agents.px[k] = static_cast<float>(body.axle.x + hx * along);
+      out.agents.py[k] = static_cast<float>(body.axle.y + hy * along);
+      out.agents.vx[k] = vx;
+      out.agents.vy[k] = vy;
+      out.agents.radius[k] = radius;
+      out.agents.max_speed[k] = static_cast<float>(std::max(speed, kSlowestMaxSpeed));
+      out.agents.pref_vx[k] = vx;
+      out.agents.pref_vy[k] = vy;
+      out.agents.flags[k] = kAgentNonCooperative;
     }
   }
 }

@@ -51,14 +51,14 @@ struct PedestrianPrepareFunctor {
     // A non-cooperative agent moves at its own velocity, whatever its max speed says; the
     // solve sizes everyone's neighbour search by max speeds, so it gets at least that.
     if (non_cooperative) max_speed = MaxF(max_speed, Length(Vec2{v.x, v.y}));
-    out.id[i] = static_cast<uint32_t>(i);  // ids order ties; snapshot order is deterministic
-    out.px[i] = p.x;
-    out.py[i] = p.y;
-    out.vx[i] = v.x;
-    out.vy[i] = v.y;
-    out.radius[i] = At(in.radius, i, ad.radius);
-    out.max_speed[i] = max_speed;
-    out.flags[i] = non_cooperative ? kAgentNonCooperative : 0;
+    out.agents.id[i] = static_cast<uint32_t>(i);  // ids order ties; snapshot order is deterministic
+    out.agents.px[i] = p.x;
+    out.agents.py[i] = p.y;
+    out.agents.vx[i] = v.x;
+    out.agents.vy[i] = v.y;
+    out.agents.radius[i] = At(in.radius, i, ad.radius);
+    out.agents.max_speed[i] = max_speed;
+    out.agents.flags[i] = non_cooperative ? kAgentNonCooperative : 0;
     out.z[i] = p.z;
     out.vz[i] = v.z;
 
@@ -102,8 +102,8 @@ struct PedestrianPrepareFunctor {
           break;
       }
     }
-    out.pref_vx[i] = pref.x;
-    out.pref_vy[i] = pref.y;
+    out.agents.pref_vx[i] = pref.x;
+    out.agents.pref_vy[i] = pref.y;
     out.goal[i] = goal;
     out.has_goal[i] = has_goal;
     out.navigates[i] = navigates;

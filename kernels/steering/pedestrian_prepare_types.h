@@ -10,6 +10,7 @@
 
 #include "kernels/math/frame.cuh"
 #include "kernels/math/vec.cuh"
+#include "kernels/orca/orca_types.h"
 
 namespace throng {
 
@@ -79,16 +80,7 @@ struct PedestrianPrepareScene {
 // navigates. A navigating agent's preferred velocity is left at zero: the world steers it
 // along its field afterwards, on the host, until the fields live on the backend.
 struct PedestrianPrepareOutput {
-  uint32_t* id;
-  float* px;
-  float* py;
-  float* vx;
-  float* vy;
-  float* radius;
-  float* max_speed;
-  float* pref_vx;
-  float* pref_vy;
-  uint8_t* flags;  // AgentFlag bits
+  AgentColumnsOut agents;
   float* z;
   float* vz;
   Vec2* goal;

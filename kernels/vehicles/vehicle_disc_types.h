@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/orca/orca_types.h"
 #include "kernels/vehicles/vehicle_body.h"
 
 namespace throng {
@@ -25,16 +26,7 @@ struct VehicleDiscScene {
 // its row in the whole table: first_id + its row here.
 struct VehicleDiscOutput {
   uint32_t first_id;
-  uint32_t* id;
-  float* px;
-  float* py;
-  float* vx;
-  float* vy;
-  float* radius;
-  float* max_speed;
-  float* pref_vx;
-  float* pref_vy;
-  uint8_t* flags;
+  AgentColumnsOut agents;
 };
 
 }  // namespace throng

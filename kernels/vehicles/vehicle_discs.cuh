@@ -30,16 +30,16 @@ struct VehicleDiscFunctor {
     const uint32_t first = in.disc_start[v], last = in.disc_start[v + 1];
     for (uint32_t k = first; k < last; ++k) {
       const Vec2 c = body.Disc(static_cast<int>(k - first));
-      out.id[k] = out.first_id + k;
-      out.px[k] = c.x;
-      out.py[k] = c.y;
-      out.vx[k] = velocity.x;
-      out.vy[k] = velocity.y;
-      out.radius[k] = radius;
-      out.max_speed[k] = max_speed;
-      out.pref_vx[k] = velocity.x;
-      out.pref_vy[k] = velocity.y;
-      out.flags[k] = kAgentNonCooperative;
+      out.agents.id[k] = out.first_id + k;
+      out.agents.px[k] = c.x;
+      out.agents.py[k] = c.y;
+      out.agents.vx[k] = velocity.x;
+      out.agents.vy[k] = velocity.y;
+      out.agents.radius[k] = radius;
+      out.agents.max_speed[k] = max_speed;
+      out.agents.pref_vx[k] = velocity.x;
+      out.agents.pref_vy[k] = velocity.y;
+      out.agents.flags[k] = kAgentNonCooperative;
     }
   }
 };

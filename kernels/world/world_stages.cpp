@@ -165,11 +165,8 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, World::Int
                                      optional(a.pref_vy),
                                      optional(a.pref_vz),
                                      n};
-  const PedestrianPrepareOutput out{oa.id.data(),        oa.px.data(),      oa.py.data(),
-                                    oa.vx.data(),        oa.vy.data(),      oa.radius.data(),
-                                    oa.max_speed.data(), oa.pref_vx.data(), oa.pref_vy.data(),
-                                    oa.flags.data(),     w.z.data(),        w.vz.data(),
-                                    w.goal.data(),       w.has_goal.data(), w.navigates.data()};
+  const PedestrianPrepareOutput out{oa.Out(0),     w.z.data(),        w.vz.data(),
+                                    w.goal.data(), w.has_goal.data(), w.navigates.data()};
   w.backend->PreparePedestrians({config.frame, config.agent_defaults, s.dt}, scene, out);
   // Only a world with navigation targets has agents that navigate (validated).
   if (config.navigation_targets.empty()) return;
@@ -325,11 +322,8 @@ void AddVehicleDiscs(World::Internals& w) {
   w.disc_start[m] = discs;
   if (m == 0) return;
   oa.Resize(n + discs);
-  w.backend->WriteVehicleDiscs(
-      {w.bodies.data(), vc.speed.data(), w.disc_start.data(), m},
-      {static_cast<uint32_t>(n), oa.id.data() + n, oa.px.data() + n, oa.py.data() + n,
-       oa.vx.data() + n, oa.vy.data() + n, oa.radius.data() + n, oa.max_speed.data() + n,
-       oa.pref_vx.data() + n, oa.pref_vy.data() + n, oa.flags.data() + n});
+  w.backend->WriteVehicleDiscs({w.bodies.data(), vc.speed.data(), w.disc_start.data(), m},
+                               {static_cast<uint32_t>(n), oa.Out(n)});
 }
 
 // Results in the caller's frame, and what the detectors make of them (per-id memory is

@@ -90,9 +90,13 @@ struct Prepared {
         navigates(n, 0xff),
         goal(n, Vec2{-1.f, -1.f}) {}
   PedestrianPrepareOutput View() {
-    return {id.data(),     px.data(),        py.data(),      vx.data(),       vy.data(),
-            radius.data(), max_speed.data(), pref_vx.data(), pref_vy.data(),  flags.data(),
-            z.data(),      vz.data(),        goal.data(),    has_goal.data(), navigates.data()};
+    return {{id.data(), px.data(), py.data(), vx.data(), vy.data(), radius.data(), max_speed.data(),
+             pref_vx.data(), pref_vy.data(), flags.data()},
+            z.data(),
+            vz.data(),
+            goal.data(),
+            has_goal.data(),
+            navigates.data()};
   }
 };
 

@@ -190,8 +190,9 @@ struct DiscRows {
         flags(discs),
         first(first_id) {}
   VehicleDiscOutput View() {
-    return {first,         id.data(),        px.data(),      py.data(),      vx.data(),   vy.data(),
-            radius.data(), max_speed.data(), pref_vx.data(), pref_vy.data(), flags.data()};
+    return {first,
+            {id.data(), px.data(), py.data(), vx.data(), vy.data(), radius.data(), max_speed.data(),
+             pref_vx.data(), pref_vy.data(), flags.data()}};
   }
 };
 
