@@ -307,8 +307,8 @@ uint64_t CheckVehiclePaths(const WorldConfig& config, const Snapshot& s, const S
 }
 
 // The vehicles' bodies as discs after the pedestrians, non-cooperative: pedestrians take
-// full responsibility for avoiding them.
-// Laid out here (each body's disc count), written on the backend.
+// full responsibility for avoiding them. Laid out here (each body's disc count, to size the
+// columns), written on the backend.
 void AddVehicleDiscs(World::Internals& w) {
   AgentColumns& oa = w.orca_agents;
   const VehicleColumns& vc = w.vehicles;
