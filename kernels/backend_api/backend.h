@@ -21,6 +21,7 @@
 #include "kernels/vehicles/vehicle_batch.h"
 #include "kernels/vehicles/vehicle_disc_types.h"
 #include "kernels/vehicles/vehicle_move_types.h"
+#include "kernels/vehicles/vehicle_prepare_types.h"
 
 namespace throng {
 
@@ -84,6 +85,15 @@ class Backend {
   // and out; the world's own columns, not validated again.
   virtual void MovePedestrians(const PedestrianMoveParams& params, const PedestrianMoveScene& scene,
                                const PedestrianMoveOutput& out) = 0;
+
+  // The snapshot's vehicles made ready for the follower (vehicle_prepare_types.h): each
+  // one's lane, its pose in the internal frame with the world's defaults, its progress
+  // hint (the snapshot's, else its memory's, else a search along the whole lane on the
+  // installed splines), what its motion since last tick says about the caller's physics
+  // (its memory updated in place) and its body. Host memory in and out; the world passes a
+  // validated snapshot.
+  virtual void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
+                               const VehiclePrepareOutput& out) = 0;
 
   // Three-factor spline following (docs/VEHICLES.md) for every vehicle, on the installed
   // splines. Validates first (std::invalid_argument naming column and index; unknown

@@ -29,6 +29,7 @@
 #include "kernels/vehicles/path_braking.cuh"
 #include "kernels/vehicles/vehicle_discs.cuh"
 #include "kernels/vehicles/vehicle_move.cuh"
+#include "kernels/vehicles/vehicle_prepare.cuh"
 
 namespace throng {
 
@@ -126,6 +127,13 @@ void CpuBackend::MovePedestrians(const PedestrianMoveParams& params,
                                  const PedestrianMoveOutput& out) {
   thrust::for_each_n(Light(cpu_system::par), thrust::counting_iterator<size_t>(0), scene.count,
                      PedestrianMoveFunctor{params, scene, out});
+}
+
+void CpuBackend::PrepareVehicles(const VehiclePrepareParams& params,
+                                 const VehiclePrepareScene& scene,
+                                 const VehiclePrepareOutput& out) {
+  thrust::for_each_n(Light(cpu_system::par), thrust::counting_iterator<size_t>(0), scene.count,
+                     VehiclePrepareFunctor{params, splines_.View(), scene, out});
 }
 
 void CpuBackend::MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,

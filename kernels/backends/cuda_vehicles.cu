@@ -1,6 +1,7 @@
-// The cuda backend's vehicle pipelines: three-factor spline following and the spline
-// queries, on the lanes that SetSplines installed (cuda_backend.cu), the vehicles' move by
-// the world's bicycle, and their bodies as discs for the ORCA solve.
+// The cuda backend's vehicle pipelines: the vehicles made ready for the follower,
+// three-factor spline following and the spline queries, on the lanes that SetSplines
+// installed (cuda_backend.cu), the vehicles' move by the world's bicycle, and their bodies
+// as discs for the ORCA solve.
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/system/cuda/execution_policy.h>
@@ -11,6 +12,7 @@
 #include "kernels/backends/spline_query_kernel.cuh"
 #include "kernels/vehicles/vehicle_discs.cuh"
 #include "kernels/vehicles/vehicle_move.cuh"
+#include "kernels/vehicles/vehicle_prepare.cuh"
 
 namespace throng {
 
@@ -28,6 +30,10 @@ struct CudaBackend::VehiclePart {
   DeviceVector<uint32_t> q_spline;
   DeviceVector<float> q_s, q_px, q_py, q_pz, q_hint;
   DeviceVector<float> x, y, z, tx, ty, tz, k, progress;
+  // The preparation's columns in one block each way; the memory is updated in place in
+  // the input block.
+  DeviceVector<uint8_t> prepare_in, prepare_out;
+  size_t prepare_in_at[15] = {}, prepare_out_at[14] = {};
   // The move's columns in one block each way (cuda_staging.cuh); the bodies move in place
   // in the input block.
   CudaStaging staging;
@@ -114,6 +120,97 @@ void CudaBackend::QuerySplines(const SplineQueries& q, SplineQueryResults* out) 
   Download(d.k, out->curvature);
   Download(d.progress, out->progress);
   Synchronize();
+}
+
+// The snapshot's columns, the lanes by id and the memory go up in one block; the memory
+// comes back from it, the follower's columns, lanes and bodies in another (until the state
+// lives here, issue 37).
+void CudaBackend::PrepareVehicles(const VehiclePrepareParams& params,
+                                  const VehiclePrepareScene& scene,
+                                  const VehiclePrepareOutput& out) {
+  const size_t n = scene.count;
+  if (n == 0) return;
+  if (!vehicles_) vehicles_.reset(new VehiclePart);
+  VehiclePart& d = *vehicles_;
+  const size_t f = n * sizeof(float), u = n * sizeof(uint32_t);
+  const size_t lanes = scene.lanes.count * sizeof(uint32_t);
+  auto bytes = [](const void* column, size_t size) { return column != nullptr ? size : 0; };
+  // The memory first: the download of the updated rows then copies only them.
+  const void* in_data[15] = {scene.memory,  scene.id,        scene.spline_id,
+                             scene.x,       scene.y,         scene.z,
+                             scene.yaw,     scene.speed,     scene.progress_hint,
+                             scene.length,  scene.width,     scene.max_speed,
+                             scene.profile, scene.lanes.ids, scene.lanes.index};
+  const size_t in_bytes[15] = {
+      n * sizeof(VehicleMemory), u, u, f, f, f, f, f, f, f, f, f, u, lanes, lanes};
+  HostColumnIn in_columns[15];
+  for (int k = 0; k < 15; ++k) in_columns[k] = {in_data[k], bytes(in_data[k], in_bytes[k])};
+  transferred_.to_backend +=
+      d.staging.Upload(in_columns, 15, d.prepare_in, d.prepare_in_at, stream_);
+  const bool profiles = scene.profile != nullptr;
+  const size_t out_bytes[14] = {u, u,
+                                f, f,
+                                f, f,
+                                f, f,
+                                f, f,
+                                f, profiles ? n * sizeof(uint16_t) : 0,
+                                u, n * sizeof(VehicleBody)};
+  d.prepare_out.resize(LayOutColumns(out_bytes, 14, d.prepare_out_at));
+  uint8_t* in_block = Raw(d.prepare_in);
+  uint8_t* out_block = Raw(d.prepare_out);
+  // An absent column stays absent on the device.
+  auto in = [&](int k) -> const void* {
+    return in_data[k] != nullptr ? in_block + d.prepare_in_at[k] : nullptr;
+  };
+  auto in_f = [&](int k) { return static_cast<const float*>(in(k)); };
+  auto in_u = [&](int k) { return static_cast<const uint32_t*>(in(k)); };
+  auto at = [&](int k) { return out_block + d.prepare_out_at[k]; };
+  auto at_f = [&](int k) { return reinterpret_cast<float*>(at(k)); };
+  auto at_u = [&](int k) { return reinterpret_cast<uint32_t*>(at(k)); };
+  VehicleMemory* memory = reinterpret_cast<VehicleMemory*>(in_block + d.prepare_in_at[0]);
+  const VehiclePrepareScene device_scene{in_u(1),
+                                         in_u(2),
+                                         in_f(3),
+                                         in_f(4),
+                                         in_f(5),
+                                         in_f(6),
+                                         in_f(7),
+                                         in_f(8),
+                                         in_f(9),
+                                         in_f(10),
+                                         in_f(11),
+                                         in_u(12),
+                                         {in_u(13), in_u(14), scene.lanes.count},
+                                         memory,
+                                         n};
+  const VehiclePrepareOutput device_out{
+      at_u(0),  at_u(1),
+      at_f(2),  at_f(3),
+      at_f(4),  at_f(5),
+      at_f(6),  at_f(7),
+      at_f(8),  at_f(9),
+      at_f(10), profiles ? reinterpret_cast<uint16_t*>(at(11)) : nullptr,
+      at_u(12), reinterpret_cast<VehicleBody*>(at(13))};
+  thrust::for_each_n(Policy(), thrust::counting_iterator<size_t>(0), n,
+                     VehiclePrepareFunctor{params, Lanes(), device_scene, device_out});
+  THRONG_CUDA_CHECK(cudaGetLastError());
+  const HostColumnOut updated[1] = {{scene.memory, n * sizeof(VehicleMemory)}};
+  transferred_.to_host += d.staging.Download(d.prepare_in, d.prepare_in_at, updated, 1, stream_);
+  const HostColumnOut columns[14] = {{out.id, u},
+                                     {out.spline_id, u},
+                                     {out.px, f},
+                                     {out.py, f},
+                                     {out.pz, f},
+                                     {out.yaw, f},
+                                     {out.speed, f},
+                                     {out.progress_hint, f},
+                                     {out.max_speed, f},
+                                     {out.wheel_angle, f},
+                                     {out.turn_before_move, f},
+                                     {out.profile, profiles ? n * sizeof(uint16_t) : 0},
+                                     {out.lane, u},
+                                     {out.bodies, n * sizeof(VehicleBody)}};
+  transferred_.to_host += d.staging.Download(d.prepare_out, d.prepare_out_at, columns, 14, stream_);
 }
 
 // The pose, controls and bodies go up in one block; the wheel angles, the moved bodies and

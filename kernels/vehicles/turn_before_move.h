@@ -6,6 +6,7 @@
 #pragma once
 
 #include "kernels/math/frame.cuh"
+#include "kernels/math/hd.cuh"
 #include "kernels/math/scalar.cuh"
 #include "kernels/math/vec.cuh"
 
@@ -26,8 +27,8 @@ constexpr float kMinMeasuredChord = 1e-2f;
 // share, or `estimate` (the last one) when the motion says nothing. Not smoothed: the
 // first ticks into a bend are where the share matters, and averaged in over two ticks it
 // left 5 exact-arc cells above pure pursuit at 10 Hz instead of 3 (throng-bench-lanes).
-inline float UpdateTurnBeforeMove(float estimate, Vec2 from, float yaw_from, Vec2 to, float yaw_to,
-                                  float travel) {
+THRONG_HD inline float UpdateTurnBeforeMove(float estimate, Vec2 from, float yaw_from, Vec2 to,
+                                            float yaw_to, float travel) {
   const float turn = WrapAngle(yaw_to - yaw_from);
   const Vec2 chord = to - from;
   const float length = Length(chord);

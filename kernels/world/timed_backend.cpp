@@ -62,6 +62,13 @@ void TimedBackend::PreparePedestrians(const PedestrianPrepareParams& params,
   inner_->PreparePedestrians(params, scene, out);
 }
 
+void TimedBackend::PrepareVehicles(const VehiclePrepareParams& params,
+                                   const VehiclePrepareScene& scene,
+                                   const VehiclePrepareOutput& out) {
+  CallTimer timer(this, BackendCall::kPrepareVehicles);
+  inner_->PrepareVehicles(params, scene, out);
+}
+
 void TimedBackend::MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,
                                 const VehicleMoveOutput& out) {
   CallTimer timer(this, BackendCall::kMoveVehicles);

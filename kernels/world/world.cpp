@@ -123,7 +123,15 @@ World::World(WorldConfig config, std::unique_ptr<Backend> backend)
 // The configuration's lanes, obstacles and navigation fields, on the world's backend.
 void World::InstallScene() {
   const std::vector<SplineDesc> splines = InternalSplines(config_);
-  in_->lanes = BuildSplineSet(splines);
+  // The lanes by id for the vehicles' preparation: lane k is splines[k] on the backend.
+  std::vector<std::pair<uint32_t, uint32_t>> by_id;
+  for (size_t k = 0; k < splines.size(); ++k)
+    by_id.push_back({splines[k].id, static_cast<uint32_t>(k)});
+  std::sort(by_id.begin(), by_id.end());
+  for (const auto& [id, k] : by_id) {
+    in_->lane_ids.push_back(id);
+    in_->lane_of_id.push_back(k);
+  }
   in_->backend->SetSplines(splines);
   in_->obstacles = InternalObstacles(config_);
   in_->backend->SetObstacles(in_->obstacles);

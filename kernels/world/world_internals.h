@@ -18,7 +18,9 @@ namespace throng {
 struct World::Internals {
   std::unique_ptr<TimedBackend> backend;  // the backend the world was given, timed
   WorldMemory memory;
-  SplineSet lanes;  // internal frame, for projections (the backend holds its own for path checks)
+  // The lanes by id: ids sorted, and each one's index in the backend's spline set
+  // (LaneLookup; the backend holds the lanes themselves).
+  std::vector<uint32_t> lane_ids, lane_of_id;
   std::vector<Polygon> obstacles;
   // Navigation, per target in the order of WorldConfig::navigation_targets: its id and
   // shape (internal frame), its field, the point an arriving agent heads for and its grid.

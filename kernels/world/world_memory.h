@@ -7,12 +7,14 @@
 
 #include "kernels/detection/agent_conditions.h"
 #include "kernels/math/vec.cuh"
+#include "kernels/vehicles/vehicle_memory.h"
 #include "kernels/world/world_types.h"
 
 namespace throng {
 
 // AgentMemory: kernels/detection/agent_conditions.h; the detectors that update it:
-// kernels/detection/agent_conditions.cuh.
+// kernels/detection/agent_conditions.cuh. VehicleMemory: kernels/vehicles/vehicle_memory.h;
+// the vehicles' preparation updates it: kernels/vehicles/vehicle_prepare.cuh.
 
 // The positions re-routed agents' crowd fields are built from (docs/NAVIGATION.md,
 // "Re-routing"): every pedestrian of tick `tick`, internal frame. Kept between ticks and
@@ -21,17 +23,6 @@ struct NavCrowd {
   bool present = false;
   uint64_t tick = 0;
   std::vector<Vec2> positions;
-};
-
-struct VehicleMemory {
-  float progress = -1.f;  // m along the lane; < 0: never seen
-  float wheel_angle = 0.f;
-  // The pose last tick's follower saw (internal frame), to read how the vehicle's physics
-  // moved it since (kernels/vehicles/turn_before_move.h). last_dt 0: none yet (a tick's
-  // dt is > 0).
-  Vec2 last_position;
-  float last_yaw = 0.f, last_speed = 0.f, last_dt = 0.f;
-  float turn_before_move = 1.f;  // the vehicle's, as its motion shows it
 };
 
 // The per-id state as columns, in the order it is kept: what ExportWorld carries.

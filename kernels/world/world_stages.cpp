@@ -10,33 +10,10 @@
 #include "kernels/navigation/nav_costs.h"
 #include "kernels/steering/steering.cuh"
 #include "kernels/vehicles/spline.cuh"
-#include "kernels/vehicles/turn_before_move.h"
 #include "kernels/world/world_internals.h"
 
 namespace throng {
 namespace {
-
-// Arc length of the lane point nearest to p, searched along the whole lane (for vehicles
-// seen for the first time without a hint; the follower refines it locally). Samples
-// about 1 m apart, counted by index (a float counter stops advancing at 2^24 m) and at
-// most kMaxSamples of them (a 100 km lane then samples every 1.5 m).
-float ProjectOnWholeLane(const SplineSet& lanes, uint32_t spline, Vec3 p) {
-  const SplineSetView view = lanes.View();
-  const float length = view.headers[spline].length;
-  constexpr int64_t kMaxSamples = 65536;
-  const int64_t intervals =
-      std::clamp<int64_t>(static_cast<int64_t>(std::ceil(length)), 1, kMaxSamples);
-  float best_s = 0.f, best_d = std::numeric_limits<float>::infinity();
-  for (int64_t k = 0; k <= intervals; ++k) {
-    const float s = length * static_cast<float>(static_cast<double>(k) / intervals);
-    const float d = LengthSq(LocationAt(view, spline, s) - p);
-    if (d < best_d) {
-      best_d = d;
-      best_s = s;
-    }
-  }
-  return best_s;
-}
 
 // BEHAVIOR_NAVIGATE (docs/NAVIGATION.md): along the target's field at the agent's own
 // speed, under the arrive behaviour's acceleration limit; a re-routed agent (`rerouted`)
@@ -60,10 +37,6 @@ Vec2 Navigate(const World::Internals& w, uint32_t target, bool rerouted, Vec2 p,
                          : NavDirectionAt(w.nav_fields[k], p, NavRidge::kPickSide);
   if (Length(way) == 0.f) return ArriveStep(p, v, point, arrive, dt);
   return SteerToward(v, NavTurnTowardGoal(way, p, goal, cone) * arrive.max_speed, arrive, dt);
-}
-
-size_t IndexOfLane(const std::vector<uint32_t>& lane_ids, uint32_t id) {
-  return static_cast<size_t>(std::find(lane_ids.begin(), lane_ids.end(), id) - lane_ids.begin());
 }
 
 }  // namespace
@@ -192,7 +165,6 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, World::Int
 
 // Vehicles: spline following; their bodies for the stages after it.
 void DriveVehicles(const WorldConfig& config, const Snapshot& s, World::Internals& w) {
-  const Frame frame = config.frame;
   const VehicleSnapshot& vs = s.vehicles;
   const size_t m = vs.size();
   const VehicleDefaults& vd = config.vehicle_defaults;
@@ -206,7 +178,7 @@ void DriveVehicles(const WorldConfig& config, const Snapshot& s, World::Internal
     params.control_period = s.dt;
     return params;
   };
-  vc.profile.assign(vs.profile.begin(), vs.profile.end());  // validated: <= kMaxVehicleProfiles
+  vc.profile.resize(vs.profile.size());  // validated: <= kMaxVehicleProfiles
   vc.profiles.clear();
   if (!vc.profile.empty()) {
     for (const FollowerParams& p : config.vehicle_profiles)
@@ -216,44 +188,40 @@ void DriveVehicles(const WorldConfig& config, const Snapshot& s, World::Internal
   vc.turn_before_move.resize(m);  // how each vehicle's physics moves it, for the tick lag
   w.bodies.resize(m);
   w.lane.resize(m);
-  for (size_t i = 0; i < m; ++i) {
-    w.lane[i] = static_cast<uint32_t>(IndexOfLane(w.lanes.ids, vs.spline_id[i]));
-    const Vec3 p = frame.ToInternal({vs.x[i], vs.y[i], Or(vs.z, i, 0.f)});
-    const float yaw = frame.YawToInternal(vs.yaw[i]);
-    vc.id[i] = vs.id[i];
-    vc.spline_id[i] = vs.spline_id[i];
-    vc.px[i] = p.x;
-    vc.py[i] = p.y;
-    vc.pz[i] = p.z;
-    vc.yaw[i] = yaw;
-    vc.speed[i] = vs.speed[i];
-    vc.max_speed[i] = Or(vs.max_speed, i, vd.max_speed);
-    VehicleMemory& memory = w.vehicle_memory[i];
-    vc.wheel_angle[i] = memory.wheel_angle;
-    // Read from the move since last tick: a caller's own physics may not turn first as
-    // the world's bicycle does (docs/VEHICLES.md, "Imposed speed").
-    if (memory.last_dt > 0.f) {
-      memory.turn_before_move = UpdateTurnBeforeMove(
-          memory.turn_before_move, memory.last_position, memory.last_yaw, {p.x, p.y}, yaw,
-          std::max(memory.last_speed, vs.speed[i]) * memory.last_dt);
-    }
-    vc.turn_before_move[i] = memory.turn_before_move;
-    memory.last_position = {p.x, p.y};
-    memory.last_yaw = yaw;
-    memory.last_speed = vs.speed[i];
-    memory.last_dt = s.dt;
-    if (!vs.progress_hint.empty()) {
-      vc.progress_hint[i] = vs.progress_hint[i];
-    } else if (memory.progress >= 0.f) {
-      vc.progress_hint[i] = memory.progress;
-    } else {
-      vc.progress_hint[i] = ProjectOnWholeLane(w.lanes, w.lane[i], p);
-    }
-    w.bodies[i] = {
-        {p.x, p.y}, HeadingOf(yaw), Or(vs.length, i, vd.length), Or(vs.width, i, vd.width)};
-  }
+  // On the backend: each vehicle on its lane in the internal frame, its memory updated.
+  auto optional = [](const auto& column) { return column.empty() ? nullptr : column.data(); };
+  const VehiclePrepareScene scene{vs.id.data(),
+                                  vs.spline_id.data(),
+                                  vs.x.data(),
+                                  vs.y.data(),
+                                  optional(vs.z),
+                                  vs.yaw.data(),
+                                  vs.speed.data(),
+                                  optional(vs.progress_hint),
+                                  optional(vs.length),
+                                  optional(vs.width),
+                                  optional(vs.max_speed),
+                                  optional(vs.profile),
+                                  {w.lane_ids.data(), w.lane_of_id.data(), w.lane_ids.size()},
+                                  w.vehicle_memory.data(),
+                                  m};
+  const VehiclePrepareOutput out{vc.id.data(),
+                                 vc.spline_id.data(),
+                                 vc.px.data(),
+                                 vc.py.data(),
+                                 vc.pz.data(),
+                                 vc.yaw.data(),
+                                 vc.speed.data(),
+                                 vc.progress_hint.data(),
+                                 vc.max_speed.data(),
+                                 vc.wheel_angle.data(),
+                                 vc.turn_before_move.data(),
+                                 vc.profile.empty() ? nullptr : vc.profile.data(),
+                                 w.lane.data(),
+                                 w.bodies.data()};
   FollowerResults& fr = w.follower;
   if (m > 0) {
+    w.backend->PrepareVehicles({config.frame, vd.length, vd.width, vd.max_speed, s.dt}, scene, out);
     // The follower steers the vehicle the world integrates (its bicycle's geometry and
     // lag), once a tick.
     w.backend->FollowSplines(told_the_vehicle(config.follower), config.world_speed_limit, vc, &fr);

@@ -218,6 +218,7 @@ enum class BackendCall : uint8_t {
   kPreparePedestrians,
   kReportPedestrians,
   kMovePedestrians,
+  kPrepareVehicles,
   kMoveVehicles,
   kWriteVehicleDiscs,
   kMoveForwardAgents,
@@ -228,9 +229,10 @@ enum class BackendCall : uint8_t {
   kCountContacts,
   kSetup,
 };
-constexpr int kBackendCallCount = 13;
-// "solve", "prepare", "report", "move", "drive", "discs", "fly", "brake", "follow",
-// "paths", "forward", "contacts", "setup".
+constexpr int kBackendCallCount = 14;
+// "solve", "prepare", "report", "move", "ready", "drive", "discs", "fly", "brake",
+// "follow", "paths", "forward", "contacts", "setup" ("ready": the vehicles made ready for
+// the follower, PrepareVehicles).
 std::string_view BackendCallName(BackendCall call);
 
 // The observability list of docs/ALGORITHMS.md §5, for one tick.

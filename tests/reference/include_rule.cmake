@@ -27,7 +27,9 @@ set(allowed
     "kernels/vehicles/spline_queries.h"
     "kernels/vehicles/vehicle_batch.h"
     "kernels/vehicles/vehicle_disc_types.h"
+    "kernels/vehicles/vehicle_memory.h"
     "kernels/vehicles/vehicle_move_types.h"
+    "kernels/vehicles/vehicle_prepare_types.h"
     # The footprint type. Its helpers (discs, distance, front) are the engine's geometry:
     # the reference rebuilds the footprint from its definition and calls none of them.
     "kernels/vehicles/vehicle_body.h")

@@ -65,6 +65,20 @@ class CopyCountingBackend : public Backend {
     copied_.to_host += scene.count * kReportBytesOut;
     return cpu_.ReportPedestrians(params, scene, out);
   }
+  // As the pedestrians': the columns the snapshot has, the lanes by id and the memory in;
+  // the memory and every prepared column out.
+  void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
+                       const VehiclePrepareOutput& out) override {
+    for (const void* column :
+         {scene.z, scene.progress_hint, scene.length, scene.width, scene.max_speed}) {
+      if (column != nullptr) copied_.to_backend += scene.count * sizeof(float);
+    }
+    if (scene.profile != nullptr) copied_.to_backend += scene.count * sizeof(uint32_t);
+    copied_.to_backend += scene.count * kReadyBytesIn + scene.lanes.count * 2 * sizeof(uint32_t);
+    copied_.to_host += scene.count * kReadyBytesOut;
+    if (scene.profile != nullptr) copied_.to_host += scene.count * sizeof(uint16_t);
+    cpu_.PrepareVehicles(params, scene, out);
+  }
   void MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,
                     const VehicleMoveOutput& out) override {
     copied_.to_backend += scene.count * kDriveBytesIn;
@@ -120,6 +134,9 @@ class CopyCountingBackend : public Backend {
   static constexpr uint64_t kReportBytesIn = 46, kReportBytesOut = 60;
   static constexpr uint64_t kMoveBytesIn = 36, kMoveBytesOut = 36;
   static constexpr uint64_t kDriveBytesIn = 64, kDriveBytesOut = 52;
+  // Memory, id, spline id, x, y, yaw, speed in; memory, 11 columns, lane, body out.
+  static constexpr uint64_t kReadyBytesIn = sizeof(VehicleMemory) + 24;
+  static constexpr uint64_t kReadyBytesOut = sizeof(VehicleMemory) + 48 + sizeof(VehicleBody);
   static constexpr uint64_t kDiscBytesIn = 32, kDiscBytesOut = 37;
   static constexpr uint64_t kBrakeBytesIn = 22, kBrakeBytesOut = 12;
   static constexpr uint64_t kPrepareBytesOut = 55;
@@ -149,6 +166,18 @@ uint64_t PrepareBytesIn(const AgentSnapshot& a) {
   return bytes;
 }
 
+// What the vehicles' preparation copies per vehicle beyond its fixed columns: the optional
+// columns the state has, in and out.
+uint64_t ReadyOptionalBytesIn(const VehicleSnapshot& v) {
+  uint64_t bytes = 0;
+  for (const std::vector<float>* column :
+       {&v.z, &v.progress_hint, &v.length, &v.width, &v.max_speed}) {
+    if (!column->empty()) bytes += sizeof(float);
+  }
+  if (!v.profile.empty()) bytes += sizeof(uint32_t);
+  return bytes;
+}
+
 // The world's first tick, integrated (the state Advance then steps).
 TickResult FirstTick(World& world, const Snapshot& initial) {
   TickOptions options;
@@ -169,6 +198,11 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
   for (int tick = 0; tick < 3; ++tick) {
     const TransferredBytes before = backend.transferred();
     const uint64_t prepare_in = PrepareBytesIn(world.state().agents);
+    const uint64_t ready_in =
+        CopyCountingBackend::kReadyBytesIn + ReadyOptionalBytesIn(world.state().vehicles);
+    const uint64_t ready_out = CopyCountingBackend::kReadyBytesOut +
+                               (world.state().vehicles.profile.empty() ? 0 : sizeof(uint16_t));
+    const uint64_t lanes = s.config.splines.size();
     ASSERT_GT(prepare_in, 8u);  // positions, and more
     world.Advance(1, s.initial.dt, &result);
     const TransferredBytes after = backend.transferred();
@@ -188,14 +222,15 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
     EXPECT_GT(solved, n);
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kOrca)],
               solved * CopyCountingBackend::kOrcaBytesOut);
-    // The follower, the discs, the path check and the braking are the vehicles' stage.
+    // The preparation, the follower, the discs, the path check and the braking are the
+    // vehicles' stage.
     const uint64_t discs = solved - n;
     EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kVehicles)],
-              m * (CopyCountingBackend::kFollowBytesIn + CopyCountingBackend::kDiscBytesIn +
-                   CopyCountingBackend::kBrakeBytesIn) +
-                  sizeof(uint32_t));
+              m * (ready_in + CopyCountingBackend::kFollowBytesIn +
+                   CopyCountingBackend::kDiscBytesIn + CopyCountingBackend::kBrakeBytesIn) +
+                  lanes * 2 * sizeof(uint32_t) + sizeof(uint32_t));
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kVehicles)],
-              m * (CopyCountingBackend::kFollowBytesOut + sizeof(float) +
+              m * (ready_out + CopyCountingBackend::kFollowBytesOut + sizeof(float) +
                    CopyCountingBackend::kBrakeBytesOut) +
                   discs * CopyCountingBackend::kDiscBytesOut);
     // The pedestrians' and the vehicles' moves are the integrate stage's.
@@ -235,10 +270,11 @@ TEST(WorldTransferTest, EachTickBooksTheTimeInsideItsBackendCalls) {
     EXPECT_EQ(call(BackendCall::kSolveOrca), t.orca_solve_ms);
     EXPECT_GE(call(BackendCall::kCountContacts), 10.0);
     EXPECT_LT(call(BackendCall::kCountContacts), t.backend_ms - t.orca_solve_ms + 1e-9);
-    for (BackendCall c : {BackendCall::kPreparePedestrians, BackendCall::kReportPedestrians,
-                          BackendCall::kMovePedestrians, BackendCall::kMoveVehicles,
-                          BackendCall::kWriteVehicleDiscs, BackendCall::kFollowSplines,
-                          BackendCall::kCheckPaths, BackendCall::kBrakeForPaths}) {
+    for (BackendCall c :
+         {BackendCall::kPreparePedestrians, BackendCall::kReportPedestrians,
+          BackendCall::kMovePedestrians, BackendCall::kPrepareVehicles, BackendCall::kMoveVehicles,
+          BackendCall::kWriteVehicleDiscs, BackendCall::kFollowSplines, BackendCall::kCheckPaths,
+          BackendCall::kBrakeForPaths}) {
       EXPECT_GT(call(c), 0.0) << BackendCallName(c);
     }
     double sum = 0;

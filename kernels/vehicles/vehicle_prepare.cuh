@@ -1,0 +1,111 @@
+// One vehicle made ready for the follower, as the parallel backends run it
+// (Backend::PrepareVehicles; the types: vehicle_prepare_types.h): its lane, its pose in
+// the internal frame with the world's defaults, where along the lane to look for it, what
+// its motion since last tick says about the caller's physics, and its body.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/math/frame.cuh"
+#include "kernels/math/hd.cuh"
+#include "kernels/math/scalar.cuh"
+#include "kernels/math/vec.cuh"
+#include "kernels/vehicles/spline.cuh"
+#include "kernels/vehicles/turn_before_move.h"
+#include "kernels/vehicles/vehicle_prepare_types.h"
+
+namespace throng {
+
+// The lane of spline id `id`: its place in the world's set (validated: present).
+THRONG_HD inline uint32_t LaneOf(const LaneLookup& lanes, uint32_t id) {
+  size_t lo = 0, hi = lanes.count;
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (lanes.ids[mid] < id) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo < lanes.count ? lanes.index[lo] : 0u;
+}
+
+// Arc length of the lane point nearest to p, searched along the whole lane (for vehicles
+// seen for the first time without a hint; the follower refines it locally). Samples
+// about 1 m apart, counted by index (a float counter stops advancing at 2^24 m) and at
+// most kMaxWholeLaneSamples of them (a 100 km lane then samples every 1.5 m).
+constexpr int64_t kMaxWholeLaneSamples = 65536;
+THRONG_HD inline float ProjectOnWholeLane(const SplineSetView& lanes, uint32_t spline, Vec3 p) {
+  const float length = lanes.headers[spline].length;
+  int64_t intervals = static_cast<int64_t>(ceilf(length));
+  intervals =
+      intervals < 1 ? 1 : (intervals > kMaxWholeLaneSamples ? kMaxWholeLaneSamples : intervals);
+  float best_s = 0.f, best_d = INFINITY;
+  for (int64_t k = 0; k <= intervals; ++k) {
+    const float s = length * static_cast<float>(static_cast<double>(k) / intervals);
+    const float d = LengthSq(LocationAt(lanes, spline, s) - p);
+    if (d < best_d) {
+      best_d = d;
+      best_s = s;
+    }
+  }
+  return best_s;
+}
+
+struct VehiclePrepareFunctor {
+  VehiclePrepareParams params;
+  SplineSetView lanes;  // the world's, installed by SetSplines
+  VehiclePrepareScene in;
+  VehiclePrepareOutput out;
+
+  template <class T>
+  THRONG_HD static T At(const T* column, size_t i, T fallback) {
+    return column != nullptr ? column[i] : fallback;
+  }
+
+  THRONG_HD void operator()(size_t i) const {
+    const Frame frame = params.frame;
+    const uint32_t lane = LaneOf(in.lanes, in.spline_id[i]);
+    const Vec3 p = frame.ToInternal({in.x[i], in.y[i], At(in.z, i, 0.f)});
+    const float yaw = frame.YawToInternal(in.yaw[i]);
+    const float speed = in.speed[i];
+    out.lane[i] = lane;
+    out.id[i] = in.id[i];
+    out.spline_id[i] = in.spline_id[i];
+    out.px[i] = p.x;
+    out.py[i] = p.y;
+    out.pz[i] = p.z;
+    out.yaw[i] = yaw;
+    out.speed[i] = speed;
+    out.max_speed[i] = At(in.max_speed, i, params.max_speed);
+    if (in.profile != nullptr) out.profile[i] = static_cast<uint16_t>(in.profile[i]);
+    VehicleMemory memory = in.memory[i];
+    out.wheel_angle[i] = memory.wheel_angle;
+    // Read from the move since last tick: a caller's own physics may not turn first as
+    // the world's bicycle does (docs/VEHICLES.md, "Imposed speed").
+    if (memory.last_dt > 0.f) {
+      memory.turn_before_move =
+          UpdateTurnBeforeMove(memory.turn_before_move, memory.last_position, memory.last_yaw,
+                               {p.x, p.y}, yaw, MaxF(memory.last_speed, speed) * memory.last_dt);
+    }
+    out.turn_before_move[i] = memory.turn_before_move;
+    memory.last_position = {p.x, p.y};
+    memory.last_yaw = yaw;
+    memory.last_speed = speed;
+    memory.last_dt = params.dt;
+    if (in.progress_hint != nullptr) {
+      out.progress_hint[i] = in.progress_hint[i];
+    } else if (memory.progress >= 0.f) {
+      out.progress_hint[i] = memory.progress;
+    } else {
+      out.progress_hint[i] = ProjectOnWholeLane(lanes, lane, p);
+    }
+    in.memory[i] = memory;
+    out.bodies[i] = {
+        {p.x, p.y}, HeadingOf(yaw), At(in.length, i, params.length), At(in.width, i, params.width)};
+  }
+};
+
+}  // namespace throng

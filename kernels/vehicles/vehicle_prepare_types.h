@@ -1,0 +1,71 @@
+// What Backend::PrepareVehicles reads and writes: the snapshot's vehicles made ready for
+// the follower, each on its lane in the internal frame, with the per-id memory it reads and
+// updates (how the caller's physics moved it since last tick) and its body for the stages
+// after. The rule the parallel backends run: vehicle_prepare.cuh.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/math/frame.cuh"
+#include "kernels/vehicles/vehicle_body.h"
+#include "kernels/vehicles/vehicle_memory.h"
+
+namespace throng {
+
+// A world's lanes by id: `ids` sorted ascending, `index[k]` the lane (its place in the
+// world's spline set) of ids[k]. The snapshot's spline ids are validated against it.
+struct LaneLookup {
+  const uint32_t* ids;
+  const uint32_t* index;
+  size_t count;
+};
+
+struct VehiclePrepareParams {
+  Frame frame;          // the caller's
+  float length, width;  // m, for vehicles without their own (VehicleDefaults)
+  float max_speed;      // m/s, likewise
+  float dt;             // s, this tick's
+};
+
+// The snapshot's columns (caller's frame; an optional column is null when absent), the
+// lanes by id, and last tick's memory of each vehicle in the snapshot's order (a new one's
+// fresh), which the preparation updates in place.
+struct VehiclePrepareScene {
+  const uint32_t* id;
+  const uint32_t* spline_id;
+  const float* x;
+  const float* y;
+  const float* z;  // optional
+  const float* yaw;
+  const float* speed;
+  const float* progress_hint;  // optional
+  const float* length;         // optional
+  const float* width;          // optional
+  const float* max_speed;      // optional
+  const uint32_t* profile;     // optional
+  LaneLookup lanes;
+  VehicleMemory* memory;
+  size_t count;
+};
+
+// The follower's columns (VehicleColumns' rows, internal frame), each vehicle's lane index
+// and body. `profile` is written only when the scene has profiles.
+struct VehiclePrepareOutput {
+  uint32_t* id;
+  uint32_t* spline_id;
+  float* px;
+  float* py;
+  float* pz;
+  float* yaw;
+  float* speed;
+  float* progress_hint;
+  float* max_speed;
+  float* wheel_angle;
+  float* turn_before_move;
+  uint16_t* profile;
+  uint32_t* lane;
+  VehicleBody* bodies;
+};
+
+}  // namespace throng
