@@ -155,7 +155,7 @@ class ContactPipeline {
     if (n == 0) return counts;
     const thrust::counting_iterator<uint32_t> first(0);
     const ContactBounds b = thrust::transform_reduce(
-        policy, first, first + n, ContactBoundsOf{x, y, radius},
+        Light(policy), first, first + n, ContactBoundsOf{x, y, radius},
         ContactBounds{0.f, INFINITY, -INFINITY, INFINITY, -INFINITY}, CombineContactBounds{});
     // The widest query is r_max + r_max; a few cells per query as in the ORCA grid.
     const float reach = 2.f * b.r_max;
@@ -199,7 +199,7 @@ class ContactPipeline {
     const ContactSlotGatherFunctor gather{x,       y,       radius,      n, solved.input_index,
                                           Raw(x_), Raw(y_), Raw(radius_)};
     const MovedAndRadius b = thrust::transform_reduce(
-        policy, first, first + slots, GatherAndMeasureSlot{gather, solved.x, solved.y},
+        Light(policy), first, first + slots, GatherAndMeasureSlot{gather, solved.x, solved.y},
         MovedAndRadius{0.f, 0.f}, CombineMovedAndRadius{});
     // A rounding's worth more than measured.
     const float moved = b.moved * 1.0001f + 1e-6f;

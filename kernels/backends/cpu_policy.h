@@ -45,15 +45,16 @@ void AccumulateInto(const Op& op, T& sum, const T& x, long) {
 
 // op over f(first[0]), ..., f(first[n - 1]), then folded into init: the same value
 // Thrust's reduce gives for an associative op. The range is cut into pieces by n alone,
-// not by the thread count, so a sum of floats has the same bits at any thread count.
+// not by the thread count, so a sum of floats has the same bits at any thread count, and
+// on the calling thread alone (`parallel` false: a light pass over a short range).
 template <class It, class F, class T, class Op>
-T ReduceInOneRegion(It first, int64_t n, F f, T init, Op op) {
+T ReduceInOneRegion(It first, int64_t n, F f, T init, Op op, bool parallel = true) {
   if (n <= 0) return init;
   int64_t piece = (n + kMaxReducePieces - 1) / kMaxReducePieces;
   if (piece < kMinReducePiece) piece = kMinReducePiece;
   const int64_t pieces = (n + piece - 1) / piece;
   std::vector<T> sums(static_cast<size_t>(pieces), init);
-#pragma omp parallel for schedule(static) if (pieces > 1)
+#pragma omp parallel for schedule(static) if (parallel && pieces > 1)
   for (int64_t k = 0; k < pieces; ++k) {
     const int64_t begin = k * piece, end = begin + piece < n ? begin + piece : n;
     T sum(f(first[begin]));
@@ -73,15 +74,18 @@ struct Identity {
 };
 
 // Found by Thrust's dispatch for Par (argument-dependent lookup in this namespace), and
-// preferred to the OpenMP system's own as the more specialised overload.
+// preferred to the OpenMP system's own as the more specialised overload. A light
+// reduction over fewer than exec.serial_below elements opens no region.
 template <class It, class F, class T, class Op>
-T transform_reduce(Par&, It first, It last, F f, T init, Op op) {
-  return ReduceInOneRegion(first, static_cast<int64_t>(last - first), f, init, op);
+T transform_reduce(Par& exec, It first, It last, F f, T init, Op op) {
+  const auto n = static_cast<int64_t>(last - first);
+  return ReduceInOneRegion(first, n, f, init, op, n >= exec.serial_below);
 }
 
 template <class It, class T, class Op>
-T reduce(Par&, It first, It last, T init, Op op) {
-  return ReduceInOneRegion(first, static_cast<int64_t>(last - first), Identity{}, init, op);
+T reduce(Par& exec, It first, It last, T init, Op op) {
+  const auto n = static_cast<int64_t>(last - first);
+  return ReduceInOneRegion(first, n, Identity{}, init, op, n >= exec.serial_below);
 }
 
 // Below this many elements a light pass (kernels/backends/light_policy.cuh) runs on one

@@ -135,9 +135,10 @@ class OrcaPipeline {
     // Grid: cells of the largest per-pair query radius / k (kernels/spatial/grid.cuh).
     auto t0 = Clock::now();
     // One pass for the grid's inputs: min and max are exact, whatever the thread count.
-    const SnapshotBounds b = thrust::transform_reduce(
-        policy, first, first + n, SnapshotBoundsOf{in.px, in.py, in.radius, in.max_speed, in.flags},
-        SnapshotBounds::Empty(), CombineBounds{});
+    const SnapshotBounds b =
+        thrust::transform_reduce(Light(policy), first, first + n,
+                                 SnapshotBoundsOf{in.px, in.py, in.radius, in.max_speed, in.flags},
+                                 SnapshotBounds::Empty(), CombineBounds{});
     const float r_max = b.r_max, s_max = b.s_max;
     const float x_lo = b.x_lo, x_hi = b.x_hi, y_lo = b.y_lo, y_hi = b.y_hi;
     float reach = 2.f * r_max + 2.f * s_max * params.time_horizon;

@@ -184,10 +184,10 @@ class PathCheckPipeline {
     thrust::for_each_n(Light(policy), first, n, WritePedestrians{writer});
     thrust::for_each_n(Light(policy), first, m, WriteDiscs{writer});
 
-    const float r_max =
-        thrust::transform_reduce(policy, first, first + total, ValueOf{Raw(r_)}, 0.f, MaxOf{});
+    const float r_max = thrust::transform_reduce(Light(policy), first, first + total,
+                                                 ValueOf{Raw(r_)}, 0.f, MaxOf{});
     const float walk_max = thrust::transform_reduce(
-        policy, first, first + n, PathSpeedOf{scene.agent_vx, scene.agent_vy}, 0.f, MaxOf{});
+        Light(policy), first, first + n, PathSpeedOf{scene.agent_vx, scene.agent_vy}, 0.f, MaxOf{});
     const float reach_max = ReachMax(policy, params, scene.vehicles.bodies, m, r_max, walk_max);
     // 2 m cells suit walkers; a far reach (a large body, a fast pedestrian) gets cells of
     // an eighth of it, so that one query reads at most ~17 rows of cells.
@@ -225,8 +225,8 @@ class PathCheckPipeline {
                        WriteDiscOwners{scene.vehicles.bodies, Raw(disc_start_), Raw(disc_owner_)});
     const float r_max = solved.r_max;  // the solve's own, over these points
     const float walk_max = thrust::transform_reduce(
-        policy, first, first + total, SlotPointFunctor{solved, n, Raw(disc_owner_), Raw(point_)},
-        0.f, MaxOf{});
+        Light(policy), first, first + total,
+        SlotPointFunctor{solved, n, Raw(disc_owner_), Raw(point_)}, 0.f, MaxOf{});
     const float reach_max = ReachMax(policy, params, scene.vehicles.bodies, m, r_max, walk_max);
     if (!(solved.grid.cell * 8.f >= reach_max)) return false;
     const PathPointsView points{Raw(point_), solved.vx, solved.vy, r_max, walk_max};
@@ -244,8 +244,8 @@ class PathCheckPipeline {
     const thrust::counting_iterator<uint32_t> first(0);
     Grow(disc_start_, m);
     thrust::transform(Light(policy), first, first + m, disc_start_.begin(), DiscCountOf{bodies});
-    const uint32_t discs = thrust::transform_reduce(policy, first, first + m, DiscCountOf{bodies},
-                                                    0u, thrust::plus<uint32_t>());
+    const uint32_t discs = thrust::transform_reduce(
+        Light(policy), first, first + m, DiscCountOf{bodies}, 0u, thrust::plus<uint32_t>());
     thrust::exclusive_scan(policy, disc_start_.begin(), disc_start_.begin() + m,
                            disc_start_.begin());
     return discs;
@@ -256,8 +256,8 @@ class PathCheckPipeline {
   static float ReachMax(const Policy& policy, const PathCheckParams& params,
                         const VehicleBody* bodies, uint32_t m, float r_max, float walk_max) {
     const thrust::counting_iterator<uint32_t> first(0);
-    const float width_max =
-        thrust::transform_reduce(policy, first, first + m, BodyWidthOf{bodies}, 0.f, MaxOf{});
+    const float width_max = thrust::transform_reduce(Light(policy), first, first + m,
+                                                     BodyWidthOf{bodies}, 0.f, MaxOf{});
     return 0.5f * width_max + params.lateral_margin + r_max + walk_max * kPredictionHorizon;
   }
 

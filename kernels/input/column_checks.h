@@ -2,16 +2,19 @@
 // errors are std::invalid_argument naming the table, column and index.
 #pragma once
 
+#include <omp.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
-#include <string>
-#include <utility>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "kernels/input/column_rule.h"
+#include "kernels/input/first_index.h"
 
 namespace throng {
 
@@ -51,9 +54,51 @@ struct ValueRange {
 // or twice, and under OMP_WAIT_POLICY=PASSIVE a wake-up costs tens of microseconds).
 bool AllInRange(const ValueRange* ranges, size_t count, size_t n);
 
+// Whether every value of every range lies in it and row_ok(i) holds for every row i < n:
+// AllInRange and a check across a row's columns in the same region, each thread its own
+// slice of the rows (the ranges' loops vectorise; row_ok is called once per row).
+template <class RowOk>
+bool AllInRangeAnd(const ValueRange* ranges, size_t count, size_t n, const RowOk& row_ok) {
+  int all_in = 1;
+#pragma omp parallel reduction(& : all_in) if (n >= kParallelCheckFrom)
+  {
+    const auto threads = static_cast<size_t>(omp_get_num_threads());
+    const auto thread = static_cast<size_t>(omp_get_thread_num());
+    const size_t begin = n * thread / threads, end = n * (thread + 1) / threads;
+    for (size_t c = 0; c < count; ++c) {
+      const float* values = ranges[c].values;
+      const float lo = ranges[c].min, hi = ranges[c].max;
+      int in = 1;
+      for (size_t i = begin; i < end; ++i) in &= (values[i] >= lo) & (values[i] <= hi);
+      all_in &= in;
+    }
+    int rows = 1;
+    for (size_t i = begin; i < end && rows; ++i) rows = row_ok(i) ? 1 : 0;
+    all_in &= rows;
+  }
+  return all_in != 0;
+}
+
 // The range a float column's rule allows, or false for a rule that reads no values (Id,
 // ByHand).
 bool RangeOfRule(const ColumnRule& rule, const float* values, ValueRange* range);
+
+// For a table, `visit(f)` calling f(ColumnInfo, column) for each column in the table's
+// order: whether every column present (a required one always) has n values, and the value
+// range of each present float column with a value rule, appended to `ranges`.
+template <class Visit>
+bool LengthsAndRanges(size_t n, Visit visit, std::vector<ValueRange>* ranges) {
+  bool lengths_right = true;
+  visit([&](const ColumnInfo& column, const auto& values) {
+    if (column.need == ColumnNeed::kOptional && values.empty()) return;
+    lengths_right = lengths_right && values.size() == n;
+    if constexpr (std::is_same_v<std::decay_t<decltype(values)>, std::vector<float>>) {
+      ValueRange range;
+      if (RangeOfRule(column.rule, values.data(), &range)) ranges->push_back(range);
+    }
+  });
+  return lengths_right;
+}
 
 // One column of a snapshot by its table row (kernels/world/column_tables.h): a required
 // column, or an optional one that is present, has n values, and every value passes the
@@ -79,15 +124,7 @@ void CheckColumn(const char* table, const ColumnInfo& column, const std::vector<
 template <class Visit>
 void CheckColumns(const char* table, size_t n, Visit visit) {
   std::vector<ValueRange> ranges;
-  bool lengths_right = true;
-  visit([&](const ColumnInfo& column, const auto& values) {
-    if (column.need == ColumnNeed::kOptional && values.empty()) return;
-    lengths_right = lengths_right && values.size() == n;
-    if constexpr (std::is_same_v<std::decay_t<decltype(values)>, std::vector<float>>) {
-      ValueRange range;
-      if (RangeOfRule(column.rule, values.data(), &range)) ranges.push_back(range);
-    }
-  });
+  const bool lengths_right = LengthsAndRanges(n, visit, &ranges);
   if (lengths_right && AllInRange(ranges.data(), ranges.size(), n)) {
     // Lengths and values pass; a value rule on a column that is not float is still a
     // mistake in the table.

@@ -59,6 +59,8 @@ void PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, World::Int
     w.crowd_field_built.assign(w.crowd_field_built.size(), 0);
     w.crowd_refreshed = false;
   }
+  // Without targets or re-routing nobody follows a crowd field: no pass over the agents.
+  if (w.nav_targets.empty() || config.navigation.reroute_every <= 0) return;
   const AgentSnapshot& a = s.agents;
   std::vector<uint8_t> needed(w.nav_targets.size(), 0);
   bool any = false;

@@ -119,5 +119,36 @@ TEST(CpuPolicyTest, ALightPassBelowItsThresholdRunsOnTheCallingThreadAndAboveItI
   for (int v : plain) EXPECT_EQ(v, 1);  // a pass that is not light always takes its region
 }
 
+// Counts the elements that ran inside a parallel region (a reduction's f).
+struct InRegion {
+  uint32_t operator()(uint32_t) const { return omp_in_parallel() ? 1u : 0u; }
+};
+
+// A light reduction below the threshold runs its pieces on the calling thread, in the
+// same order: the same sum; at or above it, and without Light, it takes its region.
+TEST(CpuPolicyTest, ALightReductionBelowItsThresholdRunsOnTheCallingThread) {
+  const int threads_before = omp_get_max_threads();
+  omp_set_num_threads(2);
+  const thrust::counting_iterator<uint32_t> first(0);
+  const auto n = static_cast<uint32_t>(cpu_system::kLightSerialBelow);
+  const uint32_t small = thrust::transform_reduce(Light(cpu_system::par), first, first + n - 1,
+                                                  InRegion{}, 0u, thrust::plus<uint32_t>());
+  const uint32_t large = thrust::transform_reduce(Light(cpu_system::par), first, first + n,
+                                                  InRegion{}, 0u, thrust::plus<uint32_t>());
+  const uint32_t plain = thrust::transform_reduce(cpu_system::par, first, first + n - 1, InRegion{},
+                                                  0u, thrust::plus<uint32_t>());
+  std::vector<float> values(n - 1);
+  for (uint32_t i = 0; i + 1 < n; ++i) values[i] = 1.f / static_cast<float>(i + 3);
+  const float light_sum = thrust::reduce(Light(cpu_system::par), values.begin(), values.end(), 0.f,
+                                         thrust::plus<float>());
+  const float sum =
+      thrust::reduce(cpu_system::par, values.begin(), values.end(), 0.f, thrust::plus<float>());
+  omp_set_num_threads(threads_before);
+  EXPECT_EQ(small, 0u);     // every element on the calling thread
+  EXPECT_EQ(large, n);      // every element in the region
+  EXPECT_EQ(plain, n - 1);  // a reduction that is not light always takes its region
+  EXPECT_EQ(std::memcmp(&light_sum, &sum, sizeof sum), 0);  // the same pieces, the same bits
+}
+
 }  // namespace
 }  // namespace throng

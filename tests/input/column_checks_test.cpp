@@ -125,6 +125,28 @@ TEST(ColumnChecksTest, AllInRangeFindsAnOffenderInAnyColumnAndAnySlice) {
   EXPECT_TRUE(AllInRange(ranges, 2, 0));
 }
 
+// The ranges and a row check in one region: a row that fails its check anywhere in any
+// thread's slice makes it false, as a value out of range does; with every row passing,
+// the ranges alone decide.
+TEST(ColumnChecksTest, AllInRangeAndFindsAFailingRowInAnySlice) {
+  const size_t n = kBig + 7;
+  std::vector<float> a(n, 0.f);
+  const ValueRange ranges[] = {{a.data(), -1.f, 1.f}};
+  for (int threads : {1, 2, 3, 4}) {
+    omp_set_num_threads(threads);
+    EXPECT_TRUE(AllInRangeAnd(ranges, 1, n, [](size_t) { return true; })) << threads;
+    for (const size_t at : {size_t{0}, n / 3, n / 2 + 1, n - 1}) {
+      EXPECT_FALSE(AllInRangeAnd(ranges, 1, n, [at](size_t i) { return i != at; }))
+          << threads << " threads, row " << at;
+      a[at] = 2.f;
+      EXPECT_FALSE(AllInRangeAnd(ranges, 1, n, [](size_t) { return true; })) << threads;
+      a[at] = 0.f;
+    }
+  }
+  omp_set_num_threads(4);
+  EXPECT_TRUE(AllInRangeAnd(ranges, 1, 0, [](size_t) { return false; }));  // no rows
+}
+
 // A table checked in one pass names the same first error as the column-by-column walk:
 // a bad value in an early column comes before a wrong length in a later one, and the
 // passes that find nothing throw nothing.
