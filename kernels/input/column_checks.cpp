@@ -90,23 +90,7 @@ void RequireUniqueIds(const char* table, const std::vector<uint32_t>& id) {
 }
 
 bool AllInRange(const ValueRange* ranges, size_t count, size_t n) {
-  int all_in = 1;
-#pragma omp parallel reduction(& : all_in) if (n >= kParallelCheckFrom)
-  {
-    // Each thread its own slice of every column: one region for all of them, and a loop
-    // per column that the compiler vectorises.
-    const auto threads = static_cast<size_t>(omp_get_num_threads());
-    const auto thread = static_cast<size_t>(omp_get_thread_num());
-    const size_t begin = n * thread / threads, end = n * (thread + 1) / threads;
-    for (size_t c = 0; c < count; ++c) {
-      const float* values = ranges[c].values;
-      const float lo = ranges[c].min, hi = ranges[c].max;
-      int in = 1;
-      for (size_t i = begin; i < end; ++i) in &= (values[i] >= lo) & (values[i] <= hi);
-      all_in &= in;
-    }
-  }
-  return all_in != 0;
+  return AllInRangeAnd(ranges, count, n, [](size_t) { return true; });
 }
 
 bool RangeOfRule(const ColumnRule& rule, const float* values, ValueRange* range) {

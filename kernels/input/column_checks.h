@@ -56,7 +56,8 @@ bool AllInRange(const ValueRange* ranges, size_t count, size_t n);
 
 // Whether every value of every range lies in it and row_ok(i) holds for every row i < n:
 // AllInRange and a check across a row's columns in the same region, each thread its own
-// slice of the rows (the ranges' loops vectorise; row_ok is called once per row).
+// slice of every column (a loop per column that the compiler vectorises; row_ok is called
+// once per row, and not at all where it is always true).
 template <class RowOk>
 bool AllInRangeAnd(const ValueRange* ranges, size_t count, size_t n, const RowOk& row_ok) {
   int all_in = 1;

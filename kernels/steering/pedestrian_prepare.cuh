@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/math/column_or.cuh"
 #include "kernels/math/frame.cuh"
 #include "kernels/math/hd.cuh"
 #include "kernels/math/scalar.cuh"
@@ -34,20 +35,15 @@ struct PedestrianPrepareFunctor {
   PedestrianPrepareScene in;
   PedestrianPrepareOutput out;
 
-  // An optional column's value, or the fallback where the snapshot left it out.
-  template <class T>
-  THRONG_HD static T At(const T* column, size_t i, T fallback) {
-    return column != nullptr ? column[i] : fallback;
-  }
-
   THRONG_HD void operator()(size_t i) const {
     const Frame frame = params.frame;
     const AgentDefaults& ad = params.defaults;
-    const Vec3 p = frame.ToInternal({in.x[i], in.y[i], At(in.z, i, 0.f)});
-    const Vec3 v = frame.ToInternal({At(in.vx, i, 0.f), At(in.vy, i, 0.f), At(in.vz, i, 0.f)});
-    const uint8_t snapshot_flags = At<uint8_t>(in.flags, i, 0);
+    const Vec3 p = frame.ToInternal({in.x[i], in.y[i], ColumnOr(in.z, i, 0.f)});
+    const Vec3 v = frame.ToInternal(
+        {ColumnOr(in.vx, i, 0.f), ColumnOr(in.vy, i, 0.f), ColumnOr(in.vz, i, 0.f)});
+    const uint8_t snapshot_flags = ColumnOr<uint8_t>(in.flags, i, 0);
     const bool non_cooperative = (snapshot_flags & kSnapshotNonCooperative) != 0;
-    float max_speed = At(in.max_speed, i, ad.max_speed);
+    float max_speed = ColumnOr(in.max_speed, i, ad.max_speed);
     // A non-cooperative agent moves at its own velocity, whatever its max speed says; the
     // solve sizes everyone's neighbour search by max speeds, so it gets at least that.
     if (non_cooperative) max_speed = MaxF(max_speed, Length(Vec2{v.x, v.y}));
@@ -56,7 +52,7 @@ struct PedestrianPrepareFunctor {
     out.agents.py[i] = p.y;
     out.agents.vx[i] = v.x;
     out.agents.vy[i] = v.y;
-    out.agents.radius[i] = At(in.radius, i, ad.radius);
+    out.agents.radius[i] = ColumnOr(in.radius, i, ad.radius);
     out.agents.max_speed[i] = max_speed;
     out.agents.flags[i] = non_cooperative ? kAgentNonCooperative : 0;
     out.z[i] = p.z;
@@ -68,13 +64,13 @@ struct PedestrianPrepareFunctor {
       pref = {v.x, v.y};
     } else {
       const bool has_goals = in.goal_x != nullptr;
-      const AgentBehavior behavior =
-          ResolveBehavior(At<uint8_t>(in.behavior, i, 0), snapshot_flags, ad.behavior, has_goals);
+      const AgentBehavior behavior = ResolveBehavior(ColumnOr<uint8_t>(in.behavior, i, 0),
+                                                     snapshot_flags, ad.behavior, has_goals);
       const ArriveParams arrive{max_speed, ad.max_accel, 1.f, ad.slowing_radius};
       const Vec2 position{p.x, p.y}, velocity{v.x, v.y};
       Vec2 target{};
       if (has_goals && behavior != AgentBehavior::kPreferredVelocity) {
-        const Vec3 g = frame.ToInternal({in.goal_x[i], in.goal_y[i], At(in.goal_z, i, 0.f)});
+        const Vec3 g = frame.ToInternal({in.goal_x[i], in.goal_y[i], ColumnOr(in.goal_z, i, 0.f)});
         target = {g.x, g.y};
       }
       switch (behavior) {
@@ -96,7 +92,8 @@ struct PedestrianPrepareFunctor {
           break;
         default:
           if (in.pref_vx != nullptr) {
-            const Vec3 q = frame.ToInternal({in.pref_vx[i], in.pref_vy[i], At(in.pref_vz, i, 0.f)});
+            const Vec3 q =
+                frame.ToInternal({in.pref_vx[i], in.pref_vy[i], ColumnOr(in.pref_vz, i, 0.f)});
             pref = {q.x, q.y};
           }
           break;

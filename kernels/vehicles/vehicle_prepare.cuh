@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/math/column_or.cuh"
 #include "kernels/math/frame.cuh"
 #include "kernels/math/hd.cuh"
 #include "kernels/math/scalar.cuh"
@@ -60,15 +61,10 @@ struct VehiclePrepareFunctor {
   VehiclePrepareScene in;
   VehiclePrepareOutput out;
 
-  template <class T>
-  THRONG_HD static T At(const T* column, size_t i, T fallback) {
-    return column != nullptr ? column[i] : fallback;
-  }
-
   THRONG_HD void operator()(size_t i) const {
     const Frame frame = params.frame;
     const uint32_t lane = LaneOf(in.lanes, in.spline_id[i]);
-    const Vec3 p = frame.ToInternal({in.x[i], in.y[i], At(in.z, i, 0.f)});
+    const Vec3 p = frame.ToInternal({in.x[i], in.y[i], ColumnOr(in.z, i, 0.f)});
     const float yaw = frame.YawToInternal(in.yaw[i]);
     const float speed = in.speed[i];
     out.lane[i] = lane;
@@ -79,7 +75,7 @@ struct VehiclePrepareFunctor {
     out.pz[i] = p.z;
     out.yaw[i] = yaw;
     out.speed[i] = speed;
-    out.max_speed[i] = At(in.max_speed, i, params.max_speed);
+    out.max_speed[i] = ColumnOr(in.max_speed, i, params.max_speed);
     if (in.profile != nullptr) out.profile[i] = static_cast<uint16_t>(in.profile[i]);
     VehicleMemory memory = in.memory[i];
     out.wheel_angle[i] = memory.wheel_angle;
@@ -103,8 +99,10 @@ struct VehiclePrepareFunctor {
       out.progress_hint[i] = ProjectOnWholeLane(lanes, lane, p);
     }
     in.memory[i] = memory;
-    out.bodies[i] = {
-        {p.x, p.y}, HeadingOf(yaw), At(in.length, i, params.length), At(in.width, i, params.width)};
+    out.bodies[i] = {{p.x, p.y},
+                     HeadingOf(yaw),
+                     ColumnOr(in.length, i, params.length),
+                     ColumnOr(in.width, i, params.width)};
   }
 };
 
