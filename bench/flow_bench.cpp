@@ -124,6 +124,7 @@ FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ti
   Snapshot snapshot = scenario.initial;
   TickOptions options;
   options.integrate = true;
+  options.local_results = true;  // the preferred velocities, for who queues behind a front
   TickResult result;
   std::vector<float> radius, max_speed, vx, vy;
   std::vector<uint8_t> stalled;

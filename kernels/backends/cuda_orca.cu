@@ -210,7 +210,10 @@ PedestrianSums CudaBackend::ReportPedestrians(const PedestrianReportParams& para
   transferred_.to_backend +=
       d.staging.Upload(in_columns, 16, d.report_in, d.report_in_at, stream_);
   Upload(scene.memory, n, d.memory);
-  const size_t out_bytes[9] = {f, f, f, f, f, f, b, h, b};
+  // The local columns (3, 4, 5, 7) take no room when not wanted.
+  const bool local = out.pref_vx != nullptr;
+  const size_t out_bytes[9] = {
+      f, f, f, local ? f : 0, local ? f : 0, local ? f : 0, b, local ? h : 0, b};
   d.report_out.resize(LayOutColumns(out_bytes, 9, d.report_out_at));
 
   const uint8_t* in_block = Raw(d.report_in);
@@ -235,12 +238,13 @@ PedestrianSums CudaBackend::ReportPedestrians(const PedestrianReportParams& para
                                            reinterpret_cast<const uint8_t*>(in(15)),
                                            Raw(d.memory),
                                            n};
+  auto local_at = [&](int k) { return local ? at(k) : nullptr; };
   const PedestrianReportOutput device_out{
-      reinterpret_cast<float*>(at(0)),    reinterpret_cast<float*>(at(1)),
-      reinterpret_cast<float*>(at(2)),    reinterpret_cast<float*>(at(3)),
-      reinterpret_cast<float*>(at(4)),    reinterpret_cast<float*>(at(5)),
-      reinterpret_cast<uint8_t*>(at(6)),  reinterpret_cast<uint16_t*>(at(7)),
-      reinterpret_cast<uint8_t*>(at(8)),  Raw(d.memory)};
+      reinterpret_cast<float*>(at(0)),       reinterpret_cast<float*>(at(1)),
+      reinterpret_cast<float*>(at(2)),       reinterpret_cast<float*>(local_at(3)),
+      reinterpret_cast<float*>(local_at(4)), reinterpret_cast<float*>(local_at(5)),
+      reinterpret_cast<uint8_t*>(at(6)),     reinterpret_cast<uint16_t*>(local_at(7)),
+      reinterpret_cast<uint8_t*>(at(8)),     Raw(d.memory)};
   const thrust::counting_iterator<size_t> first(0);
   // The sum is returned to the host: thrust waits for it on the backend's stream.
   const PedestrianSums sums = thrust::transform_reduce(
@@ -248,9 +252,15 @@ PedestrianSums CudaBackend::ReportPedestrians(const PedestrianReportParams& para
       PedestrianSums{}, AddPedestrianSums{});
   THRONG_CUDA_CHECK(cudaGetLastError());
 
-  const HostColumnOut out_columns[9] = {
-      {out.vx, f},      {out.vy, f},     {out.vz, f},          {out.pref_vx, f}, {out.pref_vy, f},
-      {out.pref_vz, f}, {out.status, b}, {out.constraints, h}, {out.flags, b}};
+  const HostColumnOut out_columns[9] = {{out.vx, f},
+                                        {out.vy, f},
+                                        {out.vz, f},
+                                        {out.pref_vx, out_bytes[3]},
+                                        {out.pref_vy, out_bytes[4]},
+                                        {out.pref_vz, out_bytes[5]},
+                                        {out.status, b},
+                                        {out.constraints, out_bytes[7]},
+                                        {out.flags, b}};
   transferred_.to_host += d.staging.Download(d.report_out, d.report_out_at, out_columns, 9, stream_);
   THRONG_CUDA_CHECK(cudaMemcpyAsync(out.memory, Raw(d.memory), n * sizeof(AgentMemory),
                                     cudaMemcpyDeviceToHost, stream_));

@@ -57,15 +57,17 @@ struct PedestrianReportFunctor {
     s.candidates = in.candidates[i];
     s.neighbors = in.neighbors[i];
     const Vec3 v = params.frame.ToExternal({in.vx[i], in.vy[i], in.vz[i]});
-    const Vec3 pref = params.frame.ToExternal({in.pref_vx[i], in.pref_vy[i], 0.f});
     out.vx[i] = v.x;
     out.vy[i] = v.y;
     out.vz[i] = v.z;
-    out.pref_vx[i] = pref.x;
-    out.pref_vy[i] = pref.y;
-    out.pref_vz[i] = pref.z;
+    if (out.pref_vx != nullptr) {  // the local columns, when asked for
+      const Vec3 pref = params.frame.ToExternal({in.pref_vx[i], in.pref_vy[i], 0.f});
+      out.pref_vx[i] = pref.x;
+      out.pref_vy[i] = pref.y;
+      out.pref_vz[i] = pref.z;
+      out.constraints[i] = in.constraints[i];
+    }
     out.status[i] = in.status[i];
-    out.constraints[i] = in.constraints[i];
     out.flags[i] = 0;
     if (in.flags[i] & kAgentNonCooperative) {
       out.memory[i] = AgentMemory{};

@@ -50,7 +50,7 @@ struct PedestrianReportScene {
 
 // Per pedestrian, in the caller's frame (AgentResults' columns), and its memory after this
 // tick (a non-cooperative agent's starts over). `memory` may be the scene's, updated in
-// place.
+// place. The local columns (pref_v*, constraints) are all null when not wanted.
 struct PedestrianReportOutput {
   float* vx;
   float* vy;

@@ -93,17 +93,20 @@ PedestrianSums ReferenceBackend::ReportPedestrians(const PedestrianReportParams&
   for (size_t i = 0; i < scene.count; ++i) {
     sums.candidates += scene.candidates[i];
     sums.neighbors += scene.neighbors[i];
-    float v[3], pref[3];
+    float v[3];
     ToCaller(params.frame, scene.vx[i], scene.vy[i], scene.vz[i], v);
-    ToCaller(params.frame, scene.pref_vx[i], scene.pref_vy[i], 0.f, pref);
     out.vx[i] = v[0];
     out.vy[i] = v[1];
     out.vz[i] = v[2];
-    out.pref_vx[i] = pref[0];
-    out.pref_vy[i] = pref[1];
-    out.pref_vz[i] = pref[2];
+    if (out.pref_vx != nullptr) {
+      float pref[3];
+      ToCaller(params.frame, scene.pref_vx[i], scene.pref_vy[i], 0.f, pref);
+      out.pref_vx[i] = pref[0];
+      out.pref_vy[i] = pref[1];
+      out.pref_vz[i] = pref[2];
+      out.constraints[i] = scene.constraints[i];
+    }
     out.status[i] = scene.status[i];
-    out.constraints[i] = scene.constraints[i];
     out.flags[i] = 0;
     if (scene.flags[i] & kAgentNonCooperative) {  // not solved: its memory starts over
       out.memory[i] = AgentMemory{};

@@ -89,7 +89,8 @@
   X(status, uint8_t, uint32_t) /* SolveStatus */                            \
   X(flags, uint8_t, uint32_t)  /* AgentCondition bits */
 
-// Agents' results kept in process (benchmarks, tests), not sent.
+// Agents' results kept in process (benchmarks, tests), not sent: filled only when
+// TickOptions::local_results asks, empty otherwise.
 #define THRONG_AGENT_LOCAL_RESULT_COLUMNS(X)                                \
   X(pref_vx, float, float) /* the preferred velocity the solve used */      \
   X(pref_vy, float, float)                                                  \

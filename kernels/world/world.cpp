@@ -171,6 +171,12 @@ void World::StepAfter(const Snapshot& s, const TickOptions& options, TickResult*
 }
 
 void World::Advance(int ticks, float dt, TickResult* last, const StopRequested& stop) {
+  TickOptions options;
+  options.stop = stop;
+  Advance(ticks, dt, last, options);
+}
+
+void World::Advance(int ticks, float dt, TickResult* last, const TickOptions& asked) {
   if (!has_state_) throw WorldStateError("world has no state yet: Step it once first");
   if (ticks < 1) throw std::invalid_argument("ticks: must be >= 1");
   if (state_.tick > kMaxTick - static_cast<uint64_t>(ticks)) {
@@ -178,9 +184,8 @@ void World::Advance(int ticks, float dt, TickResult* last, const StopRequested& 
                                 "tick there is, " + std::to_string(kMaxTick) + " (2^53)");
   }
   ValidateTimeStep(dt);
-  TickOptions options;
+  TickOptions options = asked;
   options.integrate = true;
-  options.stop = stop;
   // Each tick steps the kept state itself, its tick and dt moved on (and put back if the
   // tick throws: then nothing changed). The tick writes the moved columns into the spare
   // snapshot and the commit swaps the two; from the second tick on, the spare is the state

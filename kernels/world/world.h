@@ -60,6 +60,9 @@ class World {
   // Throws WorldStateError when no snapshot has been stepped yet, and TickCancelled when
   // `stop` asks (the ticks already run stand; the stopped one changed nothing).
   void Advance(int ticks, float dt, TickResult* last, const StopRequested& stop = {});
+  // As above, with Step's options for every tick (integrate always on): `last` then has the
+  // debug and local result columns they ask for, and options.stop is asked.
+  void Advance(int ticks, float dt, TickResult* last, const TickOptions& options);
 
   // The latest accepted snapshot (integrated when its tick integrated).
   const Snapshot& state() const { return state_; }

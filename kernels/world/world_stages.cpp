@@ -306,7 +306,16 @@ PedestrianSums FillResults(const WorldConfig& config, const Snapshot& s, const T
   const FollowerResults& fr = w.follower;
   const OrcaResult& orca = w.orca;
   AgentResults& ar = out->agents;
-  VisitAgentResultColumns(ar, [n](const char*, auto& column) { column.resize(n); });
+  // The local columns empty, and not written, unless asked for (TickOptions::local_results):
+  // sized apart, so that an emptied one is not refilled with zeros every tick.
+  const size_t local_rows = options.local_results ? n : 0;
+#define THRONG_SIZE_SENT(name, type, wire) ar.name.resize(n);
+#define THRONG_SIZE_LOCAL(name, type, wire) ar.name.resize(local_rows);
+  THRONG_AGENT_RESULT_COLUMNS(THRONG_SIZE_SENT)
+  THRONG_AGENT_LOCAL_RESULT_COLUMNS(THRONG_SIZE_LOCAL)
+#undef THRONG_SIZE_SENT
+#undef THRONG_SIZE_LOCAL
+  auto local = [&](auto& column) { return options.local_results ? column.data() : nullptr; };
   // The pedestrians on the backend: results, detectors (re-routing each stall_ticks
   // without progress, for navigating agents) and the tick's sums.
   PedestrianReportParams params;
@@ -334,8 +343,8 @@ PedestrianSums FillResults(const WorldConfig& config, const Snapshot& s, const T
                                     n};
   w.agent_memory.resize(n);
   const PedestrianReportOutput report{
-      ar.vx.data(),      ar.vy.data(),         ar.vz.data(),     ar.pref_vx.data(),
-      ar.pref_vy.data(), ar.pref_vz.data(),    ar.status.data(), ar.constraints.data(),
+      ar.vx.data(),      ar.vy.data(),         ar.vz.data(),     local(ar.pref_vx),
+      local(ar.pref_vy), local(ar.pref_vz),    ar.status.data(), local(ar.constraints),
       ar.flags.data(),   w.agent_memory.data()};
   const PedestrianSums sums = w.backend->ReportPedestrians(params, scene, report);
 

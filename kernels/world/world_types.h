@@ -186,6 +186,11 @@ struct Snapshot {
 struct TickOptions {
   bool integrate = false;  // move agents and vehicles by dt; the result becomes the state
   bool debug = false;      // fill the vehicles' look-ahead targets
+  // Fill the pedestrians' local result columns (THRONG_AGENT_LOCAL_RESULT_COLUMNS: the
+  // preferred velocity each one's solve used, its constraint count), which benchmarks and
+  // tests read and the service never sends; empty otherwise, and neither written nor,
+  // on cuda, copied back.
+  bool local_results = false;
   // Asked between stages and inside the long ones: true ends the tick with TickCancelled,
   // before anything is committed (kernels/input/stop_request.h).
   StopRequested stop = nullptr;

@@ -62,6 +62,11 @@ struct ReportOutputs {
     return {vx.data(),      vy.data(),     vz.data(),          pref_vx.data(), pref_vy.data(),
             pref_vz.data(), status.data(), constraints.data(), flags.data(),   memory.data()};
   }
+  // Without the local columns (TickOptions::local_results off): those stay as they were.
+  PedestrianReportOutput ViewWithoutLocal() {
+    return {vx.data(), vy.data(),     vz.data(), nullptr,      nullptr,
+            nullptr,   status.data(), nullptr,   flags.data(), memory.data()};
+  }
 };
 
 // n agents around goals; some stand still (they stall), some swing side to side from tick
@@ -194,7 +199,9 @@ TEST_P(PedestrianReportTest, GivesTheReferencesResultsFlagsMemoryAndSums) {
   auto backend = CreateBackend(GetParam());
   auto reference = CreateBackend(BackendKind::kReference);
   Crowd crowd(n);
-  ReportOutputs got(n), want(n);
+  ReportOutputs got(n), want(n), bare(n);
+  bare.pref_vx.assign(n, -7.f);  // a value no tick writes: the bare outputs' locals stay so
+  bare.constraints.assign(n, 999);
   std::vector<AgentMemory> last(n);    // the backend's memory of last tick, read apart
   uint64_t flagged[4] = {0, 0, 0, 0};  // oscillating, stalled, stopped, rerouted
   for (int tick = 0; tick < 60; ++tick) {
@@ -213,6 +220,15 @@ TEST_P(PedestrianReportTest, GivesTheReferencesResultsFlagsMemoryAndSums) {
     ASSERT_TRUE(SameBits(got.status, want.status) && SameBits(got.constraints, want.constraints) &&
                 SameBits(got.flags, want.flags));
     ASSERT_TRUE(SameMemory(got.memory, want.memory));
+    // Without the local columns the rest is the same, and the local columns untouched.
+    const PedestrianSums bare_sums =
+        backend->ReportPedestrians(params, in.Scene(bare.memory), bare.ViewWithoutLocal());
+    ASSERT_TRUE(SameSums(bare_sums, sums));
+    ASSERT_TRUE(SameBits(bare.vx, got.vx) && SameBits(bare.vy, got.vy) &&
+                SameBits(bare.vz, got.vz) && SameBits(bare.status, got.status) &&
+                SameBits(bare.flags, got.flags) && SameMemory(bare.memory, got.memory));
+    ASSERT_TRUE(SameBits(bare.pref_vx, std::vector<float>(n, -7.f)) &&
+                SameBits(bare.constraints, std::vector<uint16_t>(n, 999)));
     flagged[0] += sums.oscillating;
     flagged[1] += sums.stalled;
     flagged[2] += sums.stopped;

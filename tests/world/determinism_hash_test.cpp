@@ -36,12 +36,13 @@ uint64_t HashRun(const std::string& scenario_name, BackendKind backend) {
   World world(s.config, backend);
   TickOptions options;
   options.integrate = true;
+  options.local_results = true;  // every result column is hashed
   TickResult r;
   Fnv1a hash;
   world.Step(s.initial, options, &r);
   MixTick(world, r, &hash);
   for (int t = 1; t < kTicks; ++t) {
-    world.Advance(1, s.initial.dt, &r);
+    world.Advance(1, s.initial.dt, &r, options);
     MixTick(world, r, &hash);
   }
   return hash.h;

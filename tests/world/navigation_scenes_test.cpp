@@ -150,7 +150,9 @@ TEST(BlocksNavigateTest, EachAgentNavigatesToItsOwnTilesSquareAndTenByTenTilesBu
               static_cast<double>(world.NavigationBytes()) / 1e6, seconds);
   EXPECT_EQ(world.NavigationBytes(), size_t{400} * 416 * 416);
   TickResult r;
-  world.Step(big.initial, {}, &r);
+  TickOptions options;
+  options.local_results = true;  // the preferred velocities
+  world.Step(big.initial, options, &r);
   size_t toward = 0;  // agents whose first preferred velocity closes on their goal
   for (size_t i = 0; i < r.agents.pref_vx.size(); ++i) {
     const AgentSnapshot& b = big.initial.agents;

@@ -230,7 +230,9 @@ TEST(WorldNavigationMemoryTest, EightFieldsOverOneSquareKilometreHoldUnder200MB)
   EXPECT_EQ(world.NavigationBytes(), 8 * cells);
   EXPECT_LT(world.NavigationBytes(), size_t{200} * 1000 * 1000);
   TickResult r;
-  world.Step(s, {}, &r);
+  TickOptions options;
+  options.local_results = true;  // the preferred velocities
+  world.Step(s, options, &r);
   for (size_t i = 0; i < 8; ++i) {  // each heads for its target, across the square
     const Vec2 to{c.navigation_targets[i].shape[0].x - s.agents.x[i],
                   c.navigation_targets[i].shape[0].y - s.agents.y[i]};

@@ -35,8 +35,9 @@ TickResult RunTicks(World& world, Snapshot s, int ticks) {
   TickResult r;
   TickOptions integrate;
   integrate.integrate = true;
+  integrate.local_results = true;  // some tests read the preferred velocities
   world.Step(s, integrate, &r);
-  if (ticks > 1) world.Advance(ticks - 1, s.dt, &r);
+  if (ticks > 1) world.Advance(ticks - 1, s.dt, &r, integrate);
   return r;
 }
 
@@ -476,7 +477,9 @@ TEST_P(WorldTest, StoppedFlagAndTickStatsFollowTheirDefinitions) {
     EXPECT_NEAR(st.constraints_mean, constraints_sum / static_cast<double>(n), 1e-9);
     EXPECT_EQ(st.constraints_max, constraints_max);
     stopped_seen += stopped;
-    world.Advance(1, 0.1f, &r);
+    TickOptions options;
+    options.local_results = true;  // the preferred velocities and constraint counts
+    world.Advance(1, 0.1f, &r, options);
   }
   EXPECT_GE(stopped_seen, 40u) << "the boxed agent is stopped every tick";
   EXPECT_GT(r.stats.constraints_max, 2u) << "the crowd and the box give constraints";

@@ -63,6 +63,7 @@ class CopyCountingBackend : public Backend {
                                    const PedestrianReportOutput& out) override {
     copied_.to_backend += scene.count * kReportBytesIn;
     copied_.to_host += scene.count * kReportBytesOut;
+    if (out.pref_vx != nullptr) copied_.to_host += scene.count * kReportLocalBytesOut;
     return cpu_.ReportPedestrians(params, scene, out);
   }
   // As the pedestrians': the columns the snapshot has, the lanes by id and the memory in;
@@ -131,7 +132,8 @@ class CopyCountingBackend : public Backend {
   static constexpr uint64_t kOrcaBytesIn = 37, kOrcaBytesOut = 11;
   static constexpr uint64_t kFollowBytesIn = 101, kFollowBytesOut = 53;
   static constexpr uint64_t kContactBytesIn = 12;
-  static constexpr uint64_t kReportBytesIn = 46, kReportBytesOut = 60;
+  // The local columns (three floats and a count) come back only when asked for.
+  static constexpr uint64_t kReportBytesIn = 46, kReportBytesOut = 46, kReportLocalBytesOut = 14;
   static constexpr uint64_t kMoveBytesIn = 36, kMoveBytesOut = 36;
   static constexpr uint64_t kDriveBytesIn = 64, kDriveBytesOut = 52;
   // Memory, id, spline id, x, y, yaw, speed in; memory, 11 columns, lane, body out.
