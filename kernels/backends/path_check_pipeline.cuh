@@ -97,9 +97,18 @@ struct PathGatherFunctor {
   }
 };
 
-struct PathSpeedOf {
-  const float *vx, *vy;
-  THRONG_HD float operator()(uint32_t k) const { return Length(Vec2{vx[k], vy[k]}); }
+// The fastest pedestrian and the largest one: what widens a corridor's search across.
+struct WalkerExtent {
+  float speed, radius;
+};
+struct LargerWalkerExtent {
+  THRONG_HD WalkerExtent operator()(const WalkerExtent& a, const WalkerExtent& b) const {
+    return {MaxF(a.speed, b.speed), MaxF(a.radius, b.radius)};
+  }
+};
+struct WalkerExtentOf {
+  const float *vx, *vy, *r;
+  THRONG_HD WalkerExtent operator()(uint32_t k) const { return {Length(Vec2{vx[k], vy[k]}), r[k]}; }
 };
 
 // Each disc's vehicle, at the disc's place after the pedestrians' (disc_start[v] on).
@@ -116,18 +125,19 @@ struct WriteDiscOwners {
 
 // Each slot of the ORCA grid packed as the walk reads it, with its owner: -1 for a
 // pedestrian (its row is below `pedestrians`), else the disc's vehicle. Returns the
-// slot's speed if a pedestrian's, 0 for a disc: the reduction over it finds the fastest
-// walker in the same pass.
+// slot's speed and radius if a pedestrian's, zeros for a disc: the reduction over it finds
+// the fastest and the largest walker in the same pass.
 struct SlotPointFunctor {
   GridPointsView solved;
   uint32_t pedestrians;
   const int32_t* disc_owner;
   PathPoint* point;
-  THRONG_HD float operator()(uint32_t slot) const {
+  THRONG_HD WalkerExtent operator()(uint32_t slot) const {
     const uint32_t k = solved.input_index[slot];
     const int32_t owner = k < pedestrians ? -1 : disc_owner[k - pedestrians];
     point[slot] = {solved.x[slot], solved.y[slot], solved.radius[slot], owner};
-    return owner < 0 ? Length(Vec2{solved.vx[slot], solved.vy[slot]}) : 0.f;
+    if (owner >= 0) return {0.f, 0.f};
+    return {Length(Vec2{solved.vx[slot], solved.vy[slot]}), solved.radius[slot]};
   }
 };
 struct ValueOf {
@@ -186,8 +196,11 @@ class PathCheckPipeline {
 
     const float r_max = thrust::transform_reduce(Light(policy), first, first + total,
                                                  ValueOf{Raw(r_)}, 0.f, MaxOf{});
-    const float walk_max = thrust::transform_reduce(
-        Light(policy), first, first + n, PathSpeedOf{scene.agent_vx, scene.agent_vy}, 0.f, MaxOf{});
+    const WalkerExtent walkers =
+        thrust::transform_reduce(Light(policy), first, first + n,
+                                 WalkerExtentOf{scene.agent_vx, scene.agent_vy, scene.agent_radius},
+                                 WalkerExtent{0.f, 0.f}, LargerWalkerExtent{});
+    const float walk_max = walkers.speed;
     const float reach_max = ReachMax(policy, params, scene.vehicles.bodies, m, r_max, walk_max);
     // 2 m cells suit walkers; a far reach (a large body, a fast pedestrian) gets cells of
     // an eighth of it, so that one query reads at most ~17 rows of cells.
@@ -196,7 +209,7 @@ class PathCheckPipeline {
     thrust::for_each_n(Light(policy), first, total,
                        PathGatherFunctor{Raw(order_), Raw(x_), Raw(y_), Raw(r_), Raw(vx_), Raw(vy_),
                                          Raw(owner_), Raw(point_), Raw(svx_), Raw(svy_)});
-    const PathPointsView points{Raw(point_), Raw(svx_), Raw(svy_), r_max, walk_max};
+    const PathPointsView points{Raw(point_), Raw(svx_), Raw(svy_), r_max, walk_max, walkers.radius};
     Walk(policy, params, max_brake_decel, lanes, edges, edge_count, edge_grid, points,
          scene.vehicles, Raw(offsets_), grid, m, stop, chunk, clear);
   }
@@ -224,12 +237,14 @@ class PathCheckPipeline {
     thrust::for_each_n(Light(policy), first, m,
                        WriteDiscOwners{scene.vehicles.bodies, Raw(disc_start_), Raw(disc_owner_)});
     const float r_max = solved.r_max;  // the solve's own, over these points
-    const float walk_max = thrust::transform_reduce(
-        Light(policy), first, first + total,
-        SlotPointFunctor{solved, n, Raw(disc_owner_), Raw(point_)}, 0.f, MaxOf{});
+    const WalkerExtent walkers =
+        thrust::transform_reduce(Light(policy), first, first + total,
+                                 SlotPointFunctor{solved, n, Raw(disc_owner_), Raw(point_)},
+                                 WalkerExtent{0.f, 0.f}, LargerWalkerExtent{});
+    const float walk_max = walkers.speed;
     const float reach_max = ReachMax(policy, params, scene.vehicles.bodies, m, r_max, walk_max);
     if (!(solved.grid.cell * 8.f >= reach_max)) return false;
-    const PathPointsView points{Raw(point_), solved.vx, solved.vy, r_max, walk_max};
+    const PathPointsView points{Raw(point_), solved.vx, solved.vy, r_max, walk_max, walkers.radius};
     Walk(policy, params, max_brake_decel, lanes, edges, edge_count, edge_grid, points,
          scene.vehicles, solved.offsets, solved.grid, m, stop, chunk, clear);
     return true;

@@ -45,8 +45,9 @@ struct PathPointsView {
   const PathPoint* point;
   const float* vx;  // read only for the points in a corridor
   const float* vy;
-  float r_max;     // largest r
-  float walk_max;  // fastest pedestrian, m/s
+  float r_max;         // largest r
+  float walk_max;      // fastest pedestrian, m/s
+  float walker_r_max;  // largest r of a pedestrian (owner -1), at most r_max
 };
 
 struct PathVehiclesView {
@@ -93,7 +94,9 @@ THRONG_HD inline float PathClearAhead(const PathCheckParams& params, float max_b
     // (now or after its drift) across: in a rectangle of those half-sides along t and
     // right, inside both the disc of radius `reach` and the box around the rectangle that
     // the search reads (a disc read 4 to 6 times the points of a straight lane's box).
-    const float across = half_width + pts.r_max + pts.walk_max * horizon;
+    // Only pedestrians drift, and a vehicle's discs are larger than a walker: the band
+    // is the wider of the two kinds', not the largest body's plus the drift.
+    const float across = half_width + MaxF(pts.walker_r_max + pts.walk_max * horizon, pts.r_max);
     const float reach = hypotf(kPathSampleStep, across);
     const Vec2 half{fabsf(t.x) * kPathSampleStep + fabsf(right.x) * across,
                     fabsf(t.y) * kPathSampleStep + fabsf(right.y) * across};
