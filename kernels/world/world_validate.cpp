@@ -123,6 +123,8 @@ void ValidateBehaviors(const AgentSnapshot& a, AgentBehavior world_default) {
 
 // Every column's length and its table rule come first, in the table's order
 // (kernels/world/column_tables.h); then the checks across columns and of ByHand values.
+// AgentsPassAtOnce (below) must refuse whatever a check here, in ValidateBehaviors or in
+// ValidateTargets refuses: a new check goes into both.
 void ValidateAgentSnapshot(const AgentSnapshot& a) {
   const char* t = "agents";
   const size_t n = a.size();
@@ -146,6 +148,20 @@ void ValidateAgentSnapshot(const AgentSnapshot& a) {
 // its own pass woke the cores three or four times a tick: docs/PERFORMANCE.md). Ids that
 // are not strictly increasing, or any doubt, answer false: the checks then run one by one
 // and name the first offender as before. Never true where one of them would reject.
+// The agent columns whose values a check of its own reads (ByHand in the table): flags,
+// behavior and target, each read by AgentsPassAtOnce. A new one needs its check there too,
+// or the one pass would let its bad values through: this count stops the build until then.
+constexpr int AgentColumnsCheckedByHand() {
+  int count = 0;
+#define THRONG_COUNT_BY_HAND(name, type, wire, need, rule) \
+  count += (rule).kind == ColumnRule::Kind::kByHand ? 1 : 0;
+  THRONG_AGENT_COLUMNS(THRONG_COUNT_BY_HAND)
+#undef THRONG_COUNT_BY_HAND
+  return count;
+}
+static_assert(AgentColumnsCheckedByHand() == 3,
+              "a new agent column checked by hand: add its check to AgentsPassAtOnce");
+
 bool AgentsPassAtOnce(const WorldConfig& config, const AgentSnapshot& a) {
   const size_t n = a.size();
   std::vector<ValueRange> ranges;
