@@ -200,8 +200,10 @@ class PathCheckPipeline {
         thrust::transform_reduce(Light(policy), first, first + n,
                                  WalkerExtentOf{scene.agent_vx, scene.agent_vy, scene.agent_radius},
                                  WalkerExtent{0.f, 0.f}, LargerWalkerExtent{});
-    const float walk_max = walkers.speed;
-    const float reach_max = ReachMax(policy, params, scene.vehicles.bodies, m, r_max, walk_max);
+    // The points as the walk reads them, once the gather below has packed them.
+    const PathPointsView points{Raw(point_), Raw(svx_),     Raw(svy_),
+                                r_max,       walkers.speed, walkers.radius};
+    const float reach_max = ReachMax(policy, params, scene.vehicles.bodies, m, points);
     // 2 m cells suit walkers; a far reach (a large body, a fast pedestrian) gets cells of
     // an eighth of it, so that one query reads at most ~17 rows of cells.
     const GridSpec grid = MakeGridSpec(total, std::max(2.f, reach_max / 8.f));
@@ -209,7 +211,6 @@ class PathCheckPipeline {
     thrust::for_each_n(Light(policy), first, total,
                        PathGatherFunctor{Raw(order_), Raw(x_), Raw(y_), Raw(r_), Raw(vx_), Raw(vy_),
                                          Raw(owner_), Raw(point_), Raw(svx_), Raw(svy_)});
-    const PathPointsView points{Raw(point_), Raw(svx_), Raw(svy_), r_max, walk_max, walkers.radius};
     Walk(policy, params, max_brake_decel, lanes, edges, edge_count, edge_grid, points,
          scene.vehicles, Raw(offsets_), grid, m, stop, chunk, clear);
   }
@@ -241,10 +242,10 @@ class PathCheckPipeline {
         thrust::transform_reduce(Light(policy), first, first + total,
                                  SlotPointFunctor{solved, n, Raw(disc_owner_), Raw(point_)},
                                  WalkerExtent{0.f, 0.f}, LargerWalkerExtent{});
-    const float walk_max = walkers.speed;
-    const float reach_max = ReachMax(policy, params, scene.vehicles.bodies, m, r_max, walk_max);
+    const PathPointsView points{Raw(point_), solved.vx,     solved.vy,
+                                r_max,       walkers.speed, walkers.radius};
+    const float reach_max = ReachMax(policy, params, scene.vehicles.bodies, m, points);
     if (!(solved.grid.cell * 8.f >= reach_max)) return false;
-    const PathPointsView points{Raw(point_), solved.vx, solved.vy, r_max, walk_max, walkers.radius};
     Walk(policy, params, max_brake_decel, lanes, edges, edge_count, edge_grid, points,
          scene.vehicles, solved.offsets, solved.grid, m, stop, chunk, clear);
     return true;
@@ -266,14 +267,16 @@ class PathCheckPipeline {
     return discs;
   }
 
-  // The widest reach of a sample's query across the corridor, over every vehicle.
+  // The widest reach of a sample's query across the corridor, over every vehicle and the
+  // longest horizon (the walk's own, CorridorReachAcross, never reaches further).
   template <class Policy>
   static float ReachMax(const Policy& policy, const PathCheckParams& params,
-                        const VehicleBody* bodies, uint32_t m, float r_max, float walk_max) {
+                        const VehicleBody* bodies, uint32_t m, const PathPointsView& extent) {
     const thrust::counting_iterator<uint32_t> first(0);
     const float width_max = thrust::transform_reduce(Light(policy), first, first + m,
                                                      BodyWidthOf{bodies}, 0.f, MaxOf{});
-    return 0.5f * width_max + params.lateral_margin + r_max + walk_max * kPredictionHorizon;
+    return CorridorReachAcross(0.5f * width_max + params.lateral_margin, extent,
+                               kPredictionHorizon);
   }
 
   template <class Policy>

@@ -50,6 +50,16 @@ struct PathPointsView {
   float walker_r_max;  // largest r of a pedestrian (owner -1), at most r_max
 };
 
+// How far across a corridor's centre line a sample's search reaches, for a corridor of
+// half_width (the vehicle's half width and the lateral margin) looking `horizon` seconds
+// ahead: only pedestrians drift (at most walk_max), and a vehicle's discs may be larger
+// than any walker, so the band is the wider of the two kinds' reach, not the largest
+// body's plus the drift.
+THRONG_HD inline float CorridorReachAcross(float half_width, const PathPointsView& pts,
+                                           float horizon) {
+  return half_width + MaxF(pts.walker_r_max + pts.walk_max * horizon, pts.r_max);
+}
+
 struct PathVehiclesView {
   const VehicleBody* bodies;
   const uint32_t* spline;  // each vehicle's lane (index in the set)
@@ -94,9 +104,7 @@ THRONG_HD inline float PathClearAhead(const PathCheckParams& params, float max_b
     // (now or after its drift) across: in a rectangle of those half-sides along t and
     // right, inside both the disc of radius `reach` and the box around the rectangle that
     // the search reads (a disc read 4 to 6 times the points of a straight lane's box).
-    // Only pedestrians drift, and a vehicle's discs are larger than a walker: the band
-    // is the wider of the two kinds', not the largest body's plus the drift.
-    const float across = half_width + MaxF(pts.walker_r_max + pts.walk_max * horizon, pts.r_max);
+    const float across = CorridorReachAcross(half_width, pts, horizon);
     const float reach = hypotf(kPathSampleStep, across);
     const Vec2 half{fabsf(t.x) * kPathSampleStep + fabsf(right.x) * across,
                     fabsf(t.y) * kPathSampleStep + fabsf(right.y) * across};

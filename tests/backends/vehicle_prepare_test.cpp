@@ -67,7 +67,8 @@ struct Fleet {
   std::vector<float> share;  // the share each motion was made with (-1: none)
 
   Fleet(size_t n, const Frame& frame, uint32_t seed) : memory(n), share(n, -1.f) {
-    const SplineSet set = BuildSplineSet(Lanes());
+    const std::vector<SplineDesc> lanes = Lanes();
+    const SplineSet set = BuildSplineSet(lanes);
     const SplineSetView view = set.View();
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> unit(0.f, 1.f), angle(-kPi, kPi);
@@ -83,7 +84,7 @@ struct Fleet {
       const float v = 5.f + 25.f * unit(rng);
       const Vec3 caller = frame.ToExternal(p);
       id.push_back(static_cast<uint32_t>(1000 + i));
-      spline_id.push_back(Lanes()[lane].id);
+      spline_id.push_back(lanes[lane].id);
       x.push_back(caller.x), y.push_back(caller.y), z.push_back(caller.z);
       yaw.push_back(frame.YawToExternal(heading));
       speed.push_back(v);
@@ -225,8 +226,8 @@ TEST_P(VehiclePrepareTest, PreparesAsTheReferenceDoesInEveryFrame) {
         } else {
           ASSERT_EQ(got.turn[i], 0.25f) << i;  // the estimate the memory had
         }
-        ASSERT_NEAR(gm.turn_before_move, got.turn[i], 0.f) << i;
-        ASSERT_NEAR(wm.turn_before_move, want.turn[i], 0.f) << i;
+        ASSERT_TRUE(SameFloat(gm.turn_before_move, got.turn[i])) << i;
+        ASSERT_TRUE(SameFloat(wm.turn_before_move, want.turn[i])) << i;
         // The memory keeps this tick's pose for the next.
         ASSERT_TRUE(SameFloat(gm.last_position.x, got.px[i]) &&
                     SameFloat(gm.last_position.y, got.py[i]))
