@@ -39,6 +39,8 @@ struct FlowFigures {
   // arrival (door scenes: without a passage) from the first one on, while someone is still
   // walking (LongestPause).
   double longest_pause_s = 0;
+  double pause_from_s = 0;  // when it began
+  size_t pause_after = 0;   // after how many events
   // The world's totals (docs/WORLD.md, "Tick stats"): stalls begun, and the most ticks
   // without progress of any stalled agent.
   uint64_t stall_episodes = 0, longest_stall = 0;
@@ -90,16 +92,31 @@ double MedianArrival(const std::vector<double>& arrivals, size_t walkers) {
 // The longest interval between successive events (ticks at which someone arrived or
 // passed), and from the last one to the run's end when fewer than `walkers` had one; the
 // time before the first is walking, not a pause. No event at all: the whole run.
-double LongestPause(std::vector<int> event_ticks, size_t walkers, int ticks, float dt) {
-  if (walkers == 0) return 0;
-  if (event_ticks.empty()) return ticks * static_cast<double>(dt);
+// The longest pause also says where it was: it begins at `from_s`, after `events_before`
+// events (0: no event at all).
+struct Pause {
+  double seconds = 0, from_s = 0;
+  size_t events_before = 0;
+};
+
+Pause LongestPause(std::vector<int> event_ticks, size_t walkers, int ticks, float dt) {
+  if (walkers == 0) return {};
+  if (event_ticks.empty()) return {ticks * static_cast<double>(dt), 0, 0};
   std::sort(event_ticks.begin(), event_ticks.end());
   int longest = 0;
+  size_t after = 0;
   for (size_t k = 1; k < event_ticks.size(); ++k) {
-    longest = std::max(longest, event_ticks[k] - event_ticks[k - 1]);
+    if (event_ticks[k] - event_ticks[k - 1] > longest) {
+      longest = event_ticks[k] - event_ticks[k - 1];
+      after = k;
+    }
   }
-  if (event_ticks.size() < walkers) longest = std::max(longest, ticks - event_ticks.back());
-  return longest * static_cast<double>(dt);
+  if (event_ticks.size() < walkers && ticks - event_ticks.back() > longest) {
+    longest = ticks - event_ticks.back();
+    after = event_ticks.size();
+  }
+  const double from = after > 0 ? event_ticks[after - 1] * static_cast<double>(dt) : 0;
+  return {longest * static_cast<double>(dt), from, after};
 }
 
 double SteadyFlow(std::vector<int> passage_ticks, size_t crowd, float dt, float door) {
@@ -219,13 +236,19 @@ FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ti
   }
   f.passed = passages.size();
   if (door > 0.f) {
-    f.longest_pause_s = LongestPause(passages, n, ticks, snapshot.dt);
+    const Pause pause = LongestPause(passages, n, ticks, snapshot.dt);
+    f.longest_pause_s = pause.seconds;
+    f.pause_from_s = pause.from_s;
+    f.pause_after = pause.events_before;
   } else {
     std::vector<int> arrived;
     for (size_t i = 0; i < n; ++i) {
       if (WalksToGoal(a, i) && arrival[i] >= 0) arrived.push_back(arrival[i]);
     }
-    f.longest_pause_s = LongestPause(arrived, f.with_goals, ticks, snapshot.dt);
+    const Pause pause = LongestPause(arrived, f.with_goals, ticks, snapshot.dt);
+    f.longest_pause_s = pause.seconds;
+    f.pause_from_s = pause.from_s;
+    f.pause_after = pause.events_before;
   }
   f.door_flow = SteadyFlow(passages, n, snapshot.dt, door);
   if (door > 0.f && !passages.empty()) {
@@ -293,6 +316,10 @@ int main(int argc, char** argv) {
   app.add_flag("--deepest", list_deepest,
                "after each run, where and when its deepest body contact was: the tick, both "
                "agents' ids, positions and velocities, the nearest vehicle");
+  bool list_pause = false;
+  app.add_flag("--pause", list_pause,
+               "after each run, where its longest pause was: when it began and after how many "
+               "arrivals (door scenes: passages)");
   bool list_keys = false;
   app.add_flag("--list-keys", list_keys, "print the keys --set takes");
   bool fundamental = false;
@@ -434,6 +461,11 @@ int main(int argc, char** argv) {
               "%.2f)\n",
               a.id, a.x, a.y, a.goal_x, a.goal_y, std::hypot(a.x - a.goal_x, a.y - a.goal_y), a.vx,
               a.vy);
+        }
+        if (list_pause) {
+          std::printf("  longest pause: %.1f s from %.1f s, after %zu of %zu %s\n",
+                      f.longest_pause_s, f.pause_from_s, f.pause_after, f.with_goals,
+                      scenarios::BottleneckDoor(name) > 0.f ? "passages" : "arrivals");
         }
         if (list_deepest && f.deepest_contact.tick >= 0) {
           const bench::FlowFigures::Contact& c = f.deepest_contact;
