@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernels/input/column_source.h"
 #include "kernels/vehicles/vehicle_body.h"
 
 namespace throng {
@@ -42,6 +43,11 @@ struct ContactScene {
   size_t count = 0;
   const VehicleBody* bodies = nullptr;
   size_t body_count = 0;
+  // kThisTick: x, y and radius are rows [0, count) of the last SolveOrca's agents, with x
+  // and y as the last MovePedestrians moved them when `moved` (else as solved). The
+  // bodies are read from the host either way.
+  ColumnSource columns = ColumnSource::kHost;
+  bool moved = false;
 };
 
 // The counts fit the backends' 32-bit indices.

@@ -104,6 +104,13 @@ class CudaBackend final : public Backend {
   auto Uploader() const {
     return [this](const auto& host, auto& device) { Upload(host, device); };
   }
+  // A copy within the device's memory, on the backend's stream (not a transfer: it is not
+  // counted in transferred()).
+  void CopyOnDevice(void* to, const void* from, size_t bytes) const {
+    if (bytes > 0) {
+      THRONG_CUDA_CHECK(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToDevice, stream_));
+    }
+  }
   void Synchronize() const { THRONG_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
   // Thrust's execution policy for every pipeline: the backend's stream, no synchronisation
   // of its own, scratch storage from the backend's cache (cuda_temporaries.cuh).
@@ -131,6 +138,20 @@ class CudaBackend final : public Backend {
   // cuda_orca.cu: the last ORCA solve's agents in grid order (grid_build.cuh), for the
   // path check; count 0 when there was none.
   GridPointsView LastOrcaGrid() const;
+  // cuda_orca.cu: the pedestrians' x, y and radius as this tick's calls left them on the
+  // device (ContactScene::columns): rows [0, count) of the last solve's agents, with x and
+  // y as the last move left them when `moved`. False when those calls did not leave
+  // `count` rows (the caller then copies the host's).
+  bool PedestriansThisTick(size_t count, bool moved, const float** x, const float** y,
+                           const float** radius) const;
+  // cuda_vehicles.cu: the agent columns the last WriteVehicleDiscs left on the device, its
+  // first row in the solve's table and its row count (0: none).
+  struct DeviceAgentRows {
+    AgentColumnsOut columns{};
+    uint32_t first_id = 0;
+    size_t count = 0;
+  };
+  DeviceAgentRows LastDiscRows() const;
 
   SplineSetView Lanes() const;
   orca::ObstacleView Obstacles() const;

@@ -25,19 +25,26 @@ CollisionCounts CudaBackend::CountContacts(const ContactScene& scene, const Stop
   ValidateContactScene(scene);
   if (!contacts_) contacts_.reset(new ContactPart);
   ContactPart& d = *contacts_;
-  Upload(scene.x, scene.count, d.x);
-  Upload(scene.y, scene.count, d.y);
-  Upload(scene.radius, scene.count, d.radius);
+  // The pedestrians where this tick's solve and move left them, else the host's.
+  const float *x = nullptr, *y = nullptr, *radius = nullptr;
+  if (scene.columns != ColumnSource::kThisTick ||
+      !PedestriansThisTick(scene.count, scene.moved, &x, &y, &radius)) {
+    Upload(scene.x, scene.count, d.x);
+    Upload(scene.y, scene.count, d.y);
+    Upload(scene.radius, scene.count, d.radius);
+    x = Raw(d.x);
+    y = Raw(d.y);
+    radius = Raw(d.radius);
+  }
   Upload(scene.bodies, scene.body_count, d.bodies);
   const auto n = static_cast<uint32_t>(scene.count);
   const auto body_count = static_cast<uint32_t>(scene.body_count);
   // The last ORCA solve's grid when it holds these agents, moved since; else its own sort.
   CollisionCounts counts;
-  if (!d.pipeline.CountOnSolveGrid(Policy(), LastOrcaGrid(), Raw(d.x), Raw(d.y), Raw(d.radius),
-                                   n, Raw(d.bodies), body_count, kGpuContactChunk, stop,
-                                   &counts)) {
-    counts = d.pipeline.Count(Policy(), Raw(d.x), Raw(d.y), Raw(d.radius), n, Raw(d.bodies),
-                              body_count, kGpuContactChunk, stop);
+  if (!d.pipeline.CountOnSolveGrid(Policy(), LastOrcaGrid(), x, y, radius, n, Raw(d.bodies),
+                                   body_count, kGpuContactChunk, stop, &counts)) {
+    counts = d.pipeline.Count(Policy(), x, y, radius, n, Raw(d.bodies), body_count,
+                              kGpuContactChunk, stop);
   }
   Synchronize();
   return counts;

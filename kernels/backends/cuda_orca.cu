@@ -40,7 +40,24 @@ struct CudaBackend::OrcaPart {
   // writes in another.
   DeviceVector<uint8_t> move_in, move_out;
   size_t move_in_at[9] = {}, move_out_at[6] = {};
+  // The rows each call of this tick left in its blocks, for the calls after it that read
+  // them there (ColumnSource::kThisTick). A call forgets what the calls after it left: a
+  // promise can only name the calls before.
+  size_t prepared_rows = 0, solved_rows = 0, reported_rows = 0, moved_rows = 0;
 };
+
+namespace {
+
+// The solve's input block's columns, in the order SolveOrca lays them out, as indices of
+// AgentColumnsOut's (id, px, py, vx, vy, radius, max_speed, pref_vx, pref_vy, flags).
+constexpr int kSolveInFromAgentColumnsOut[10] = {1, 2, 3, 4, 5, 6, 7, 8, 0, 9};
+// Their element sizes.
+constexpr size_t kSolveInSize[10] = {4, 4, 4, 4, 4, 4, 4, 4, 4, 1};
+// Where the preparation's own columns lie in its output block, after the ten agent columns.
+constexpr int kPreparedZ = 10, kPreparedVz = 11, kPreparedGoal = 12, kPreparedHasGoal = 13,
+              kPreparedNavigates = 14;
+
+}  // namespace
 
 void CudaBackend::DropPart::operator()(OrcaPart* p) const { delete p; }
 
@@ -64,13 +81,39 @@ void CudaBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents
   if (!orca_) orca_.reset(new OrcaPart);
   OrcaPart& d = *orca_;
   const size_t n = agents.size();
+  // Rows [0, k) as the preparation left them, rows [k, n) as the discs did.
+  const size_t k = d.prepared_rows;
+  const DeviceAgentRows discs = LastDiscRows();
+  const bool this_tick = options.agents == ColumnSource::kThisTick && k <= n &&
+                         (n == k || (discs.count == n - k && discs.first_id == k));
+  d.solved_rows = d.reported_rows = d.moved_rows = 0;
   const HostColumnIn in_columns[] = {
       {agents.px.data(), n * sizeof(float)},        {agents.py.data(), n * sizeof(float)},
       {agents.vx.data(), n * sizeof(float)},        {agents.vy.data(), n * sizeof(float)},
       {agents.radius.data(), n * sizeof(float)},    {agents.max_speed.data(), n * sizeof(float)},
       {agents.pref_vx.data(), n * sizeof(float)},   {agents.pref_vy.data(), n * sizeof(float)},
       {agents.id.data(), n * sizeof(uint32_t)},     {agents.flags.data(), n * sizeof(uint8_t)}};
-  transferred_.to_backend += d.staging.Upload(in_columns, 10, d.inputs, d.in_at, stream_);
+  if (this_tick) {
+    size_t in_bytes[10];
+    for (int c = 0; c < 10; ++c) in_bytes[c] = in_columns[c].bytes;
+    d.inputs.resize(LayOutColumns(in_bytes, 10, d.in_at));
+    const AgentColumnsOut prepared = AgentColumnsOutAt(Raw(d.prepare_out), d.prepare_out_at);
+    void* const from_prepared[10] = {
+        prepared.id,     prepared.px,        prepared.py,      prepared.vx,      prepared.vy,
+        prepared.radius, prepared.max_speed, prepared.pref_vx, prepared.pref_vy, prepared.flags};
+    void* const from_discs[10] = {
+        discs.columns.id,      discs.columns.px,     discs.columns.py,        discs.columns.vx,
+        discs.columns.vy,      discs.columns.radius, discs.columns.max_speed, discs.columns.pref_vx,
+        discs.columns.pref_vy, discs.columns.flags};
+    for (int c = 0; c < 10; ++c) {
+      uint8_t* to = Raw(d.inputs) + d.in_at[c];
+      const int a = kSolveInFromAgentColumnsOut[c];
+      CopyOnDevice(to, from_prepared[a], k * kSolveInSize[c]);
+      if (n > k) CopyOnDevice(to + k * kSolveInSize[c], from_discs[a], (n - k) * kSolveInSize[c]);
+    }
+  } else {
+    transferred_.to_backend += d.staging.Upload(in_columns, 10, d.inputs, d.in_at, stream_);
+  }
   // The outputs' block, laid out as the downloads below read it.
   const size_t out_bytes[8] = {n * sizeof(float),    n * sizeof(float),    n * sizeof(uint8_t),
                                n * sizeof(uint16_t), n * sizeof(uint16_t), n * sizeof(uint16_t),
@@ -126,6 +169,21 @@ void CudaBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents
   out->CountStatuses();
   TallyAudit(d.missed_host, n, out);
   out->times = times;
+  d.solved_rows = n;
+}
+
+bool CudaBackend::PedestriansThisTick(size_t count, bool moved, const float** x, const float** y,
+                                      const float** radius) const {
+  if (!orca_) return false;
+  const OrcaPart& d = *orca_;
+  if (d.solved_rows < count || (moved && d.moved_rows != count)) return false;
+  const uint8_t* solved = thrust::raw_pointer_cast(d.inputs.data());
+  const uint8_t* positions = moved ? thrust::raw_pointer_cast(d.move_in.data()) : solved;
+  const size_t* at = moved ? d.move_in_at : d.in_at;  // x and y first in both
+  *x = reinterpret_cast<const float*>(positions + at[0]);
+  *y = reinterpret_cast<const float*>(positions + at[1]);
+  *radius = reinterpret_cast<const float*>(solved + d.in_at[4]);
+  return true;
 }
 
 // The snapshot's columns go up in one block, the prepared ones come down in another (until
@@ -134,9 +192,10 @@ void CudaBackend::PreparePedestrians(const PedestrianPrepareParams& params,
                                      const PedestrianPrepareScene& scene,
                                      const PedestrianPrepareOutput& out) {
   const size_t n = scene.count;
-  if (n == 0) return;
   if (!orca_) orca_.reset(new OrcaPart);
   OrcaPart& d = *orca_;
+  d.prepared_rows = d.solved_rows = d.reported_rows = d.moved_rows = 0;  // a new tick
+  if (n == 0) return;
   const size_t f = n * sizeof(float), b = n * sizeof(uint8_t);
   auto bytes = [](const void* column, size_t size) { return column != nullptr ? size : 0; };
   const void* in_data[16] = {scene.x,      scene.y,        scene.z,       scene.vx,
@@ -187,6 +246,7 @@ void CudaBackend::PreparePedestrians(const PedestrianPrepareParams& params,
   std::copy(own, own + 5, out_columns + kAgentColumnsOutCount);
   transferred_.to_host +=
       d.staging.Download(d.prepare_out, d.prepare_out_at, out_columns, 15, stream_);
+  d.prepared_rows = n;
 }
 
 // Each column the report reads goes up in one block, the results come down in another, and
@@ -196,9 +256,13 @@ PedestrianSums CudaBackend::ReportPedestrians(const PedestrianReportParams& para
                                               const PedestrianReportScene& scene,
                                               const PedestrianReportOutput& out) {
   const size_t n = scene.count;
-  if (n == 0) return {};
   if (!orca_) orca_.reset(new OrcaPart);
   OrcaPart& d = *orca_;
+  d.reported_rows = d.moved_rows = 0;
+  if (n == 0) return {};
+  // The solve's columns where it left them, and the preparation's own.
+  const bool this_tick =
+      params.columns == ColumnSource::kThisTick && d.solved_rows >= n && d.prepared_rows == n;
   const size_t f = n * sizeof(float), b = n * sizeof(uint8_t), h = n * sizeof(uint16_t);
   const HostColumnIn in_columns[16] = {
       {scene.px, f},          {scene.py, f},          {scene.pref_vx, f},
@@ -207,8 +271,10 @@ PedestrianSums CudaBackend::ReportPedestrians(const PedestrianReportParams& para
       {scene.solve_flags, b}, {scene.candidates, h},  {scene.neighbors, h},
       {scene.vz, f},          {scene.goal, n * sizeof(Vec2)}, {scene.has_goal, b},
       {scene.navigates, b}};
-  transferred_.to_backend +=
-      d.staging.Upload(in_columns, 16, d.report_in, d.report_in_at, stream_);
+  if (!this_tick) {
+    transferred_.to_backend +=
+        d.staging.Upload(in_columns, 16, d.report_in, d.report_in_at, stream_);
+  }
   Upload(scene.memory, n, d.memory);
   // The local columns (3, 4, 5, 7) take no room when not wanted.
   const bool local = out.pref_vx != nullptr;
@@ -216,9 +282,30 @@ PedestrianSums CudaBackend::ReportPedestrians(const PedestrianReportParams& para
       f, f, f, local ? f : 0, local ? f : 0, local ? f : 0, b, local ? h : 0, b};
   d.report_out.resize(LayOutColumns(out_bytes, 9, d.report_out_at));
 
+  // Each of the report's inputs, in the order of its list above: in its own block, or
+  // where this tick's calls left it.
   const uint8_t* in_block = Raw(d.report_in);
+  const uint8_t* solve_in = Raw(d.inputs);
+  const uint8_t* solve_out = Raw(d.outputs);
+  const uint8_t* prepared = Raw(d.prepare_out);
+  const uint8_t* const left_by_this_tick[16] = {solve_in + d.in_at[0],
+                                                solve_in + d.in_at[1],
+                                                solve_in + d.in_at[6],
+                                                solve_in + d.in_at[7],
+                                                solve_in + d.in_at[9],
+                                                solve_out + d.out_at[0],
+                                                solve_out + d.out_at[1],
+                                                solve_out + d.out_at[2],
+                                                solve_out + d.out_at[5],
+                                                solve_out + d.out_at[6],
+                                                solve_out + d.out_at[3],
+                                                solve_out + d.out_at[4],
+                                                prepared + d.prepare_out_at[kPreparedVz],
+                                                prepared + d.prepare_out_at[kPreparedGoal],
+                                                prepared + d.prepare_out_at[kPreparedHasGoal],
+                                                prepared + d.prepare_out_at[kPreparedNavigates]};
   uint8_t* out_block = Raw(d.report_out);
-  auto in = [&](int k) { return in_block + d.report_in_at[k]; };
+  auto in = [&](int k) { return this_tick ? left_by_this_tick[k] : in_block + d.report_in_at[k]; };
   auto at = [&](int k) { return out_block + d.report_out_at[k]; };
   const PedestrianReportScene device_scene{reinterpret_cast<const float*>(in(0)),
                                            reinterpret_cast<const float*>(in(1)),
@@ -266,6 +353,7 @@ PedestrianSums CudaBackend::ReportPedestrians(const PedestrianReportParams& para
                                     cudaMemcpyDeviceToHost, stream_));
   transferred_.to_host += n * sizeof(AgentMemory);
   Synchronize();
+  d.reported_rows = n;
   return sums;
 }
 
@@ -275,23 +363,52 @@ void CudaBackend::MovePedestrians(const PedestrianMoveParams& params,
                                   const PedestrianMoveScene& scene,
                                   const PedestrianMoveOutput& out) {
   const size_t n = scene.count;
-  if (n == 0) return;
   if (!orca_) orca_.reset(new OrcaPart);
   OrcaPart& d = *orca_;
+  d.moved_rows = 0;
+  if (n == 0) return;
+  // The positions from the solve's block and the preparation's, the velocities where the
+  // solve, the preparation and the report left them.
+  const bool this_tick = params.columns == ColumnSource::kThisTick && d.solved_rows >= n &&
+                         d.prepared_rows == n && d.reported_rows == n;
   const size_t f = n * sizeof(float);
   // The positions first: the download of the moved ones then copies only them.
   const HostColumnIn in_columns[9] = {
       {out.px, f},          {out.py, f},          {out.pz, f},
       {scene.vx, f},        {scene.vy, f},        {scene.vz, f},
       {scene.result_vx, f}, {scene.result_vy, f}, {scene.result_vz, f}};
-  transferred_.to_backend += d.staging.Upload(in_columns, 9, d.move_in, d.move_in_at, stream_);
+  const uint8_t* solve_in = Raw(d.inputs);
+  const uint8_t* solve_out = Raw(d.outputs);
+  const uint8_t* prepared = Raw(d.prepare_out);
+  const uint8_t* reported = Raw(d.report_out);
+  if (this_tick) {
+    // Only the positions are copied (on the device): the move changes them in place.
+    const size_t in_bytes[9] = {f, f, f, 0, 0, 0, 0, 0, 0};
+    d.move_in.resize(LayOutColumns(in_bytes, 9, d.move_in_at));
+    CopyOnDevice(Raw(d.move_in) + d.move_in_at[0], solve_in + d.in_at[0], f);
+    CopyOnDevice(Raw(d.move_in) + d.move_in_at[1], solve_in + d.in_at[1], f);
+    CopyOnDevice(Raw(d.move_in) + d.move_in_at[2], prepared + d.prepare_out_at[kPreparedZ], f);
+  } else {
+    transferred_.to_backend += d.staging.Upload(in_columns, 9, d.move_in, d.move_in_at, stream_);
+  }
   const size_t out_bytes[6] = {f, f, f, f, f, f};
   d.move_out.resize(LayOutColumns(out_bytes, 6, d.move_out_at));
   uint8_t* in_block = Raw(d.move_in);
   uint8_t* out_block = Raw(d.move_out);
   auto in = [&](int k) { return reinterpret_cast<float*>(in_block + d.move_in_at[k]); };
   auto at = [&](int k) { return reinterpret_cast<float*>(out_block + d.move_out_at[k]); };
-  const PedestrianMoveScene device_scene{in(3), in(4), in(5), in(6), in(7), in(8), n};
+  auto left = [](const uint8_t* block, size_t at_k) {
+    return reinterpret_cast<const float*>(block + at_k);
+  };
+  const PedestrianMoveScene device_scene =
+      this_tick ? PedestrianMoveScene{left(solve_out, d.out_at[0]),
+                                      left(solve_out, d.out_at[1]),
+                                      left(prepared, d.prepare_out_at[kPreparedVz]),
+                                      left(reported, d.report_out_at[0]),
+                                      left(reported, d.report_out_at[1]),
+                                      left(reported, d.report_out_at[2]),
+                                      n}
+                : PedestrianMoveScene{in(3), in(4), in(5), in(6), in(7), in(8), n};
   // The moved internal positions stay in the input block, where they were.
   const PedestrianMoveOutput device_out{in(0), in(1), in(2), at(0), at(1),
                                         at(2), at(3), at(4), at(5)};
@@ -304,6 +421,7 @@ void CudaBackend::MovePedestrians(const PedestrianMoveParams& params,
   const HostColumnOut next[6] = {{out.x, f},       {out.y, f},       {out.z, f},
                                  {out.next_vx, f}, {out.next_vy, f}, {out.next_vz, f}};
   transferred_.to_host += d.staging.Download(d.move_out, d.move_out_at, next, 6, stream_);
+  d.moved_rows = n;
 }
 
 }  // namespace throng

@@ -42,6 +42,9 @@ struct CudaBackend::VehiclePart {
   // The discs' inputs in one block, the agent columns they fill in another.
   DeviceVector<uint8_t> discs_in, discs_out;
   size_t discs_in_at[3] = {}, discs_out_at[10] = {};
+  // What the last call left in discs_out (the solve reads it there: LastDiscRows).
+  uint32_t disc_first_id = 0;
+  size_t disc_rows = 0;
 };
 
 void CudaBackend::DropPart::operator()(VehiclePart* p) const { delete p; }
@@ -253,6 +256,7 @@ void CudaBackend::MoveVehicles(const VehicleMoveParams& params, const VehicleMov
 // in one.
 void CudaBackend::WriteVehicleDiscs(const VehicleDiscScene& scene, const VehicleDiscOutput& out) {
   const size_t m = scene.count;
+  if (vehicles_) vehicles_->disc_rows = 0;
   if (m == 0) return;
   const size_t discs = scene.disc_start[m];
   if (!vehicles_) vehicles_.reset(new VehiclePart);
@@ -278,6 +282,14 @@ void CudaBackend::WriteVehicleDiscs(const VehicleDiscScene& scene, const Vehicle
   AgentColumnsOutDownload(out.agents, discs, columns);
   transferred_.to_host +=
       d.staging.Download(d.discs_out, d.discs_out_at, columns, kAgentColumnsOutCount, stream_);
+  d.disc_first_id = out.first_id;
+  d.disc_rows = discs;
+}
+
+CudaBackend::DeviceAgentRows CudaBackend::LastDiscRows() const {
+  if (!vehicles_ || vehicles_->disc_rows == 0) return {};
+  VehiclePart& d = *vehicles_;
+  return {AgentColumnsOutAt(Raw(d.discs_out), d.discs_out_at), d.disc_first_id, d.disc_rows};
 }
 
 }  // namespace throng

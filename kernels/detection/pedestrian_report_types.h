@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "kernels/detection/agent_conditions.h"
+#include "kernels/input/column_source.h"
 #include "kernels/math/frame.cuh"
 #include "kernels/math/vec.cuh"
 #include "kernels/orca/orca_types.h"
@@ -20,6 +21,11 @@ struct PedestrianReportParams {
   // Navigation re-routes agents (navigation.reroute_every > 0): each stall_ticks without
   // progress, a navigating agent takes a new route (docs/NAVIGATION.md, "Re-routing").
   bool reroute = false;
+  // kThisTick: the scene's agent columns (px to flags) are rows [0, count) of the last
+  // SolveOrca's agents, its answer (vx to neighbors) rows [0, count) of that solve's
+  // results, and vz, goal, has_goal and navigates the last PreparePedestrians' own outputs.
+  // The memory is read from the host either way.
+  ColumnSource columns = ColumnSource::kHost;
 };
 
 // The first `count` agents of an ORCA solve, the pedestrians (vehicle discs follow them in

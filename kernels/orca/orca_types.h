@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/input/column_source.h"
 #include "kernels/input/stop_request.h"
 #include "kernels/math/vec.cuh"
 
@@ -193,6 +194,9 @@ struct OrcaRunOptions {
   StopRequested stop = nullptr;
   // Fill OrcaResult::kept_ids (the equivalence tests compare them); off in a tick.
   bool record_kept = false;
+  // kThisTick: the agents' rows [0, k) are the last PreparePedestrians' agent columns (k
+  // its count) and rows [k, size) the last WriteVehicleDiscs' (written from row k).
+  ColumnSource agents = ColumnSource::kHost;
 };
 
 // Wall-clock milliseconds per stage; parallel backends synchronise between stages.

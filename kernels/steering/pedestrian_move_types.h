@@ -5,6 +5,7 @@
 
 #include <cstddef>
 
+#include "kernels/input/column_source.h"
 #include "kernels/math/frame.cuh"
 
 namespace throng {
@@ -12,6 +13,11 @@ namespace throng {
 struct PedestrianMoveParams {
   Frame frame;  // the caller's
   float dt = 0.f;
+  // kThisTick: the positions moved (PedestrianMoveOutput's px, py) are rows [0, count) of
+  // the last SolveOrca's agents and pz the last PreparePedestrians' z; the scene's vx, vy
+  // are that solve's answer and vz the preparation's; result_v* are the last
+  // ReportPedestrians' vx, vy, vz.
+  ColumnSource columns = ColumnSource::kHost;
 };
 
 // Per pedestrian: the solve's velocity in the ground plane and the vertical speed it kept

@@ -50,6 +50,9 @@ void Orca(TickContext& c) {
   OrcaRunOptions run;
   run.audit_every = c.config.audit_every;
   run.stop = c.options.stop;
+  // The agents are what the preparation and the vehicles' discs wrote, unless the world
+  // steered navigating agents on the host in between (PreparePedestrians).
+  run.agents = c.config.navigation_targets.empty() ? ColumnSource::kThisTick : ColumnSource::kHost;
   c.w.backend->SolveOrca(params, c.w.orca_agents, run, &c.w.orca);
   const OrcaStageTimes& t = c.w.orca.times;
   double* ms = c.stats.stage_ms.data();
@@ -115,9 +118,11 @@ void Stats(TickContext& c) {
   stats.audited_false_negatives = orca.audited_false_negatives;
   stats.vehicles_braking = c.vehicles_braking;
   // The pedestrians only (the first n): the vehicles' discs follow them in the ORCA columns.
-  const CollisionCounts collisions = w.backend->CountContacts(
-      {oa.px.data(), oa.py.data(), oa.radius.data(), n, w.bodies.data(), w.bodies.size()},
-      c.options.stop);
+  // The solve's pedestrians, as the move left them when the tick integrated.
+  const CollisionCounts collisions =
+      w.backend->CountContacts({oa.px.data(), oa.py.data(), oa.radius.data(), n, w.bodies.data(),
+                                w.bodies.size(), ColumnSource::kThisTick, c.options.integrate},
+                               c.options.stop);
   stats.agent_overlaps = collisions.agent_pairs;
   stats.vehicle_overlaps = collisions.agent_vehicle;
   stats.agents_in_obstacles = collisions.agents_in_obstacles;

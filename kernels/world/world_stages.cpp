@@ -323,6 +323,7 @@ PedestrianSums FillResults(const WorldConfig& config, const Snapshot& s, const T
   params.detection = config.detection;
   params.dt = s.dt;
   params.reroute = config.navigation.reroute_every > 0;
+  params.columns = ColumnSource::kThisTick;  // the solve's and the preparation's, as left
   const PedestrianReportScene scene{oa.px.data(),
                                     oa.py.data(),
                                     oa.pref_vx.data(),
@@ -443,7 +444,7 @@ void Integrate(const WorldConfig& config, const Snapshot& s, World::Internals& w
   na.vz.resize(n);
   // On the backend: the internal positions move in place (the contact count reads them).
   w.backend->MovePedestrians(
-      {frame, dt},
+      {frame, dt, ColumnSource::kThisTick},  // the solve's, preparation's and report's
       {orca.vx.data(), orca.vy.data(), w.vz.data(), ar.vx.data(), ar.vy.data(), ar.vz.data(), n},
       {oa.px.data(), oa.py.data(), w.z.data(), na.x.data(), na.y.data(), na.z.data(), na.vx.data(),
        na.vy.data(), na.vz.data()});

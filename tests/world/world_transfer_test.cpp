@@ -1,7 +1,8 @@
 // TickStats::stage_bytes_*: each tick stage books the bytes its backend calls copy between
 // host and backend memory. A decorator over the cpu backend counts what a device backend
-// would copy for each call (its inputs in, its answers out), and the world must book them
-// under the stage that made the call. TickStats::backend_ms and orca_solve_ms: the time a
+// would copy for each call (its inputs in, unless they are what the tick's earlier calls
+// left on the backend: ColumnSource::kThisTick; its answers out), and the world must book
+// them under the stage that made the call. TickStats::backend_ms and orca_solve_ms: the time a
 // tick spent inside its backend's calls, with calls the decorator makes take a known time.
 #include <gtest/gtest.h>
 
@@ -31,7 +32,7 @@ class CopyCountingBackend : public Backend {
                  const OrcaRunOptions& options, OrcaResult* out) override {
     std::this_thread::sleep_for(orca_delay);
     cpu_.SolveOrca(params, agents, options, out);
-    copied_.to_backend += agents.size() * kOrcaBytesIn;
+    if (options.agents == ColumnSource::kHost) copied_.to_backend += agents.size() * kOrcaBytesIn;
     copied_.to_host += agents.size() * kOrcaBytesOut;
   }
   // A device copies the columns the snapshot has (a null column takes nothing) in, and
@@ -54,14 +55,15 @@ class CopyCountingBackend : public Backend {
   }
   void MovePedestrians(const PedestrianMoveParams& params, const PedestrianMoveScene& scene,
                        const PedestrianMoveOutput& out) override {
-    copied_.to_backend += scene.count * kMoveBytesIn;
+    if (params.columns == ColumnSource::kHost) copied_.to_backend += scene.count * kMoveBytesIn;
     copied_.to_host += scene.count * kMoveBytesOut;
     cpu_.MovePedestrians(params, scene, out);
   }
   PedestrianSums ReportPedestrians(const PedestrianReportParams& params,
                                    const PedestrianReportScene& scene,
                                    const PedestrianReportOutput& out) override {
-    copied_.to_backend += scene.count * kReportBytesIn;
+    if (params.columns == ColumnSource::kHost) copied_.to_backend += scene.count * kReportBytesIn;
+    copied_.to_backend += scene.count * sizeof(AgentMemory);  // the memory, either way
     copied_.to_host += scene.count * kReportBytesOut;
     if (out.pref_vx != nullptr) copied_.to_host += scene.count * kReportLocalBytesOut;
     return cpu_.ReportPedestrians(params, scene, out);
@@ -119,7 +121,8 @@ class CopyCountingBackend : public Backend {
     cpu_.SteerForwardScene(mode, dt, agents, bodies, stop, out);
   }
   CollisionCounts CountContacts(const ContactScene& scene, const StopRequested& stop) override {
-    copied_.to_backend += scene.count * kContactBytesIn;
+    if (scene.columns == ColumnSource::kHost) copied_.to_backend += scene.count * kContactBytesIn;
+    copied_.to_backend += scene.body_count * sizeof(VehicleBody);
     std::this_thread::sleep_for(contacts_delay);
     return cpu_.CountContacts(scene, stop);
   }
@@ -132,8 +135,10 @@ class CopyCountingBackend : public Backend {
   static constexpr uint64_t kOrcaBytesIn = 37, kOrcaBytesOut = 11;
   static constexpr uint64_t kFollowBytesIn = 101, kFollowBytesOut = 53;
   static constexpr uint64_t kContactBytesIn = 12;
-  // The local columns (three floats and a count) come back only when asked for.
-  static constexpr uint64_t kReportBytesIn = 46, kReportBytesOut = 46, kReportLocalBytesOut = 14;
+  // The report's sixteen columns in (the memory besides), its results and the memory out;
+  // the local columns (three floats and a count) come back only when asked for.
+  static constexpr uint64_t kReportBytesIn = 47, kReportBytesOut = 14 + sizeof(AgentMemory),
+                            kReportLocalBytesOut = 14;
   static constexpr uint64_t kMoveBytesIn = 36, kMoveBytesOut = 36;
   static constexpr uint64_t kDriveBytesIn = 64, kDriveBytesOut = 52;
   // Memory, id, spline id, x, y, yaw, speed in; memory, 11 columns, lane, body out.
@@ -217,13 +222,13 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
     EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kPreferred)], n * prepare_in);
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kPreferred)],
               n * CopyCountingBackend::kPrepareBytesOut);
-    // ORCA's agents are the pedestrians and the vehicles' discs.
-    const uint64_t orca_in = t.stage_bytes_to_backend[static_cast<size_t>(Stage::kOrca)];
-    EXPECT_EQ(orca_in % CopyCountingBackend::kOrcaBytesIn, 0u);
-    const uint64_t solved = orca_in / CopyCountingBackend::kOrcaBytesIn;
+    // ORCA's agents are the pedestrians and the vehicles' discs, all of them where the
+    // preparation and the discs left them.
+    EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kOrca)], 0u);
+    const uint64_t orca_out = t.stage_bytes_to_host[static_cast<size_t>(Stage::kOrca)];
+    EXPECT_EQ(orca_out % CopyCountingBackend::kOrcaBytesOut, 0u);
+    const uint64_t solved = orca_out / CopyCountingBackend::kOrcaBytesOut;
     EXPECT_GT(solved, n);
-    EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kOrca)],
-              solved * CopyCountingBackend::kOrcaBytesOut);
     // The preparation, the follower, the discs, the path check and the braking are the
     // vehicles' stage.
     const uint64_t discs = solved - n;
@@ -235,15 +240,16 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
               m * (ready_out + CopyCountingBackend::kFollowBytesOut + sizeof(float) +
                    CopyCountingBackend::kBrakeBytesOut) +
                   discs * CopyCountingBackend::kDiscBytesOut);
-    // The pedestrians' and the vehicles' moves are the integrate stage's.
+    // The pedestrians' and the vehicles' moves are the integrate stage's; the pedestrians'
+    // columns are the solve's, the preparation's and the report's.
     EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kIntegrate)],
-              n * CopyCountingBackend::kMoveBytesIn + m * CopyCountingBackend::kDriveBytesIn);
+              m * CopyCountingBackend::kDriveBytesIn);
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kIntegrate)],
               n * CopyCountingBackend::kMoveBytesOut + m * CopyCountingBackend::kDriveBytesOut);
     // The pedestrians' report (results, detectors, sums) and the contact count after the
-    // move are the stats stage's.
+    // move are the stats stage's: only the memory and the vehicles' bodies go in.
     EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kStats)],
-              n * (CopyCountingBackend::kReportBytesIn + CopyCountingBackend::kContactBytesIn));
+              n * sizeof(AgentMemory) + m * sizeof(VehicleBody));
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kStats)],
               n * CopyCountingBackend::kReportBytesOut);
   }

@@ -1,0 +1,248 @@
+// A decorator over the cpu backend that checks the world's ColumnSource promises
+// (kernels/input/column_source.h): on a call marked kThisTick, each column it reads must
+// be, byte for byte, what the earlier calls of the tick left, as the call's documentation
+// names them. The cuda backend reads its own copies of those columns instead of the
+// host's; a broken promise would go unseen here (the cpu reads the host's) and give the
+// GPU different answers. Copies of what each call left are kept as it returns; a broken
+// promise throws std::logic_error naming the call and the column.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kernels/backends/cpu_backend.h"
+
+namespace throng::testing {
+
+class ChainCheckBackend : public Backend {
+ public:
+  BackendKind kind() const override { return BackendKind::kCpu; }
+  // How many calls came marked kThisTick, each checked.
+  int checked_calls() const { return checked_calls_; }
+
+  void SetSplines(const std::vector<SplineDesc>& splines) override { cpu_.SetSplines(splines); }
+  void QuerySplines(const SplineQueries& q, SplineQueryResults* out) override {
+    cpu_.QuerySplines(q, out);
+  }
+  void SetObstacles(const std::vector<Polygon>& polygons) override { cpu_.SetObstacles(polygons); }
+
+  void PreparePedestrians(const PedestrianPrepareParams& params,
+                          const PedestrianPrepareScene& scene,
+                          const PedestrianPrepareOutput& out) override {
+    cpu_.PreparePedestrians(params, scene, out);
+    const size_t n = scene.count;
+    KeepAgents("prepare", out.agents, n);
+    Keep("prepare.z", out.z, n);
+    Keep("prepare.vz", out.vz, n);
+    Keep("prepare.goal", out.goal, n);
+    Keep("prepare.has_goal", out.has_goal, n);
+    Keep("prepare.navigates", out.navigates, n);
+  }
+
+  void WriteVehicleDiscs(const VehicleDiscScene& scene, const VehicleDiscOutput& out) override {
+    cpu_.WriteVehicleDiscs(scene, out);
+    const size_t discs = scene.count > 0 ? scene.disc_start[scene.count] : 0;
+    KeepAgents("discs", out.agents, discs);
+    discs_from_ = out.first_id;
+  }
+
+  void SolveOrca(const OrcaParams& params, const AgentColumns& a, const OrcaRunOptions& options,
+                 OrcaResult* out) override {
+    if (options.agents == ColumnSource::kThisTick) {
+      ++checked_calls_;
+      const auto prepared = kept_.find("prepare.px");
+      const size_t k = prepared == kept_.end() ? 0 : prepared->second.size() / sizeof(float);
+      if (prepared == kept_.end() || a.size() < k) {
+        throw std::logic_error("solve: " + std::to_string(a.size()) +
+                               " agents promised from a preparation of " + std::to_string(k));
+      }
+      CheckAgentRows("solve", a, 0, k, "prepare");
+      if (a.size() > k) {
+        if (discs_from_ != k) {
+          throw std::logic_error("solve: the discs were written from row " +
+                                 std::to_string(discs_from_) + ", the pedestrians end at " +
+                                 std::to_string(k));
+        }
+        CheckAgentRows("solve", a, k, a.size() - k, "discs");
+      }
+    }
+    cpu_.SolveOrca(params, a, options, out);
+    const size_t n = a.size();
+    Keep("solve.px", a.px.data(), n);
+    Keep("solve.py", a.py.data(), n);
+    Keep("solve.radius", a.radius.data(), n);
+    Keep("solve.pref_vx", a.pref_vx.data(), n);
+    Keep("solve.pref_vy", a.pref_vy.data(), n);
+    Keep("solve.flags", a.flags.data(), n);
+    Keep("solved.vx", out->vx.data(), n);
+    Keep("solved.vy", out->vy.data(), n);
+    Keep("solved.status", out->status.data(), n);
+    Keep("solved.constraints", out->constraints.data(), n);
+    Keep("solved.solve_flags", out->solve_flags.data(), n);
+    Keep("solved.candidates", out->candidates.data(), n);
+    Keep("solved.neighbors", out->neighbors.data(), n);
+  }
+
+  PedestrianSums ReportPedestrians(const PedestrianReportParams& params,
+                                   const PedestrianReportScene& s,
+                                   const PedestrianReportOutput& out) override {
+    const size_t n = s.count;
+    if (params.columns == ColumnSource::kThisTick) {
+      ++checked_calls_;
+      Check("report", "solve.px", s.px, n);
+      Check("report", "solve.py", s.py, n);
+      Check("report", "solve.pref_vx", s.pref_vx, n);
+      Check("report", "solve.pref_vy", s.pref_vy, n);
+      Check("report", "solve.flags", s.flags, n);
+      Check("report", "solved.vx", s.vx, n);
+      Check("report", "solved.vy", s.vy, n);
+      Check("report", "solved.status", s.status, n);
+      Check("report", "solved.constraints", s.constraints, n);
+      Check("report", "solved.solve_flags", s.solve_flags, n);
+      Check("report", "solved.candidates", s.candidates, n);
+      Check("report", "solved.neighbors", s.neighbors, n);
+      Check("report", "prepare.vz", s.vz, n, /*whole=*/true);
+      Check("report", "prepare.goal", s.goal, n, true);
+      Check("report", "prepare.has_goal", s.has_goal, n, true);
+      Check("report", "prepare.navigates", s.navigates, n, true);
+    }
+    const PedestrianSums sums = cpu_.ReportPedestrians(params, s, out);
+    Keep("report.vx", out.vx, n);
+    Keep("report.vy", out.vy, n);
+    Keep("report.vz", out.vz, n);
+    return sums;
+  }
+
+  void MovePedestrians(const PedestrianMoveParams& params, const PedestrianMoveScene& s,
+                       const PedestrianMoveOutput& out) override {
+    const size_t n = s.count;
+    if (params.columns == ColumnSource::kThisTick) {
+      ++checked_calls_;
+      Check("move", "solve.px", out.px, n);
+      Check("move", "solve.py", out.py, n);
+      Check("move", "prepare.z", out.pz, n, true);
+      Check("move", "solved.vx", s.vx, n);
+      Check("move", "solved.vy", s.vy, n);
+      Check("move", "prepare.vz", s.vz, n, true);
+      Check("move", "report.vx", s.result_vx, n, true);
+      Check("move", "report.vy", s.result_vy, n, true);
+      Check("move", "report.vz", s.result_vz, n, true);
+    }
+    cpu_.MovePedestrians(params, s, out);
+    Keep("move.px", out.px, n);
+    Keep("move.py", out.py, n);
+  }
+
+  CollisionCounts CountContacts(const ContactScene& s, const StopRequested& stop) override {
+    if (s.columns == ColumnSource::kThisTick) {
+      ++checked_calls_;
+      Check("contacts", s.moved ? "move.px" : "solve.px", s.x, s.count, s.moved);
+      Check("contacts", s.moved ? "move.py" : "solve.py", s.y, s.count, s.moved);
+      Check("contacts", "solve.radius", s.radius, s.count);
+    }
+    return cpu_.CountContacts(s, stop);
+  }
+
+  void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
+                       const VehiclePrepareOutput& out) override {
+    cpu_.PrepareVehicles(params, scene, out);
+  }
+  void FollowSplines(const FollowerParams& params, float world_speed_limit,
+                     const VehicleColumns& vehicles, FollowerResults* out) override {
+    cpu_.FollowSplines(params, world_speed_limit, vehicles, out);
+  }
+  void MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,
+                    const VehicleMoveOutput& out) override {
+    cpu_.MoveVehicles(params, scene, out);
+  }
+  void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& agents,
+                    FanResults* out) override {
+    cpu_.SteerForward(params, dt, agents, out);
+  }
+  void SetFanObstacles(const FanShapes& shapes, float cell) override {
+    cpu_.SetFanObstacles(shapes, cell);
+  }
+  void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
+                         const FanBodies& bodies, const StopRequested& stop,
+                         ForwardSceneResults* out) override {
+    cpu_.SteerForwardScene(mode, dt, agents, bodies, stop, out);
+  }
+  void MoveForwardAgents(const ForwardMoveParams& params, const ForwardMoveScene& scene,
+                         const ForwardMoveOutput& out) override {
+    cpu_.MoveForwardAgents(params, scene, out);
+  }
+  void CheckPaths(const PathCheckParams& params, float max_brake_decel, const PathCheckScene& scene,
+                  const StopRequested& stop, std::vector<float>* clear) override {
+    cpu_.CheckPaths(params, max_brake_decel, scene, stop, clear);
+  }
+  uint64_t BrakeForPaths(const PathBrakingScene& scene, const PathBrakingOutput& out) override {
+    return cpu_.BrakeForPaths(scene, out);
+  }
+
+ private:
+  template <class T>
+  void Keep(const std::string& name, const T* data, size_t rows) {
+    std::vector<uint8_t>& kept = kept_[name];
+    kept.resize(rows * sizeof(T));
+    if (rows > 0) std::memcpy(kept.data(), data, rows * sizeof(T));
+  }
+  void KeepAgents(const std::string& call, const AgentColumnsOut& a, size_t rows) {
+    Keep(call + ".id", a.id, rows);
+    Keep(call + ".px", a.px, rows);
+    Keep(call + ".py", a.py, rows);
+    Keep(call + ".vx", a.vx, rows);
+    Keep(call + ".vy", a.vy, rows);
+    Keep(call + ".radius", a.radius, rows);
+    Keep(call + ".max_speed", a.max_speed, rows);
+    Keep(call + ".pref_vx", a.pref_vx, rows);
+    Keep(call + ".pref_vy", a.pref_vy, rows);
+    Keep(call + ".flags", a.flags, rows);
+  }
+  // `rows` rows at `data` must equal the first rows of what `name` kept; with `whole`, all
+  // of it (the call left exactly that many rows).
+  template <class T>
+  void Check(const std::string& call, const std::string& name, const T* data, size_t rows,
+             bool whole = false) const {
+    const auto it = kept_.find(name);
+    const size_t bytes = rows * sizeof(T);
+    if (it == kept_.end() || it->second.size() < bytes || (whole && it->second.size() != bytes)) {
+      throw std::logic_error(call + ": " + std::to_string(rows) + " rows promised from " + name +
+                             ", which left " +
+                             (it == kept_.end() ? std::string("nothing")
+                                                : std::to_string(it->second.size() / sizeof(T))));
+    }
+    if (bytes > 0 && std::memcmp(it->second.data(), data, bytes) != 0) {
+      throw std::logic_error(call + ": its column from " + name +
+                             " was changed on the host since that call");
+    }
+  }
+  template <class T>
+  void CheckRows(const std::string& call, const std::string& from, const char* column,
+                 const std::vector<T>& rows, size_t first, size_t count) const {
+    Check(call, from + "." + column, rows.data() + first, count, /*whole=*/true);
+  }
+  void CheckAgentRows(const std::string& call, const AgentColumns& a, size_t first, size_t count,
+                      const std::string& from) const {
+    CheckRows(call, from, "id", a.id, first, count);
+    CheckRows(call, from, "px", a.px, first, count);
+    CheckRows(call, from, "py", a.py, first, count);
+    CheckRows(call, from, "vx", a.vx, first, count);
+    CheckRows(call, from, "vy", a.vy, first, count);
+    CheckRows(call, from, "radius", a.radius, first, count);
+    CheckRows(call, from, "max_speed", a.max_speed, first, count);
+    CheckRows(call, from, "pref_vx", a.pref_vx, first, count);
+    CheckRows(call, from, "pref_vy", a.pref_vy, first, count);
+    CheckRows(call, from, "flags", a.flags, first, count);
+  }
+
+  CpuBackend cpu_;
+  std::map<std::string, std::vector<uint8_t>> kept_;
+  uint32_t discs_from_ = 0;
+  int checked_calls_ = 0;
+};
+
+}  // namespace throng::testing

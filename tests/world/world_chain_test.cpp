@@ -1,0 +1,104 @@
+// The world's ColumnSource promises (kernels/input/column_source.h): every call of a tick it
+// marks kThisTick reads exactly what the earlier calls left. ChainCheckBackend checks each
+// such call on the cpu, where a broken promise would otherwise change nothing; the cuda
+// backend reads its own copies there and would answer differently.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "kernels/backends/cpu_backend.h"
+#include "kernels/scenarios/scenario.h"
+#include "kernels/world/world.h"
+#include "tests/world/chain_check_backend.h"
+#include "tests/world/tick_hash.h"
+
+namespace throng {
+namespace {
+
+using testing::ChainCheckBackend;
+
+constexpr size_t kAgents = 120;
+constexpr int kTicks = 12;
+
+struct ChainRun {
+  uint64_t hash = 0;
+  int checked_calls = 0;
+};
+
+// A Step, then Advance tick by tick (integrating), then a Step that does not integrate.
+ChainRun RunScenario(const std::string& name, std::unique_ptr<Backend> backend) {
+  const scenarios::Scenario s = scenarios::MakeScenario(name, kAgents, 3);
+  auto* checker = dynamic_cast<ChainCheckBackend*>(backend.get());
+  World world(s.config, std::move(backend));
+  TickOptions options;
+  options.integrate = true;
+  TickResult r;
+  Fnv1a hash;
+  world.Step(s.initial, options, &r);
+  MixTick(world, r, &hash);
+  for (int t = 1; t < kTicks; ++t) {
+    world.Advance(1, s.initial.dt, &r, options);
+    MixTick(world, r, &hash);
+  }
+  Snapshot next = world.state();
+  ++next.tick;
+  options.integrate = false;
+  world.Step(next, options, &r);
+  MixTick(world, r, &hash);
+  return {hash.h, checker != nullptr ? checker->checked_calls() : 0};
+}
+
+class WorldChainTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(WorldChainTest, EveryCallMarkedThisTickReadsWhatTheCallsBeforeItLeft) {
+  ChainRun checked;
+  ASSERT_NO_THROW(checked = RunScenario(GetParam(), std::make_unique<ChainCheckBackend>()));
+  const ChainRun plain = RunScenario(GetParam(), std::make_unique<CpuBackend>());
+  EXPECT_EQ(checked.hash, plain.hash);  // the decorator changes nothing
+  // Report, move and contacts on every integrating tick at least.
+  EXPECT_GE(checked.checked_calls, 3 * (kTicks - 1)) << GetParam();
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenarios, WorldChainTest, ::testing::ValuesIn(scenarios::ScenarioNames()),
+                         [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
+
+// The checker itself: a column changed on the host between the preparation and a solve
+// that says it reads the preparation's columns is caught.
+TEST(ChainCheckBackendTest, CatchesAColumnChangedBetweenTwoCalls) {
+  ChainCheckBackend backend;
+  const size_t n = 3;
+  const float x[n] = {0.f, 2.f, 4.f}, y[n] = {0.f, 0.f, 1.f};
+  PedestrianPrepareScene scene{};
+  scene.x = x;
+  scene.y = y;
+  scene.count = n;
+  AgentColumns agents;
+  agents.Resize(n);
+  std::vector<float> z(n), vz(n);
+  std::vector<Vec2> goal(n);
+  std::vector<uint8_t> has_goal(n), navigates(n);
+  PedestrianPrepareParams params{};
+  backend.PreparePedestrians(
+      params, scene,
+      {agents.Out(0), z.data(), vz.data(), goal.data(), has_goal.data(), navigates.data()});
+  OrcaParams orca;
+  orca.time_step = 0.1f;
+  OrcaRunOptions options;
+  options.agents = ColumnSource::kThisTick;
+  OrcaResult out;
+  EXPECT_NO_THROW(backend.SolveOrca(orca, agents, options, &out));
+  agents.pref_vx[1] += 0.5f;  // as a host stage that steers someone would
+  try {
+    backend.SolveOrca(orca, agents, options, &out);
+    FAIL() << "a changed column went unseen";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("prepare.pref_vx"), std::string::npos) << e.what();
+  }
+  options.agents = ColumnSource::kHost;  // read from the host: nothing promised
+  EXPECT_NO_THROW(backend.SolveOrca(orca, agents, options, &out));
+}
+
+}  // namespace
+}  // namespace throng
