@@ -44,6 +44,8 @@ struct CudaBackend::OrcaPart {
   // them there (ColumnSource::kThisTick). A call forgets what the calls after it left: a
   // promise can only name the calls before.
   size_t prepared_rows = 0, solved_rows = 0, reported_rows = 0, moved_rows = 0;
+  // Which of the preparation's sixteen input columns the last one had (bit k: in_data[k]).
+  uint32_t prepare_in_present = 0;
 };
 
 namespace {
@@ -194,20 +196,36 @@ void CudaBackend::PreparePedestrians(const PedestrianPrepareParams& params,
   const size_t n = scene.count;
   if (!orca_) orca_.reset(new OrcaPart);
   OrcaPart& d = *orca_;
-  d.prepared_rows = d.solved_rows = d.reported_rows = d.moved_rows = 0;  // a new tick
-  if (n == 0) return;
   const size_t f = n * sizeof(float), b = n * sizeof(uint8_t);
   auto bytes = [](const void* column, size_t size) { return column != nullptr ? size : 0; };
   const void* in_data[16] = {scene.x,      scene.y,        scene.z,       scene.vx,
                              scene.vy,     scene.vz,       scene.radius,  scene.max_speed,
                              scene.flags,  scene.behavior, scene.goal_x,  scene.goal_y,
                              scene.goal_z, scene.pref_vx,  scene.pref_vy, scene.pref_vz};
+  uint32_t present = 0;
+  for (int k = 0; k < 16; ++k) present |= in_data[k] != nullptr ? 1u << k : 0u;
+  // The last tick's: its preparation's columns still in the input block, where the same
+  // columns lie at the same places (the same columns present, all six moved ones among
+  // them: bits 0-5; a caller's first snapshot may lack some), and its move's state.
+  const bool last_tick = params.columns == ColumnSource::kLastTick && n > 0 &&
+                         d.prepared_rows == n && d.moved_rows == n && (present & 0x3fu) == 0x3fu &&
+                         d.prepare_in_present == present;
+  d.prepared_rows = d.solved_rows = d.reported_rows = d.moved_rows = 0;  // a new tick
+  if (n == 0) return;
   HostColumnIn in_columns[16];
   for (int k = 0; k < 16; ++k) {
     in_columns[k] = {in_data[k], bytes(in_data[k], k == 8 || k == 9 ? b : f)};
   }
-  transferred_.to_backend +=
-      d.staging.Upload(in_columns, 16, d.prepare_in, d.prepare_in_at, stream_);
+  if (last_tick) {
+    // Only the moved columns, from the move's block (x, y, z, vx, vy, vz in both).
+    for (int k = 0; k < 6; ++k) {
+      CopyOnDevice(Raw(d.prepare_in) + d.prepare_in_at[k], Raw(d.move_out) + d.move_out_at[k], f);
+    }
+  } else {
+    transferred_.to_backend +=
+        d.staging.Upload(in_columns, 16, d.prepare_in, d.prepare_in_at, stream_);
+  }
+  d.prepare_in_present = present;
   // The solve's agent columns first, then the stages' own.
   size_t out_bytes[15];
   AgentColumnsOutBytes(n, out_bytes);
@@ -275,7 +293,10 @@ PedestrianSums CudaBackend::ReportPedestrians(const PedestrianReportParams& para
     transferred_.to_backend +=
         d.staging.Upload(in_columns, 16, d.report_in, d.report_in_at, stream_);
   }
-  Upload(scene.memory, n, d.memory);
+  // The memory where the last report left it, else the host's.
+  if (params.memory != ColumnSource::kLastTick || d.memory.size() != n) {
+    Upload(scene.memory, n, d.memory);
+  }
   // The local columns (3, 4, 5, 7) take no room when not wanted.
   const bool local = out.pref_vx != nullptr;
   const size_t out_bytes[9] = {

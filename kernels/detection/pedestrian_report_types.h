@@ -24,8 +24,10 @@ struct PedestrianReportParams {
   // kThisTick: the scene's agent columns (px to flags) are rows [0, count) of the last
   // SolveOrca's agents, its answer (vx to neighbors) rows [0, count) of that solve's
   // results, and vz, goal, has_goal and navigates the last PreparePedestrians' own outputs.
-  // The memory is read from the host either way.
   ColumnSource columns = ColumnSource::kHost;
+  // kLastTick: the scene's memory is the memory the last ReportPedestrians wrote, row for
+  // row (the same agents in the same order).
+  ColumnSource memory = ColumnSource::kHost;
 };
 
 // The first `count` agents of an ORCA solve, the pedestrians (vehicle discs follow them in

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/input/column_source.h"
 #include "kernels/math/frame.cuh"
 #include "kernels/math/vec.cuh"
 #include "kernels/orca/orca_types.h"
@@ -49,6 +50,10 @@ struct PedestrianPrepareParams {
   Frame frame;  // the caller's
   AgentDefaults defaults;
   float dt = 0.f;
+  // kLastTick: the scene's x, y, z, vx, vy and vz are the last MovePedestrians' x, y, z,
+  // next_vx, next_vy and next_vz (all six present, as many rows), and every other column is
+  // present exactly where the last PreparePedestrians' scene had it, with what it read.
+  ColumnSource columns = ColumnSource::kHost;
 };
 
 // The snapshot's agent columns (the caller's frame), validated. An optional column that

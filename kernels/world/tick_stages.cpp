@@ -22,12 +22,15 @@ double StageMsSum(const TickStats& stats) {
 void ValidateAndGather(TickContext& c) {
   ValidateSnapshot(c.config, c.snapshot, c.has_state, c.last_tick);
   c.w.agent_memory_in = c.w.memory.AgentsFor(c.snapshot.agents.id, &c.w.agent_memory);
+  c.w.memory_in_on_backend =
+      c.memory_on_backend && c.w.agent_memory_in == c.w.memory.KeptAgentRows();
   c.w.memory.GatherVehicles(c.snapshot.vehicles.id, &c.w.vehicle_memory);
 }
 
 void Pedestrians(TickContext& c) {
   PrepareCrowdFields(c.config, c.snapshot, c.w);
-  PreparePedestrians(c.config, c.snapshot, c.w);
+  PreparePedestrians(c.config, c.snapshot,
+                     c.snapshot_on_backend ? ColumnSource::kLastTick : ColumnSource::kHost, c.w);
 }
 
 void Vehicles(TickContext& c) { DriveVehicles(c.config, c.snapshot, c.w); }

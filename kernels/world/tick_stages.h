@@ -39,6 +39,12 @@ struct TickContext {
   // `next` already holds every column of `snapshot` that integration does not write (World::
   // Advance after its first tick): Move writes the moved columns and copies nothing.
   bool next_holds_the_rest = false;
+  // `snapshot` is the world's state as the last tick's move and preparation left it on the
+  // backend (World::Internals::state_on_backend): the preparation may say kLastTick.
+  bool snapshot_on_backend = false;
+  // The kept agent memory is what the last report left on the backend
+  // (World::Internals::memory_on_backend, as the tick began).
+  bool memory_on_backend = false;
 };
 
 // One stage: the name its time is booked under (several stages may share one) and what it

@@ -142,16 +142,27 @@ void World::InstallScene() {
 World::~World() = default;
 
 BackendKind World::backend() const { return in_->backend->kind(); }
-Backend& World::engine_backend() { return *in_->backend; }
+Backend& World::engine_backend() {
+  // Whoever asks may call it: the next tick copies the state and the memory again.
+  in_->state_on_backend = in_->memory_on_backend = false;
+  return *in_->backend;
+}
 
+// The caller's snapshot: its columns go to the backend (ColumnSource::kHost).
 void World::Step(const Snapshot& s, const TickOptions& options, TickResult* out) {
-  StepAfter(s, options, out, state_.tick, /*next_holds_the_rest=*/false);
+  StepAfter(s, options, out, state_.tick, /*next_holds_the_rest=*/false,
+            /*snapshot_on_backend=*/false);
 }
 
 void World::StepAfter(const Snapshot& s, const TickOptions& options, TickResult* out,
-                      uint64_t last_tick, bool next_holds_the_rest) {
+                      uint64_t last_tick, bool next_holds_the_rest, bool snapshot_on_backend) {
   TickContext tick(config_, s, options, *in_, out, has_state_, last_tick);
   tick.next_holds_the_rest = next_holds_the_rest;
+  tick.snapshot_on_backend = snapshot_on_backend;
+  tick.memory_on_backend = in_->memory_on_backend;
+  // The tick's calls overwrite what the last one left on the backend, whether or not it
+  // commits.
+  in_->state_on_backend = in_->memory_on_backend = false;
   RunTickStages(tick);
 
   // Commit: nothing below can reject the tick.
@@ -164,6 +175,8 @@ void World::StepAfter(const Snapshot& s, const TickOptions& options, TickResult*
   }
   std::swap(state_, w.next_state);
   has_state_ = true;
+  w.state_on_backend = options.integrate;
+  w.memory_on_backend = true;
   out->tick = tick_done;
   out->stats = tick.stats;
   totals_.Add(tick.stats);
@@ -197,7 +210,8 @@ void World::Advance(int ticks, float dt, TickResult* last, const TickOptions& as
     state_.tick = last_tick + 1;
     state_.dt = dt;
     try {
-      StepAfter(state_, options, last, last_tick, /*next_holds_the_rest=*/k > 0);
+      StepAfter(state_, options, last, last_tick, /*next_holds_the_rest=*/k > 0,
+                /*snapshot_on_backend=*/in_->state_on_backend);
     } catch (...) {
       state_.tick = last_tick;
       state_.dt = last_dt;
@@ -258,6 +272,7 @@ void World::Restore(WorldKept kept) {
   in_->crowd = std::move(kept.crowd);
   in_->crowd_refreshed = false;
   in_->crowd_field_built.assign(in_->crowd_field_built.size(), 0);
+  in_->state_on_backend = in_->memory_on_backend = false;  // the backend's are from before
   has_state_ = kept.has_state;
   state_ = kept.has_state ? std::move(kept.state) : Snapshot{};
   totals_ = kept.totals;

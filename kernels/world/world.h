@@ -46,7 +46,9 @@ class World {
 
   const WorldConfig& config() const { return config_; }
   BackendKind backend() const;
-  Backend& engine_backend();  // for tests and benchmarks that compare stages
+  // For tests and benchmarks that compare stages: whoever asks may call it, so the next
+  // tick copies the state to the backend again (ColumnSource::kLastTick no longer holds).
+  Backend& engine_backend();
 
   // One tick on `snapshot`. Everything is validated before anything changes: a bad
   // snapshot throws std::invalid_argument naming column and index ("agents.radius[3]:
@@ -95,8 +97,10 @@ class World {
   // `next_holds_the_rest`, the spare snapshot already holds every column of `snapshot`
   // that integration does not write (Advance's ticks after its first): only the moved
   // columns are written, nothing is copied.
+  // `snapshot_on_backend`: it is the state the last tick left on the backend
+  // (Internals::state_on_backend).
   void StepAfter(const Snapshot& snapshot, const TickOptions& options, TickResult* out,
-                 uint64_t last_tick, bool next_holds_the_rest);
+                 uint64_t last_tick, bool next_holds_the_rest, bool snapshot_on_backend);
 
   WorldConfig config_;
   std::unique_ptr<Internals> in_;

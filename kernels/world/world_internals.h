@@ -41,6 +41,16 @@ struct World::Internals {
   std::vector<NavField> crowd_fields;      // per target, built on demand
   std::vector<uint8_t> crowd_field_built;  // per target
 
+  // The state is, column by column, what the last tick's pedestrians' move wrote (the
+  // moved columns) and its preparation read (the others), both left on the backend: an
+  // integrated tick committed, and no tick, Step or Restore since (ColumnSource::kLastTick).
+  bool state_on_backend = false;
+  // The kept agent memory is what the last tick's pedestrians' report wrote, still on the
+  // backend: a tick committed, and no tick or Restore since.
+  bool memory_on_backend = false;
+  // This tick's memory rows are the kept ones, as the last report left them on the backend.
+  bool memory_in_on_backend = false;
+
   // Buffers reused from tick to tick: copy-assigning into one keeps its capacity, so a
   // tick writes no fresh pages (at 1M agents they cost more than the copy).
   Snapshot next_state;      // the tick's result state; Step swaps it with the kept one
@@ -90,7 +100,9 @@ inline float Or(const std::vector<float>& column, size_t i, float fallback) {
 // navigation.reroute_every ticks, and builds the crowd fields they follow.
 void PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, World::Internals& w);
 // Pedestrians in the internal frame, with their preferred velocities (behaviours).
-void PreparePedestrians(const WorldConfig& config, const Snapshot& s, World::Internals& w);
+// `columns`: kLastTick when `s` is the state the last tick left on the backend.
+void PreparePedestrians(const WorldConfig& config, const Snapshot& s, ColumnSource columns,
+                        World::Internals& w);
 // Vehicles: spline following, and their bodies for the stages after it.
 void DriveVehicles(const WorldConfig& config, const Snapshot& s, World::Internals& w);
 // The vehicles' bodies as non-cooperative discs after the pedestrians, for ORCA.

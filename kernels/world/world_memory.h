@@ -53,6 +53,8 @@ class WorldMemory {
   // or Restore.
   const AgentMemory* AgentsFor(const std::vector<uint32_t>& ids,
                                std::vector<AgentMemory>* gathered) const;
+  // The kept rows themselves (what AgentsFor returns when the ids are the kept ones).
+  const AgentMemory* KeptAgentRows() const { return agents_.data(); }
   // The kept vehicles' memory in the order of `ids`, copied into `out` (the tick updates it
   // in place): known ids keep theirs, new ids start fresh.
   void GatherVehicles(const std::vector<uint32_t>& ids, std::vector<VehicleMemory>* out) const;

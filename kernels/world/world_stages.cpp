@@ -112,7 +112,8 @@ void PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, World::Int
 
 // Pedestrians in the internal frame, with their preferred velocities (behaviours), on the
 // backend; then the navigating ones steered along their fields here, where the fields are.
-void PreparePedestrians(const WorldConfig& config, const Snapshot& s, World::Internals& w) {
+void PreparePedestrians(const WorldConfig& config, const Snapshot& s, ColumnSource columns,
+                        World::Internals& w) {
   const AgentSnapshot& a = s.agents;
   const size_t n = a.size();
   AgentColumns& oa = w.orca_agents;
@@ -142,7 +143,7 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, World::Int
                                      n};
   const PedestrianPrepareOutput out{oa.Out(0),     w.z.data(),        w.vz.data(),
                                     w.goal.data(), w.has_goal.data(), w.navigates.data()};
-  w.backend->PreparePedestrians({config.frame, config.agent_defaults, s.dt}, scene, out);
+  w.backend->PreparePedestrians({config.frame, config.agent_defaults, s.dt, columns}, scene, out);
   // Only a world with navigation targets has agents that navigate (validated).
   if (config.navigation_targets.empty()) return;
   const Frame frame = config.frame;
@@ -324,6 +325,7 @@ PedestrianSums FillResults(const WorldConfig& config, const Snapshot& s, const T
   params.dt = s.dt;
   params.reroute = config.navigation.reroute_every > 0;
   params.columns = ColumnSource::kThisTick;  // the solve's and the preparation's, as left
+  params.memory = w.memory_in_on_backend ? ColumnSource::kLastTick : ColumnSource::kHost;
   const PedestrianReportScene scene{oa.px.data(),
                                     oa.py.data(),
                                     oa.pref_vx.data(),

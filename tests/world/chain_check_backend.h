@@ -1,10 +1,10 @@
 // A decorator over the cpu backend that checks the world's ColumnSource promises
-// (kernels/input/column_source.h): on a call marked kThisTick, each column it reads must
-// be, byte for byte, what the earlier calls of the tick left, as the call's documentation
-// names them. The cuda backend reads its own copies of those columns instead of the
-// host's; a broken promise would go unseen here (the cpu reads the host's) and give the
-// GPU different answers. Copies of what each call left are kept as it returns; a broken
-// promise throws std::logic_error naming the call and the column.
+// (kernels/input/column_source.h): on a call marked kThisTick (kLastTick), each column it
+// reads must be, byte for byte, what the earlier calls of the tick (of the last tick) left,
+// as the call's documentation names them. The cuda backend reads its own copies of those columns
+// instead of the host's; a broken promise would go unseen here (the cpu reads the host's) and give
+// the GPU different answers. Copies of what each call left are kept as it returns; a broken promise
+// throws std::logic_error naming the call and the column.
 #pragma once
 
 #include <cstdint>
@@ -33,8 +33,40 @@ class ChainCheckBackend : public Backend {
   void PreparePedestrians(const PedestrianPrepareParams& params,
                           const PedestrianPrepareScene& scene,
                           const PedestrianPrepareOutput& out) override {
-    cpu_.PreparePedestrians(params, scene, out);
     const size_t n = scene.count;
+    const float* const moved[6] = {scene.x, scene.y, scene.z, scene.vx, scene.vy, scene.vz};
+    const void* const rest[10] = {scene.radius,  scene.max_speed, scene.flags,  scene.behavior,
+                                  scene.goal_x,  scene.goal_y,    scene.goal_z, scene.pref_vx,
+                                  scene.pref_vy, scene.pref_vz};
+    const size_t rest_size[10] = {4, 4, 1, 1, 4, 4, 4, 4, 4, 4};
+    if (params.columns == ColumnSource::kLastTick && n > 0) {  // no rows: nothing to read
+      ++checked_calls_;
+      const char* const moved_as[6] = {"move.x",       "move.y",       "move.z",
+                                       "move.next_vx", "move.next_vy", "move.next_vz"};
+      for (int k = 0; k < 6; ++k) {
+        if (moved[k] == nullptr) throw std::logic_error("prepare: a moved column is absent");
+        Check("prepare", moved_as[k], moved[k], n, /*whole=*/true);
+      }
+      for (int k = 0; k < 10; ++k) {
+        const std::string name = "prepare.in." + std::to_string(k);
+        if ((rest[k] != nullptr) != (kept_.count(name) > 0)) {
+          throw std::logic_error("prepare: column " + std::to_string(6 + k) +
+                                 " is present where the last preparation's was not, or not");
+        }
+        if (rest[k] != nullptr) {
+          Check("prepare", name, static_cast<const uint8_t*>(rest[k]), n * rest_size[k], true);
+        }
+      }
+    }
+    cpu_.PreparePedestrians(params, scene, out);
+    for (int k = 0; k < 10; ++k) {
+      const std::string name = "prepare.in." + std::to_string(k);
+      if (rest[k] == nullptr) {
+        kept_.erase(name);
+      } else {
+        Keep(name, static_cast<const uint8_t*>(rest[k]), n * rest_size[k]);
+      }
+    }
     KeepAgents("prepare", out.agents, n);
     Keep("prepare.z", out.z, n);
     Keep("prepare.vz", out.vz, n);
@@ -110,7 +142,12 @@ class ChainCheckBackend : public Backend {
       Check("report", "prepare.has_goal", s.has_goal, n, true);
       Check("report", "prepare.navigates", s.navigates, n, true);
     }
+    if (params.memory == ColumnSource::kLastTick && n > 0) {
+      ++checked_calls_;
+      Check("report", "report.memory", s.memory, n, /*whole=*/true);
+    }
     const PedestrianSums sums = cpu_.ReportPedestrians(params, s, out);
+    Keep("report.memory", out.memory, n);
     Keep("report.vx", out.vx, n);
     Keep("report.vy", out.vy, n);
     Keep("report.vz", out.vz, n);
@@ -135,6 +172,12 @@ class ChainCheckBackend : public Backend {
     cpu_.MovePedestrians(params, s, out);
     Keep("move.px", out.px, n);
     Keep("move.py", out.py, n);
+    Keep("move.x", out.x, n);
+    Keep("move.y", out.y, n);
+    Keep("move.z", out.z, n);
+    Keep("move.next_vx", out.next_vx, n);
+    Keep("move.next_vy", out.next_vy, n);
+    Keep("move.next_vz", out.next_vz, n);
   }
 
   CollisionCounts CountContacts(const ContactScene& s, const StopRequested& stop) override {

@@ -27,7 +27,9 @@ struct ChainRun {
   int checked_calls = 0;
 };
 
-// A Step, then Advance tick by tick (integrating), then a Step that does not integrate.
+// A Step, then Advance tick by tick (integrating), a Step on the state with one position
+// changed by the caller, one more Advance, a Step without the first agent (new memory
+// rows), and a Step that does not integrate.
 ChainRun RunScenario(const std::string& name, std::unique_ptr<Backend> backend) {
   const scenarios::Scenario s = scenarios::MakeScenario(name, kAgents, 3);
   auto* checker = dynamic_cast<ChainCheckBackend*>(backend.get());
@@ -43,6 +45,20 @@ ChainRun RunScenario(const std::string& name, std::unique_ptr<Backend> backend) 
     MixTick(world, r, &hash);
   }
   Snapshot next = world.state();
+  ++next.tick;
+  if (!next.agents.x.empty()) next.agents.x[0] += 0.01f;  // the caller's change
+  world.Step(next, options, &r);
+  MixTick(world, r, &hash);
+  world.Advance(1, s.initial.dt, &r, options);
+  MixTick(world, r, &hash);
+  next = world.state();
+  ++next.tick;
+  VisitAgentColumns(next.agents, [](const auto&, auto& column) {
+    if (!column.empty()) column.erase(column.begin());
+  });
+  world.Step(next, options, &r);
+  MixTick(world, r, &hash);
+  next = world.state();
   ++next.tick;
   options.integrate = false;
   world.Step(next, options, &r);
