@@ -159,16 +159,32 @@ void CudaBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents
   t0 = Clock::now();
   out->Resize(n);
   d.missed_host.resize(n);
-  const HostColumnOut out_columns[] = {
-      {out->vx.data(), n * sizeof(float)},          {out->vy.data(), n * sizeof(float)},
-      {out->status.data(), n * sizeof(uint8_t)},     {out->candidates.data(), n * sizeof(uint16_t)},
-      {out->neighbors.data(), n * sizeof(uint16_t)}, {out->constraints.data(), n * sizeof(uint16_t)},
-      {out->solve_flags.data(), n * sizeof(uint8_t)}, {d.missed_host.data(), n * sizeof(uint16_t)}};
-  transferred_.to_host += d.staging.Download(d.outputs, d.out_at, out_columns, 8, stream_);
+  if (options.results_to_host) {
+    const HostColumnOut out_columns[] = {{out->vx.data(), n * sizeof(float)},
+                                         {out->vy.data(), n * sizeof(float)},
+                                         {out->status.data(), n * sizeof(uint8_t)},
+                                         {out->candidates.data(), n * sizeof(uint16_t)},
+                                         {out->neighbors.data(), n * sizeof(uint16_t)},
+                                         {out->constraints.data(), n * sizeof(uint16_t)},
+                                         {out->solve_flags.data(), n * sizeof(uint8_t)},
+                                         {d.missed_host.data(), n * sizeof(uint16_t)}};
+    transferred_.to_host += d.staging.Download(d.outputs, d.out_at, out_columns, 8, stream_);
+  } else if (options.audit_every > 0 && n > 0) {  // the audit's column alone
+    THRONG_CUDA_CHECK(cudaMemcpyAsync(d.missed_host.data(), Raw(d.outputs) + d.out_at[7],
+                                      n * sizeof(uint16_t), cudaMemcpyDeviceToHost, stream_));
+    transferred_.to_host += n * sizeof(uint16_t);
+  } else {
+    std::fill(d.missed_host.begin(), d.missed_host.end(), kNotAudited);
+  }
   if (options.record_kept) Download(d.kept_out, out->kept_ids);
   Synchronize();
   times.download_ms = ms_since(t0);
-  out->CountStatuses();
+  if (options.results_to_host) {
+    out->CountStatuses();
+  } else {  // the columns stayed on the device: no counts from them
+    for (uint64_t& c : out->status_count) c = 0;
+    out->shortened_horizon = out->revalidated = out->revalidation_adopted = out->jam_steps = 0;
+  }
   TallyAudit(d.missed_host, n, out);
   out->times = times;
   d.solved_rows = n;
@@ -436,9 +452,12 @@ void CudaBackend::MovePedestrians(const PedestrianMoveParams& params,
   thrust::for_each_n(Policy(), thrust::counting_iterator<size_t>(0), n,
                      PedestrianMoveFunctor{params, device_scene, device_out});
   THRONG_CUDA_CHECK(cudaGetLastError());
-  // The moved internal positions (the input block's first three columns), then the rest.
-  const HostColumnOut moved[3] = {{out.px, f}, {out.py, f}, {out.pz, f}};
-  transferred_.to_host += d.staging.Download(d.move_in, d.move_in_at, moved, 3, stream_);
+  // The moved internal positions (the input block's first three columns) when the host
+  // wants them, then the rest.
+  if (params.positions_to_host) {
+    const HostColumnOut moved[3] = {{out.px, f}, {out.py, f}, {out.pz, f}};
+    transferred_.to_host += d.staging.Download(d.move_in, d.move_in_at, moved, 3, stream_);
+  }
   const HostColumnOut next[6] = {{out.x, f},       {out.y, f},       {out.z, f},
                                  {out.next_vx, f}, {out.next_vy, f}, {out.next_vz, f}};
   transferred_.to_host += d.staging.Download(d.move_out, d.move_out_at, next, 6, stream_);

@@ -197,6 +197,11 @@ struct OrcaRunOptions {
   // kThisTick: the agents' rows [0, k) are the last PreparePedestrians' agent columns (k
   // its count) and rows [k, size) the last WriteVehicleDiscs' (written from row k).
   ColumnSource agents = ColumnSource::kHost;
+  // false: the per-agent results stay on the backend, for the tick's calls that read them
+  // there (ColumnSource::kThisTick). A backend with memory of its own then leaves `out`'s
+  // columns as they were and its counters at zero, the audit's excepted; the cpu and the
+  // reference fill them anyway.
+  bool results_to_host = true;
 };
 
 // Wall-clock milliseconds per stage; parallel backends synchronise between stages.

@@ -18,6 +18,10 @@ struct PedestrianMoveParams {
   // are that solve's answer and vz the preparation's; result_v* are the last
   // ReportPedestrians' vx, vy, vz.
   ColumnSource columns = ColumnSource::kHost;
+  // false: the moved internal positions (PedestrianMoveOutput's px, py, pz) stay on the
+  // backend, for the contact count that reads them there. A backend with memory of its own
+  // then leaves them as they were on the host; the cpu and the reference move them anyway.
+  bool positions_to_host = true;
 };
 
 // Per pedestrian: the solve's velocity in the ground plane and the vertical speed it kept

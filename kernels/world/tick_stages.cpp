@@ -56,6 +56,7 @@ void Orca(TickContext& c) {
   // The agents are what the preparation and the vehicles' discs wrote, unless the world
   // steered navigating agents on the host in between (PreparePedestrians).
   run.agents = c.config.navigation_targets.empty() ? ColumnSource::kThisTick : ColumnSource::kHost;
+  run.results_to_host = false;  // the report and the move read them on the backend
   c.w.backend->SolveOrca(params, c.w.orca_agents, run, &c.w.orca);
   const OrcaStageTimes& t = c.w.orca.times;
   double* ms = c.stats.stage_ms.data();

@@ -446,7 +446,9 @@ void Integrate(const WorldConfig& config, const Snapshot& s, World::Internals& w
   na.vz.resize(n);
   // On the backend: the internal positions move in place (the contact count reads them).
   w.backend->MovePedestrians(
-      {frame, dt, ColumnSource::kThisTick},  // the solve's, preparation's and report's
+      // The solve's, preparation's and report's columns; the moved internal positions
+      // stay on the backend for the contact count.
+      {frame, dt, ColumnSource::kThisTick, /*positions_to_host=*/false},
       {orca.vx.data(), orca.vy.data(), w.vz.data(), ar.vx.data(), ar.vy.data(), ar.vz.data(), n},
       {oa.px.data(), oa.py.data(), w.z.data(), na.x.data(), na.y.data(), na.z.data(), na.vx.data(),
        na.vy.data(), na.vz.data()});

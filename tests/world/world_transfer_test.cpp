@@ -33,7 +33,8 @@ class CopyCountingBackend : public Backend {
     std::this_thread::sleep_for(orca_delay);
     cpu_.SolveOrca(params, agents, options, out);
     if (options.agents == ColumnSource::kHost) copied_.to_backend += agents.size() * kOrcaBytesIn;
-    copied_.to_host += agents.size() * kOrcaBytesOut;
+    if (options.results_to_host) copied_.to_host += agents.size() * kOrcaBytesOut;
+    solved_rows = agents.size();
   }
   // A device copies the columns the snapshot has (a null column takes nothing) in, and
   // every prepared column out; none in when they are the last tick's (kLastTick) and the
@@ -70,6 +71,7 @@ class CopyCountingBackend : public Backend {
                        const PedestrianMoveOutput& out) override {
     if (params.columns == ColumnSource::kHost) copied_.to_backend += scene.count * kMoveBytesIn;
     copied_.to_host += scene.count * kMoveBytesOut;
+    if (!params.positions_to_host) copied_.to_host -= scene.count * kMovedPositionBytes;
     cpu_.MovePedestrians(params, scene, out);
   }
   PedestrianSums ReportPedestrians(const PedestrianReportParams& params,
@@ -153,7 +155,7 @@ class CopyCountingBackend : public Backend {
   // the local columns (three floats and a count) come back only when asked for.
   static constexpr uint64_t kReportBytesIn = 47, kReportBytesOut = 14 + sizeof(AgentMemory),
                             kReportLocalBytesOut = 14;
-  static constexpr uint64_t kMoveBytesIn = 36, kMoveBytesOut = 36;
+  static constexpr uint64_t kMoveBytesIn = 36, kMoveBytesOut = 36, kMovedPositionBytes = 12;
   static constexpr uint64_t kDriveBytesIn = 64, kDriveBytesOut = 52;
   // Memory, id, spline id, x, y, yaw, speed in; memory, 11 columns, lane, body out.
   static constexpr uint64_t kReadyBytesIn = sizeof(VehicleMemory) + 24;
@@ -161,6 +163,7 @@ class CopyCountingBackend : public Backend {
   static constexpr uint64_t kDiscBytesIn = 32, kDiscBytesOut = 37;
   static constexpr uint64_t kBrakeBytesIn = 22, kBrakeBytesOut = 12;
   static constexpr uint64_t kPrepareBytesOut = 55;
+  size_t solved_rows = 0;  // the last solve's: the pedestrians and the vehicles' discs
   // Added to the ORCA solve's and the contact count's time (TickStats::backend_ms).
   std::chrono::milliseconds orca_delay{0}, contacts_delay{0};
 
@@ -245,11 +248,10 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kPreferred)],
               n * CopyCountingBackend::kPrepareBytesOut);
     // ORCA's agents are the pedestrians and the vehicles' discs, all of them where the
-    // preparation and the discs left them.
+    // preparation and the discs left them; the results stay for the report and the move.
     EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kOrca)], 0u);
-    const uint64_t orca_out = t.stage_bytes_to_host[static_cast<size_t>(Stage::kOrca)];
-    EXPECT_EQ(orca_out % CopyCountingBackend::kOrcaBytesOut, 0u);
-    const uint64_t solved = orca_out / CopyCountingBackend::kOrcaBytesOut;
+    EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kOrca)], 0u);
+    const uint64_t solved = backend.solved_rows;
     EXPECT_GT(solved, n);
     // The preparation, the follower, the discs, the path check and the braking are the
     // vehicles' stage.
@@ -266,8 +268,10 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
     // columns are the solve's, the preparation's and the report's.
     EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kIntegrate)],
               m * CopyCountingBackend::kDriveBytesIn);
+    // The moved internal positions stay for the contact count.
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kIntegrate)],
-              n * CopyCountingBackend::kMoveBytesOut + m * CopyCountingBackend::kDriveBytesOut);
+              n * (CopyCountingBackend::kMoveBytesOut - CopyCountingBackend::kMovedPositionBytes) +
+                  m * CopyCountingBackend::kDriveBytesOut);
     // The pedestrians' report (results, detectors, sums) and the contact count after the
     // move are the stats stage's: only the vehicles' bodies go in (the memory is what the
     // last report left, the same pedestrians in the same order).
