@@ -15,21 +15,14 @@
 #include <string>
 #include <vector>
 
-#include "kernels/backends/cpu_backend.h"
+#include "tests/backends/cpu_forwarding_backend.h"
 
 namespace throng::testing {
 
-class ChainCheckBackend : public Backend {
+class ChainCheckBackend : public CpuForwardingBackend {
  public:
-  BackendKind kind() const override { return BackendKind::kCpu; }
   // How many calls came marked kThisTick, each checked.
   int checked_calls() const { return checked_calls_; }
-
-  void SetSplines(const std::vector<SplineDesc>& splines) override { cpu_.SetSplines(splines); }
-  void QuerySplines(const SplineQueries& q, SplineQueryResults* out) override {
-    cpu_.QuerySplines(q, out);
-  }
-  void SetObstacles(const std::vector<Polygon>& polygons) override { cpu_.SetObstacles(polygons); }
 
   void PreparePedestrians(const PedestrianPrepareParams& params,
                           const PedestrianPrepareScene& scene,
@@ -235,42 +228,6 @@ class ChainCheckBackend : public Backend {
     return cpu_.CountContacts(device, stop);
   }
 
-  void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
-                       const VehiclePrepareOutput& out) override {
-    cpu_.PrepareVehicles(params, scene, out);
-  }
-  void FollowSplines(const FollowerParams& params, float world_speed_limit,
-                     const VehicleColumns& vehicles, FollowerResults* out) override {
-    cpu_.FollowSplines(params, world_speed_limit, vehicles, out);
-  }
-  void MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,
-                    const VehicleMoveOutput& out) override {
-    cpu_.MoveVehicles(params, scene, out);
-  }
-  void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& agents,
-                    FanResults* out) override {
-    cpu_.SteerForward(params, dt, agents, out);
-  }
-  void SetFanObstacles(const FanShapes& shapes, float cell) override {
-    cpu_.SetFanObstacles(shapes, cell);
-  }
-  void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
-                         const FanBodies& bodies, const StopRequested& stop,
-                         ForwardSceneResults* out) override {
-    cpu_.SteerForwardScene(mode, dt, agents, bodies, stop, out);
-  }
-  void MoveForwardAgents(const ForwardMoveParams& params, const ForwardMoveScene& scene,
-                         const ForwardMoveOutput& out) override {
-    cpu_.MoveForwardAgents(params, scene, out);
-  }
-  void CheckPaths(const PathCheckParams& params, float max_brake_decel, const PathCheckScene& scene,
-                  const StopRequested& stop, std::vector<float>* clear) override {
-    cpu_.CheckPaths(params, max_brake_decel, scene, stop, clear);
-  }
-  uint64_t BrakeForPaths(const PathBrakingScene& scene, const PathBrakingOutput& out) override {
-    return cpu_.BrakeForPaths(scene, out);
-  }
-
  private:
   template <class T>
   void Keep(const std::string& name, const T* data, size_t rows) {
@@ -342,7 +299,6 @@ class ChainCheckBackend : public Backend {
     CheckRows(call, from, "flags", a.flags, first, count);
   }
 
-  CpuBackend cpu_;
   std::map<std::string, std::vector<uint8_t>> kept_;
   std::set<std::string> on_backend_only_;
   uint32_t discs_from_ = 0;

@@ -11,23 +11,17 @@
 #include <numeric>
 #include <thread>
 
-#include "kernels/backends/cpu_backend.h"
 #include "kernels/scenarios/scenario.h"
 #include "kernels/world/world.h"
+#include "tests/backends/cpu_forwarding_backend.h"
 
 namespace throng {
 namespace {
 
-class CopyCountingBackend : public Backend {
+class CopyCountingBackend : public testing::CpuForwardingBackend {
  public:
-  BackendKind kind() const override { return BackendKind::kCpu; }
   TransferredBytes transferred() const override { return copied_; }
 
-  void SetSplines(const std::vector<SplineDesc>& splines) override { cpu_.SetSplines(splines); }
-  void QuerySplines(const SplineQueries& q, SplineQueryResults* out) override {
-    cpu_.QuerySplines(q, out);
-  }
-  void SetObstacles(const std::vector<Polygon>& polygons) override { cpu_.SetObstacles(polygons); }
   void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
                  const OrcaRunOptions& options, OrcaResult* out) override {
     std::this_thread::sleep_for(orca_delay);
@@ -104,10 +98,6 @@ class CopyCountingBackend : public Backend {
     copied_.to_host += scene.count * kDriveBytesOut;
     cpu_.MoveVehicles(params, scene, out);
   }
-  void MoveForwardAgents(const ForwardMoveParams& params, const ForwardMoveScene& scene,
-                         const ForwardMoveOutput& out) override {
-    cpu_.MoveForwardAgents(params, scene, out);
-  }
   uint64_t BrakeForPaths(const PathBrakingScene& scene, const PathBrakingOutput& out) override {
     copied_.to_backend += scene.count * kBrakeBytesIn;
     copied_.to_host += scene.count * kBrakeBytesOut;
@@ -123,18 +113,6 @@ class CopyCountingBackend : public Backend {
     cpu_.FollowSplines(params, world_speed_limit, vehicles, out);
     copied_.to_backend += vehicles.size() * kFollowBytesIn;
     copied_.to_host += vehicles.size() * kFollowBytesOut;
-  }
-  void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& agents,
-                    FanResults* out) override {
-    cpu_.SteerForward(params, dt, agents, out);
-  }
-  void SetFanObstacles(const FanShapes& shapes, float cell) override {
-    cpu_.SetFanObstacles(shapes, cell);
-  }
-  void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
-                         const FanBodies& bodies, const StopRequested& stop,
-                         ForwardSceneResults* out) override {
-    cpu_.SteerForwardScene(mode, dt, agents, bodies, stop, out);
   }
   CollisionCounts CountContacts(const ContactScene& scene, const StopRequested& stop) override {
     if (scene.columns == ColumnSource::kHost) copied_.to_backend += scene.count * kContactBytesIn;
@@ -168,7 +146,6 @@ class CopyCountingBackend : public Backend {
   std::chrono::milliseconds orca_delay{0}, contacts_delay{0};
 
  private:
-  CpuBackend cpu_;
   TransferredBytes copied_;
   uint32_t last_prepare_present_ = 0;
 };

@@ -1,0 +1,86 @@
+// A Backend that hands every call to a cpu backend unchanged: the base of the tests'
+// decorators, which override only the calls they watch (tests/world/chain_check_backend.h,
+// tests/world/world_transfer_test.cpp).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "kernels/backends/cpu_backend.h"
+
+namespace throng::testing {
+
+class CpuForwardingBackend : public Backend {
+ public:
+  BackendKind kind() const override { return BackendKind::kCpu; }
+
+  void SetSplines(const std::vector<SplineDesc>& splines) override { cpu_.SetSplines(splines); }
+  void QuerySplines(const SplineQueries& q, SplineQueryResults* out) override {
+    cpu_.QuerySplines(q, out);
+  }
+  void SetObstacles(const std::vector<Polygon>& polygons) override { cpu_.SetObstacles(polygons); }
+  void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
+                 const OrcaRunOptions& options, OrcaResult* out) override {
+    cpu_.SolveOrca(params, agents, options, out);
+  }
+  void PreparePedestrians(const PedestrianPrepareParams& params,
+                          const PedestrianPrepareScene& scene,
+                          const PedestrianPrepareOutput& out) override {
+    cpu_.PreparePedestrians(params, scene, out);
+  }
+  PedestrianSums ReportPedestrians(const PedestrianReportParams& params,
+                                   const PedestrianReportScene& scene,
+                                   const PedestrianReportOutput& out) override {
+    return cpu_.ReportPedestrians(params, scene, out);
+  }
+  void MovePedestrians(const PedestrianMoveParams& params, const PedestrianMoveScene& scene,
+                       const PedestrianMoveOutput& out) override {
+    cpu_.MovePedestrians(params, scene, out);
+  }
+  void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
+                       const VehiclePrepareOutput& out) override {
+    cpu_.PrepareVehicles(params, scene, out);
+  }
+  void FollowSplines(const FollowerParams& params, float world_speed_limit,
+                     const VehicleColumns& vehicles, FollowerResults* out) override {
+    cpu_.FollowSplines(params, world_speed_limit, vehicles, out);
+  }
+  void MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,
+                    const VehicleMoveOutput& out) override {
+    cpu_.MoveVehicles(params, scene, out);
+  }
+  void WriteVehicleDiscs(const VehicleDiscScene& scene, const VehicleDiscOutput& out) override {
+    cpu_.WriteVehicleDiscs(scene, out);
+  }
+  void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& agents,
+                    FanResults* out) override {
+    cpu_.SteerForward(params, dt, agents, out);
+  }
+  void SetFanObstacles(const FanShapes& shapes, float cell) override {
+    cpu_.SetFanObstacles(shapes, cell);
+  }
+  void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
+                         const FanBodies& bodies, const StopRequested& stop,
+                         ForwardSceneResults* out) override {
+    cpu_.SteerForwardScene(mode, dt, agents, bodies, stop, out);
+  }
+  void MoveForwardAgents(const ForwardMoveParams& params, const ForwardMoveScene& scene,
+                         const ForwardMoveOutput& out) override {
+    cpu_.MoveForwardAgents(params, scene, out);
+  }
+  CollisionCounts CountContacts(const ContactScene& scene, const StopRequested& stop) override {
+    return cpu_.CountContacts(scene, stop);
+  }
+  void CheckPaths(const PathCheckParams& params, float max_brake_decel, const PathCheckScene& scene,
+                  const StopRequested& stop, std::vector<float>* clear) override {
+    cpu_.CheckPaths(params, max_brake_decel, scene, stop, clear);
+  }
+  uint64_t BrakeForPaths(const PathBrakingScene& scene, const PathBrakingOutput& out) override {
+    return cpu_.BrakeForPaths(scene, out);
+  }
+
+ protected:
+  CpuBackend cpu_;
+};
+
+}  // namespace throng::testing
