@@ -144,6 +144,9 @@ class CudaBackend final : public Backend {
   // `count` rows (the caller then copies the host's).
   bool PedestriansThisTick(size_t count, bool moved, const float** x, const float** y,
                            const float** radius) const;
+  // cuda_orca.cu: the last solve's agent columns px, py, vx, vy and radius on the device
+  // (`out` in that order), when it solved at least `count` rows; false otherwise.
+  bool SolvedAgents(size_t count, const float* out[5]) const;
   // cuda_vehicles.cu: the agent columns the last WriteVehicleDiscs left on the device, its
   // first row in the solve's table and its row count (0: none).
   struct DeviceAgentRows {

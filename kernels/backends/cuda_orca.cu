@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <stdexcept>
 
 #include "kernels/backends/cuda_backend_impl.cuh"
 #include "kernels/backends/cuda_staging.cuh"
@@ -46,6 +47,9 @@ struct CudaBackend::OrcaPart {
   size_t prepared_rows = 0, solved_rows = 0, reported_rows = 0, moved_rows = 0;
   // Which of the preparation's sixteen input columns the last one had (bit k: in_data[k]).
   uint32_t prepare_in_present = 0;
+  // The last preparation left its outputs on the device only (outputs_to_host false): the
+  // host's copies are stale, and a solve that cannot read the device's must not read them.
+  bool prepared_on_device_only = false;
 };
 
 namespace {
@@ -75,11 +79,6 @@ void CudaBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents
   };
   OrcaStageTimes times;
   auto t0 = Clock::now();
-  ValidateOrcaParams(params);
-  ValidateAgents(agents);
-  times.validate_ms = ms_since(t0);
-
-  t0 = Clock::now();
   if (!orca_) orca_.reset(new OrcaPart);
   OrcaPart& d = *orca_;
   const size_t n = agents.size();
@@ -88,6 +87,18 @@ void CudaBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents
   const DeviceAgentRows discs = LastDiscRows();
   const bool this_tick = options.agents == ColumnSource::kThisTick && k <= n &&
                          (n == k || (discs.count == n - k && discs.first_id == k));
+  if (!this_tick && d.prepared_on_device_only && options.agents == ColumnSource::kThisTick) {
+    throw std::logic_error(
+        "SolveOrca: the agents were promised from this tick's preparation, "
+        "which left them on the device, and it does not match");
+  }
+  ValidateOrcaParams(params);
+  // This tick's agents are the backend's own, made from a checked snapshot (and perhaps
+  // not on the host): only the host's are checked.
+  if (!this_tick) ValidateAgents(agents);
+  times.validate_ms = ms_since(t0);
+
+  t0 = Clock::now();
   d.solved_rows = d.reported_rows = d.moved_rows = 0;
   const HostColumnIn in_columns[] = {
       {agents.px.data(), n * sizeof(float)},        {agents.py.data(), n * sizeof(float)},
@@ -190,6 +201,15 @@ void CudaBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents
   d.solved_rows = n;
 }
 
+bool CudaBackend::SolvedAgents(size_t count, const float* out[5]) const {
+  if (!orca_ || orca_->solved_rows < count) return false;
+  const OrcaPart& d = *orca_;
+  const uint8_t* solved = thrust::raw_pointer_cast(d.inputs.data());
+  const int columns[5] = {0, 1, 2, 3, 4};  // px, py, vx, vy, radius in the solve's block
+  for (int k = 0; k < 5; ++k) out[k] = reinterpret_cast<const float*>(solved + d.in_at[columns[k]]);
+  return true;
+}
+
 bool CudaBackend::PedestriansThisTick(size_t count, bool moved, const float** x, const float** y,
                                       const float** radius) const {
   if (!orca_) return false;
@@ -273,13 +293,19 @@ void CudaBackend::PreparePedestrians(const PedestrianPrepareParams& params,
   thrust::for_each_n(Policy(), thrust::counting_iterator<size_t>(0), n,
                      PedestrianPrepareFunctor{params, device_scene, device_out});
   THRONG_CUDA_CHECK(cudaGetLastError());
-  HostColumnOut out_columns[15];
-  AgentColumnsOutDownload(out.agents, n, out_columns);
-  const HostColumnOut own[5] = {
-      {out.z, f}, {out.vz, f}, {out.goal, n * sizeof(Vec2)}, {out.has_goal, b}, {out.navigates, b}};
-  std::copy(own, own + 5, out_columns + kAgentColumnsOutCount);
-  transferred_.to_host +=
-      d.staging.Download(d.prepare_out, d.prepare_out_at, out_columns, 15, stream_);
+  if (params.outputs_to_host) {
+    HostColumnOut out_columns[15];
+    AgentColumnsOutDownload(out.agents, n, out_columns);
+    const HostColumnOut own[5] = {{out.z, f},
+                                  {out.vz, f},
+                                  {out.goal, n * sizeof(Vec2)},
+                                  {out.has_goal, b},
+                                  {out.navigates, b}};
+    std::copy(own, own + 5, out_columns + kAgentColumnsOutCount);
+    transferred_.to_host +=
+        d.staging.Download(d.prepare_out, d.prepare_out_at, out_columns, 15, stream_);
+  }
+  d.prepared_on_device_only = !params.outputs_to_host;
   d.prepared_rows = n;
 }
 

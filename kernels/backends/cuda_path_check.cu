@@ -55,16 +55,27 @@ void CudaBackend::CheckPaths(const PathCheckParams& params, float max_brake_dece
                                                Raw(d_segments_), edge_count, grid_, LastOrcaGrid(),
                                                view, {}, static_cast<uint32_t>(m), Raw(d.clear));
   if (!shared) {
-    Upload(scene.agent_x, n, d.in[0]);
-    Upload(scene.agent_y, n, d.in[1]);
-    Upload(scene.agent_radius, n, d.in[2]);
-    Upload(scene.agent_vx, n, d.in[3]);
-    Upload(scene.agent_vy, n, d.in[4]);
-    view.agent_x = Raw(d.in[0]);
-    view.agent_y = Raw(d.in[1]);
-    view.agent_radius = Raw(d.in[2]);
-    view.agent_vx = Raw(d.in[3]);
-    view.agent_vy = Raw(d.in[4]);
+    // The solve's agents where it left them (the host's may be stale: the preparation's
+    // outputs can stay on the device), else the host's.
+    const float* solved[5] = {};
+    if (scene.points_were_last_solve && SolvedAgents(n, solved)) {
+      view.agent_x = solved[0];
+      view.agent_y = solved[1];
+      view.agent_vx = solved[2];
+      view.agent_vy = solved[3];
+      view.agent_radius = solved[4];
+    } else {
+      Upload(scene.agent_x, n, d.in[0]);
+      Upload(scene.agent_y, n, d.in[1]);
+      Upload(scene.agent_radius, n, d.in[2]);
+      Upload(scene.agent_vx, n, d.in[3]);
+      Upload(scene.agent_vy, n, d.in[4]);
+      view.agent_x = Raw(d.in[0]);
+      view.agent_y = Raw(d.in[1]);
+      view.agent_radius = Raw(d.in[2]);
+      view.agent_vx = Raw(d.in[3]);
+      view.agent_vy = Raw(d.in[4]);
+    }
     d.pipeline.Run(Policy(), params, max_brake_decel, Lanes(), Raw(d_segments_), edge_count, grid_,
                    view, {}, static_cast<uint32_t>(m), Raw(d.clear));
   }

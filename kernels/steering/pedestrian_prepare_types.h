@@ -54,6 +54,10 @@ struct PedestrianPrepareParams {
   // next_vx, next_vy and next_vz (all six present, as many rows), and every other column is
   // present exactly where the last PreparePedestrians' scene had it, with what it read.
   ColumnSource columns = ColumnSource::kHost;
+  // false: the prepared columns stay on the backend, for the tick's calls that read them
+  // there (ColumnSource::kThisTick: the solve, the report, the move). A backend with memory
+  // of its own then leaves the host's as they were; the cpu and the reference write them.
+  bool outputs_to_host = true;
 };
 
 // The snapshot's agent columns (the caller's frame), validated. An optional column that

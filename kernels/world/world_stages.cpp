@@ -143,7 +143,12 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, ColumnSour
                                      n};
   const PedestrianPrepareOutput out{oa.Out(0),     w.z.data(),        w.vz.data(),
                                     w.goal.data(), w.has_goal.data(), w.navigates.data()};
-  w.backend->PreparePedestrians({config.frame, config.agent_defaults, s.dt, columns}, scene, out);
+  // The prepared columns come back only for the host stages that read them: navigation
+  // (below) and the forward agents' fans (their bodies); the tick's other calls read them
+  // on the backend.
+  const bool to_host = !config.navigation_targets.empty() || s.forward.size() > 0;
+  w.backend->PreparePedestrians({config.frame, config.agent_defaults, s.dt, columns, to_host},
+                                scene, out);
   // Only a world with navigation targets has agents that navigate (validated).
   if (config.navigation_targets.empty()) return;
   const Frame frame = config.frame;

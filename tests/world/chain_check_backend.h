@@ -67,6 +67,14 @@ class ChainCheckBackend : public CpuForwardingBackend {
     Keep("prepare.goal", out.goal, n);
     Keep("prepare.has_goal", out.has_goal, n);
     Keep("prepare.navigates", out.navigates, n);
+    if (!params.outputs_to_host) {
+      PoisonAgents("prepare", out.agents, n);
+      Poison("prepare.z", out.z, n);
+      Poison("prepare.vz", out.vz, n);
+      Poison("prepare.goal", out.goal, n);
+      Poison("prepare.has_goal", out.has_goal, n);
+      Poison("prepare.navigates", out.navigates, n);
+    }
   }
 
   void WriteVehicleDiscs(const VehicleDiscScene& scene, const VehicleDiscOutput& out) override {
@@ -96,14 +104,42 @@ class ChainCheckBackend : public CpuForwardingBackend {
         CheckAgentRows("solve", a, k, a.size() - k, "discs");
       }
     }
-    cpu_.SolveOrca(params, a, options, out);
+    // A device reads its own copies: rows [0, k) as the preparation left them, the discs'
+    // rows as they did (on the host too).
+    const AgentColumns* solved = &a;
+    AgentColumns device;
+    if (options.agents == ColumnSource::kThisTick) {
+      device = a;
+      const size_t k = kept_.at("prepare.px").size() / sizeof(float);
+      CopyKept("prepare.id", device.id.data(), k);
+      CopyKept("prepare.px", device.px.data(), k);
+      CopyKept("prepare.py", device.py.data(), k);
+      CopyKept("prepare.vx", device.vx.data(), k);
+      CopyKept("prepare.vy", device.vy.data(), k);
+      CopyKept("prepare.radius", device.radius.data(), k);
+      CopyKept("prepare.max_speed", device.max_speed.data(), k);
+      CopyKept("prepare.pref_vx", device.pref_vx.data(), k);
+      CopyKept("prepare.pref_vy", device.pref_vy.data(), k);
+      CopyKept("prepare.flags", device.flags.data(), k);
+      solved = &device;
+    }
+    cpu_.SolveOrca(params, *solved, options, out);
+    const AgentColumns& a_kept = *solved;
     const size_t n = a.size();
-    Keep("solve.px", a.px.data(), n);
-    Keep("solve.py", a.py.data(), n);
-    Keep("solve.radius", a.radius.data(), n);
-    Keep("solve.pref_vx", a.pref_vx.data(), n);
-    Keep("solve.pref_vy", a.pref_vy.data(), n);
-    Keep("solve.flags", a.flags.data(), n);
+    Keep("solve.px", a_kept.px.data(), n);
+    Keep("solve.py", a_kept.py.data(), n);
+    Keep("solve.vx", a_kept.vx.data(), n);
+    Keep("solve.vy", a_kept.vy.data(), n);
+    Keep("solve.radius", a_kept.radius.data(), n);
+    Keep("solve.pref_vx", a_kept.pref_vx.data(), n);
+    Keep("solve.pref_vy", a_kept.pref_vy.data(), n);
+    Keep("solve.flags", a_kept.flags.data(), n);
+    if (solved == &device && on_backend_only_.count("prepare.px") > 0) {
+      // Read from the preparation's device copies: the host's rows are as stale as those.
+      for (const char* c : {"px", "py", "vx", "vy", "radius", "pref_vx", "pref_vy", "flags"}) {
+        on_backend_only_.insert(std::string("solve.") + c);
+      }
+    }
     Keep("solved.vx", out->vx.data(), n);
     Keep("solved.vy", out->vy.data(), n);
     Keep("solved.status", out->status.data(), n);
@@ -167,6 +203,10 @@ class ChainCheckBackend : public CpuForwardingBackend {
       device.solve_flags = Kept<uint8_t>("solved.solve_flags");
       device.candidates = Kept<uint16_t>("solved.candidates");
       device.neighbors = Kept<uint16_t>("solved.neighbors");
+      device.vz = Kept<float>("prepare.vz");
+      device.goal = Kept<Vec2>("prepare.goal");
+      device.has_goal = Kept<uint8_t>("prepare.has_goal");
+      device.navigates = Kept<uint8_t>("prepare.navigates");
     }
     const PedestrianSums sums = cpu_.ReportPedestrians(params, device, out);
     Keep("report.memory", out.memory, n);
@@ -192,17 +232,30 @@ class ChainCheckBackend : public CpuForwardingBackend {
       Check("move", "report.vz", s.result_vz, n, true);
     }
     PedestrianMoveScene device = s;
+    PedestrianMoveOutput device_out = out;
+    std::vector<float> px, py, pz;  // the positions a device moves in its own memory
     if (params.columns == ColumnSource::kThisTick && n > 0) {
       device.vx = Kept<float>("solved.vx");
       device.vy = Kept<float>("solved.vy");
+      device.vz = Kept<float>("prepare.vz");
+      px.assign(Kept<float>("solve.px"), Kept<float>("solve.px") + n);
+      py.assign(Kept<float>("solve.py"), Kept<float>("solve.py") + n);
+      pz.assign(Kept<float>("prepare.z"), Kept<float>("prepare.z") + n);
+      device_out.px = px.data();
+      device_out.py = py.data();
+      device_out.pz = pz.data();
     }
-    cpu_.MovePedestrians(params, device, out);
-    Keep("move.px", out.px, n);
-    Keep("move.py", out.py, n);
+    cpu_.MovePedestrians(params, device, device_out);
+    Keep("move.px", device_out.px, n);
+    Keep("move.py", device_out.py, n);
     if (!params.positions_to_host) {  // as a device leaves them: where they were
       Poison("move.px", out.px, n);
       Poison("move.py", out.py, n);
       Poison("move.pz", out.pz, n);
+    } else if (device_out.px != out.px && n > 0) {  // brought back
+      std::memcpy(out.px, px.data(), n * sizeof(float));
+      std::memcpy(out.py, py.data(), n * sizeof(float));
+      std::memcpy(out.pz, pz.data(), n * sizeof(float));
     }
     Keep("move.x", out.x, n);
     Keep("move.y", out.y, n);
@@ -210,6 +263,27 @@ class ChainCheckBackend : public CpuForwardingBackend {
     Keep("move.next_vx", out.next_vx, n);
     Keep("move.next_vy", out.next_vy, n);
     Keep("move.next_vz", out.next_vz, n);
+  }
+
+  // The path check's points are the last solve's (points_were_last_solve): a device reads
+  // them where the solve left them.
+  void CheckPaths(const PathCheckParams& params, float max_brake_decel, const PathCheckScene& s,
+                  const StopRequested& stop, std::vector<float>* clear) override {
+    PathCheckScene device = s;
+    if (s.points_were_last_solve && s.agents > 0 && kept_.count("solve.px") > 0) {
+      ++checked_calls_;
+      Check("paths", "solve.px", s.agent_x, s.agents);
+      Check("paths", "solve.py", s.agent_y, s.agents);
+      Check("paths", "solve.vx", s.agent_vx, s.agents);
+      Check("paths", "solve.vy", s.agent_vy, s.agents);
+      Check("paths", "solve.radius", s.agent_radius, s.agents);
+      device.agent_x = Kept<float>("solve.px");
+      device.agent_y = Kept<float>("solve.py");
+      device.agent_vx = Kept<float>("solve.vx");
+      device.agent_vy = Kept<float>("solve.vy");
+      device.agent_radius = Kept<float>("solve.radius");
+    }
+    cpu_.CheckPaths(params, max_brake_decel, device, stop, clear);
   }
 
   CollisionCounts CountContacts(const ContactScene& s, const StopRequested& stop) override {
@@ -244,6 +318,22 @@ class ChainCheckBackend : public CpuForwardingBackend {
   void Poison(const std::string& name, T* data, size_t rows) {
     if (rows > 0) std::memset(static_cast<void*>(data), 0xff, rows * sizeof(T));
     on_backend_only_.insert(name);
+  }
+  template <class T>
+  void CopyKept(const std::string& name, T* to, size_t rows) const {
+    if (rows > 0) std::memcpy(to, kept_.at(name).data(), rows * sizeof(T));
+  }
+  void PoisonAgents(const std::string& call, const AgentColumnsOut& a, size_t rows) {
+    Poison(call + ".id", a.id, rows);
+    Poison(call + ".px", a.px, rows);
+    Poison(call + ".py", a.py, rows);
+    Poison(call + ".vx", a.vx, rows);
+    Poison(call + ".vy", a.vy, rows);
+    Poison(call + ".radius", a.radius, rows);
+    Poison(call + ".max_speed", a.max_speed, rows);
+    Poison(call + ".pref_vx", a.pref_vx, rows);
+    Poison(call + ".pref_vy", a.pref_vy, rows);
+    Poison(call + ".flags", a.flags, rows);
   }
   template <class T>
   const T* Kept(const std::string& name) const {
