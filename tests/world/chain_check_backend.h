@@ -111,16 +111,8 @@ class ChainCheckBackend : public CpuForwardingBackend {
     if (options.agents == ColumnSource::kThisTick) {
       device = a;
       const size_t k = kept_.at("prepare.px").size() / sizeof(float);
-      CopyKept("prepare.id", device.id.data(), k);
-      CopyKept("prepare.px", device.px.data(), k);
-      CopyKept("prepare.py", device.py.data(), k);
-      CopyKept("prepare.vx", device.vx.data(), k);
-      CopyKept("prepare.vy", device.vy.data(), k);
-      CopyKept("prepare.radius", device.radius.data(), k);
-      CopyKept("prepare.max_speed", device.max_speed.data(), k);
-      CopyKept("prepare.pref_vx", device.pref_vx.data(), k);
-      CopyKept("prepare.pref_vy", device.pref_vy.data(), k);
-      CopyKept("prepare.flags", device.flags.data(), k);
+      ForEachAgentColumn("prepare", device.Out(0),
+                         [&](const std::string& name, auto* c) { CopyKept(name, c, k); });
       solved = &device;
     }
     cpu_.SolveOrca(params, *solved, options, out);
@@ -323,33 +315,29 @@ class ChainCheckBackend : public CpuForwardingBackend {
   void CopyKept(const std::string& name, T* to, size_t rows) const {
     if (rows > 0) std::memcpy(to, kept_.at(name).data(), rows * sizeof(T));
   }
+  // Calls f(name, column) for the ten agent columns, named `call`.column.
+  template <class F>
+  static void ForEachAgentColumn(const std::string& call, const AgentColumnsOut& a, F&& f) {
+    f(call + ".id", a.id);
+    f(call + ".px", a.px);
+    f(call + ".py", a.py);
+    f(call + ".vx", a.vx);
+    f(call + ".vy", a.vy);
+    f(call + ".radius", a.radius);
+    f(call + ".max_speed", a.max_speed);
+    f(call + ".pref_vx", a.pref_vx);
+    f(call + ".pref_vy", a.pref_vy);
+    f(call + ".flags", a.flags);
+  }
   void PoisonAgents(const std::string& call, const AgentColumnsOut& a, size_t rows) {
-    Poison(call + ".id", a.id, rows);
-    Poison(call + ".px", a.px, rows);
-    Poison(call + ".py", a.py, rows);
-    Poison(call + ".vx", a.vx, rows);
-    Poison(call + ".vy", a.vy, rows);
-    Poison(call + ".radius", a.radius, rows);
-    Poison(call + ".max_speed", a.max_speed, rows);
-    Poison(call + ".pref_vx", a.pref_vx, rows);
-    Poison(call + ".pref_vy", a.pref_vy, rows);
-    Poison(call + ".flags", a.flags, rows);
+    ForEachAgentColumn(call, a, [&](const std::string& name, auto* c) { Poison(name, c, rows); });
   }
   template <class T>
   const T* Kept(const std::string& name) const {
     return reinterpret_cast<const T*>(kept_.at(name).data());
   }
   void KeepAgents(const std::string& call, const AgentColumnsOut& a, size_t rows) {
-    Keep(call + ".id", a.id, rows);
-    Keep(call + ".px", a.px, rows);
-    Keep(call + ".py", a.py, rows);
-    Keep(call + ".vx", a.vx, rows);
-    Keep(call + ".vy", a.vy, rows);
-    Keep(call + ".radius", a.radius, rows);
-    Keep(call + ".max_speed", a.max_speed, rows);
-    Keep(call + ".pref_vx", a.pref_vx, rows);
-    Keep(call + ".pref_vy", a.pref_vy, rows);
-    Keep(call + ".flags", a.flags, rows);
+    ForEachAgentColumn(call, a, [&](const std::string& name, auto* c) { Keep(name, c, rows); });
   }
   // `rows` rows at `data` must equal the first rows of what `name` kept; with `whole`, all
   // of it (the call left exactly that many rows).
