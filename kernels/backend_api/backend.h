@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernels/backend_api/contacts.h"
+#include "kernels/backend_api/kept_pedestrians.h"
 #include "kernels/detection/pedestrian_report_types.h"
 #include "kernels/input/stop_request.h"
 #include "kernels/orca/orca_types.h"
@@ -57,7 +58,8 @@ class Backend {
   // the polygon and vertex). Replaces any earlier set.
   virtual void SetObstacles(const std::vector<Polygon>& polygons) = 0;
   // One ORCA solve over every agent (docs/ORCA.md), against the installed obstacles.
-  // Validates first (std::invalid_argument naming column and index); on error `out` is
+  // Validates agents from the host first (std::invalid_argument naming column and index;
+  // OrcaRunOptions::agents kThisTick: the world's own, not checked again); on error `out` is
   // left untouched. Velocities are not applied: the caller decides (two-phase step).
   virtual void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
                          const OrcaRunOptions& options, OrcaResult* out) = 0;
@@ -85,6 +87,18 @@ class Backend {
   // and out; the world's own columns, not validated again.
   virtual void MovePedestrians(const PedestrianMoveParams& params, const PedestrianMoveScene& scene,
                                const PedestrianMoveOutput& out) = 0;
+
+  // The world keeps the tick whose calls just ran (it committed): the memory its
+  // ReportPedestrians wrote and the next state its MovePedestrians wrote are what later
+  // calls' kLastTick promises name, until the next KeepPedestrians; a tick that fails after
+  // it changes neither. Nothing to do on the backends that write host memory in place:
+  // their host rows are the kept ones.
+  virtual void KeepPedestrians() {}
+  // Copies what the last KeepPedestrians kept to host memory: the rows a call left on the
+  // backend only (PedestrianReportParams::memory_to_host, PedestrianMoveParams::
+  // next_state_to_host false). Throws std::logic_error when it kept other row counts than
+  // `out` asks for. Nothing to copy on the backends that write host memory in place.
+  virtual void FetchKeptPedestrians(const KeptPedestrianRows& out) { (void)out; }
 
   // The snapshot's vehicles made ready for the follower (vehicle_prepare_types.h): each
   // one's lane, its pose in the internal frame with the world's defaults, its progress

@@ -76,7 +76,9 @@ void CpuBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents,
                            const OrcaRunOptions& options, OrcaResult* out) {
   const auto t0 = std::chrono::steady_clock::now();
   ValidateOrcaParams(params);
-  ValidateAgents(agents);
+  // This tick's agents (kThisTick) are the backend's own, made from a checked snapshot, as
+  // on every backend: only the host's are checked.
+  if (options.agents != ColumnSource::kThisTick) ValidateAgents(agents);
   OrcaStageTimes times;
   times.validate_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -74,6 +74,8 @@ class CudaBackend final : public Backend {
   PedestrianSums ReportPedestrians(const PedestrianReportParams& params,
                                    const PedestrianReportScene& scene,
                                    const PedestrianReportOutput& out) override;
+  void KeepPedestrians() override;
+  void FetchKeptPedestrians(const KeptPedestrianRows& out) override;
 
   // Copies on the backend's stream. The host memory must outlive the copy: every caller
   // synchronises before it returns.

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <stdexcept>
+#include <string>
 
 #include "kernels/backends/cuda_backend_impl.cuh"
 #include "kernels/backends/cuda_staging.cuh"
@@ -33,7 +34,8 @@ struct CudaBackend::OrcaPart {
   DeviceVector<uint8_t> prepare_in, prepare_out;
   size_t prepare_in_at[16] = {}, prepare_out_at[15] = {};
   // The pedestrians' report after a solve: its inputs in one block, its outputs in another
-  // (the order of ReportPedestrians' lists), the memory it updates in place there.
+  // (the order of ReportPedestrians' lists), the memory it writes there (read from the kept
+  // memory, or updated in place over the host's).
   DeviceVector<uint8_t> report_in, report_out;
   size_t report_in_at[16] = {}, report_out_at[9] = {};
   DeviceVector<AgentMemory> memory;
@@ -50,6 +52,19 @@ struct CudaBackend::OrcaPart {
   // The last preparation left its outputs on the device only (outputs_to_host false): the
   // host's copies are stale, and a solve that cannot read the device's must not read them.
   bool prepared_on_device_only = false;
+  // This tick's report and move ran to the end (KeepPedestrians keeps what they wrote), with
+  // their row counts, and whether they left it on the device only.
+  bool reported = false, moved = false;
+  size_t reported_count = 0, moved_count = 0;
+  bool memory_on_device_only = false, next_state_on_device_only = false;
+  // What the world kept (KeepPedestrians): the kept tick's report's memory and its move's
+  // next state (x, y, z, vx, vy, vz in the move's output order), which kLastTick promises
+  // name. A tick that fails leaves them; the next kept one replaces them.
+  DeviceVector<AgentMemory> kept_memory;
+  DeviceVector<uint8_t> kept_state;
+  size_t kept_state_at[6] = {};
+  size_t kept_memory_rows = 0, kept_state_rows = 0;
+  bool kept_memory_on_device_only = false, kept_state_on_device_only = false;
 };
 
 namespace {
@@ -244,18 +259,26 @@ void CudaBackend::PreparePedestrians(const PedestrianPrepareParams& params,
   // columns lie at the same places (the same columns present, all six moved ones among
   // them: bits 0-5; a caller's first snapshot may lack some), and its move's state.
   const bool last_tick = params.columns == ColumnSource::kLastTick && n > 0 &&
-                         d.prepared_rows == n && d.moved_rows == n && (present & 0x3fu) == 0x3fu &&
-                         d.prepare_in_present == present;
+                         d.prepared_rows == n && d.kept_state_rows == n &&
+                         (present & 0x3fu) == 0x3fu && d.prepare_in_present == present;
+  if (params.columns == ColumnSource::kLastTick && n > 0 && !last_tick &&
+      d.kept_state_on_device_only) {
+    throw std::logic_error(
+        "PreparePedestrians: the state was promised from the kept tick, which left it on the "
+        "device only, and it does not match");
+  }
   d.prepared_rows = d.solved_rows = d.reported_rows = d.moved_rows = 0;  // a new tick
+  d.reported = d.moved = false;
   if (n == 0) return;
   HostColumnIn in_columns[16];
   for (int k = 0; k < 16; ++k) {
     in_columns[k] = {in_data[k], bytes(in_data[k], k == 8 || k == 9 ? b : f)};
   }
   if (last_tick) {
-    // Only the moved columns, from the move's block (x, y, z, vx, vy, vz in both).
+    // Only the moved columns, from the kept move's block (x, y, z, vx, vy, vz in both).
     for (int k = 0; k < 6; ++k) {
-      CopyOnDevice(Raw(d.prepare_in) + d.prepare_in_at[k], Raw(d.move_out) + d.move_out_at[k], f);
+      CopyOnDevice(Raw(d.prepare_in) + d.prepare_in_at[k], Raw(d.kept_state) + d.kept_state_at[k],
+                   f);
     }
   } else {
     transferred_.to_backend +=
@@ -309,9 +332,9 @@ void CudaBackend::PreparePedestrians(const PedestrianPrepareParams& params,
   d.prepared_rows = n;
 }
 
-// Each column the report reads goes up in one block, the results come down in another, and
-// last tick's memory goes up and this tick's comes back (it is the world's until the state
-// lives here, issue 37).
+// Each column the report reads goes up in one block (unless this tick's calls left it here),
+// the results come down in another when the host wants them, and the memory is read from
+// the kept tick's (else the host's goes up) and comes back when the host wants it.
 PedestrianSums CudaBackend::ReportPedestrians(const PedestrianReportParams& params,
                                               const PedestrianReportScene& scene,
                                               const PedestrianReportOutput& out) {
@@ -319,7 +342,14 @@ PedestrianSums CudaBackend::ReportPedestrians(const PedestrianReportParams& para
   if (!orca_) orca_.reset(new OrcaPart);
   OrcaPart& d = *orca_;
   d.reported_rows = d.moved_rows = 0;
-  if (n == 0) return {};
+  d.reported = d.moved = false;
+  if (n == 0) {
+    d.memory.clear();
+    d.reported = true;
+    d.reported_count = 0;
+    d.memory_on_device_only = false;
+    return {};
+  }
   // The solve's columns where it left them, and the preparation's own.
   const bool this_tick =
       params.columns == ColumnSource::kThisTick && d.solved_rows >= n && d.prepared_rows == n;
@@ -335,10 +365,20 @@ PedestrianSums CudaBackend::ReportPedestrians(const PedestrianReportParams& para
     transferred_.to_backend +=
         d.staging.Upload(in_columns, 16, d.report_in, d.report_in_at, stream_);
   }
-  // The memory where the last report left it, else the host's.
-  if (params.memory != ColumnSource::kLastTick || d.memory.size() != n) {
+  // The memory the kept tick's report wrote, else the host's (then updated in place).
+  const bool kept_memory = params.memory == ColumnSource::kLastTick && d.kept_memory_rows == n &&
+                           d.kept_memory.size() == n;
+  if (params.memory == ColumnSource::kLastTick && !kept_memory && d.kept_memory_on_device_only) {
+    throw std::logic_error(
+        "ReportPedestrians: the memory was promised from the kept tick, which left it on the "
+        "device only, and it does not match");
+  }
+  if (kept_memory) {
+    d.memory.resize(n);
+  } else {
     Upload(scene.memory, n, d.memory);
   }
+  const AgentMemory* memory_in = kept_memory ? Raw(d.kept_memory) : Raw(d.memory);
   // The local columns (3, 4, 5, 7) take no room when not wanted.
   const bool local = out.pref_vx != nullptr;
   const size_t out_bytes[9] = {
@@ -386,7 +426,7 @@ PedestrianSums CudaBackend::ReportPedestrians(const PedestrianReportParams& para
                                            reinterpret_cast<const Vec2*>(in(13)),
                                            reinterpret_cast<const uint8_t*>(in(14)),
                                            reinterpret_cast<const uint8_t*>(in(15)),
-                                           Raw(d.memory),
+                                           memory_in,
                                            n};
   auto local_at = [&](int k) { return local ? at(k) : nullptr; };
   const PedestrianReportOutput device_out{
@@ -411,17 +451,26 @@ PedestrianSums CudaBackend::ReportPedestrians(const PedestrianReportParams& para
                                         {out.status, b},
                                         {out.constraints, out_bytes[7]},
                                         {out.flags, b}};
-  transferred_.to_host += d.staging.Download(d.report_out, d.report_out_at, out_columns, 9, stream_);
-  THRONG_CUDA_CHECK(cudaMemcpyAsync(out.memory, Raw(d.memory), n * sizeof(AgentMemory),
-                                    cudaMemcpyDeviceToHost, stream_));
-  transferred_.to_host += n * sizeof(AgentMemory);
+  if (params.results_to_host) {
+    transferred_.to_host +=
+        d.staging.Download(d.report_out, d.report_out_at, out_columns, 9, stream_);
+  }
+  if (params.memory_to_host) {
+    THRONG_CUDA_CHECK(cudaMemcpyAsync(out.memory, Raw(d.memory), n * sizeof(AgentMemory),
+                                      cudaMemcpyDeviceToHost, stream_));
+    transferred_.to_host += n * sizeof(AgentMemory);
+  }
   Synchronize();
   d.reported_rows = n;
+  d.reported = true;
+  d.reported_count = n;
+  d.memory_on_device_only = !params.memory_to_host;
   return sums;
 }
 
-// The velocities and the positions go up in one block; the moved positions and the next
-// state's columns come down in one (until the state lives here, issue 37).
+// The velocities and the positions go up in one block (unless this tick's calls left them
+// here); the moved positions and the next state's columns come down when the host wants
+// them.
 void CudaBackend::MovePedestrians(const PedestrianMoveParams& params,
                                   const PedestrianMoveScene& scene,
                                   const PedestrianMoveOutput& out) {
@@ -429,7 +478,14 @@ void CudaBackend::MovePedestrians(const PedestrianMoveParams& params,
   if (!orca_) orca_.reset(new OrcaPart);
   OrcaPart& d = *orca_;
   d.moved_rows = 0;
-  if (n == 0) return;
+  d.moved = false;
+  if (n == 0) {
+    d.move_out.clear();
+    d.moved = true;
+    d.moved_count = 0;
+    d.next_state_on_device_only = false;
+    return;
+  }
   // The positions from the solve's block and the preparation's, the velocities where the
   // solve, the preparation and the report left them.
   const bool this_tick = params.columns == ColumnSource::kThisTick && d.solved_rows >= n &&
@@ -484,10 +540,61 @@ void CudaBackend::MovePedestrians(const PedestrianMoveParams& params,
     const HostColumnOut moved[3] = {{out.px, f}, {out.py, f}, {out.pz, f}};
     transferred_.to_host += d.staging.Download(d.move_in, d.move_in_at, moved, 3, stream_);
   }
-  const HostColumnOut next[6] = {{out.x, f},       {out.y, f},       {out.z, f},
-                                 {out.next_vx, f}, {out.next_vy, f}, {out.next_vz, f}};
-  transferred_.to_host += d.staging.Download(d.move_out, d.move_out_at, next, 6, stream_);
+  if (params.next_state_to_host) {
+    const HostColumnOut next[6] = {{out.x, f},       {out.y, f},       {out.z, f},
+                                   {out.next_vx, f}, {out.next_vy, f}, {out.next_vz, f}};
+    transferred_.to_host += d.staging.Download(d.move_out, d.move_out_at, next, 6, stream_);
+  }
   d.moved_rows = n;
+  d.moved = true;
+  d.moved_count = n;
+  d.next_state_on_device_only = !params.next_state_to_host;
+}
+
+// The buffers this tick's report and move wrote become the kept ones (swapped: nothing is
+// copied); the old kept ones are theirs to overwrite next tick.
+void CudaBackend::KeepPedestrians() {
+  if (!orca_) return;
+  OrcaPart& d = *orca_;
+  if (d.reported) {
+    d.memory.swap(d.kept_memory);
+    d.kept_memory_rows = d.reported_count;
+    d.kept_memory_on_device_only = d.memory_on_device_only;
+  }
+  if (d.moved) {
+    d.move_out.swap(d.kept_state);
+    std::copy(d.move_out_at, d.move_out_at + 6, d.kept_state_at);
+    d.kept_state_rows = d.moved_count;
+    d.kept_state_on_device_only = d.next_state_on_device_only;
+  }
+  d.reported = d.moved = false;
+}
+
+void CudaBackend::FetchKeptPedestrians(const KeptPedestrianRows& out) {
+  const size_t kept_state = orca_ ? orca_->kept_state_rows : 0;
+  const size_t kept_memory = orca_ ? orca_->kept_memory_rows : 0;
+  if ((out.x != nullptr && out.state_rows != kept_state) ||
+      (out.memory != nullptr && out.memory_rows != kept_memory)) {
+    throw std::logic_error("FetchKeptPedestrians: " + std::to_string(out.state_rows) +
+                           " state and " + std::to_string(out.memory_rows) +
+                           " memory rows asked for, " + std::to_string(kept_state) + " and " +
+                           std::to_string(kept_memory) + " kept");
+  }
+  if (!orca_) return;
+  OrcaPart& d = *orca_;
+  if (out.x != nullptr && kept_state > 0) {
+    const size_t f = kept_state * sizeof(float);
+    const HostColumnOut next[6] = {{out.x, f},  {out.y, f},  {out.z, f},
+                                   {out.vx, f}, {out.vy, f}, {out.vz, f}};
+    transferred_.to_host += d.staging.Download(d.kept_state, d.kept_state_at, next, 6, stream_);
+  }
+  if (out.memory != nullptr && kept_memory > 0) {
+    THRONG_CUDA_CHECK(cudaMemcpyAsync(out.memory, Raw(d.kept_memory),
+                                      kept_memory * sizeof(AgentMemory), cudaMemcpyDeviceToHost,
+                                      stream_));
+    transferred_.to_host += kept_memory * sizeof(AgentMemory);
+  }
+  Synchronize();
 }
 
 }  // namespace throng

@@ -25,9 +25,16 @@ struct PedestrianReportParams {
   // SolveOrca's agents, its answer (vx to neighbors) rows [0, count) of that solve's
   // results, and vz, goal, has_goal and navigates the last PreparePedestrians' own outputs.
   ColumnSource columns = ColumnSource::kHost;
-  // kLastTick: the scene's memory is the memory the last ReportPedestrians wrote, row for
-  // row (the same agents in the same order).
+  // kLastTick: the scene's memory is the memory the kept tick's ReportPedestrians wrote
+  // (Backend::KeepPedestrians), row for row (the same agents in the same order).
   ColumnSource memory = ColumnSource::kHost;
+  // false: the results (PedestrianReportOutput's vx to flags) stay on the backend, for the
+  // move that reads them there; a backend with memory of its own leaves the host's rows as
+  // they were (the cpu and the reference write them anyway).
+  bool results_to_host = true;
+  // false: the memory written stays on the backend, where the next tick's report reads it
+  // (kLastTick) and Backend::FetchKeptPedestrians copies it to the host once kept.
+  bool memory_to_host = true;
 };
 
 // The first `count` agents of an ORCA solve, the pedestrians (vehicle discs follow them in

@@ -66,7 +66,9 @@ void ReferenceBackend::SolveOrca(const OrcaParams& params, const AgentColumns& a
                                  const OrcaRunOptions& run, OrcaResult* out) {
   const auto t0 = std::chrono::steady_clock::now();
   ValidateOrcaParams(params);
-  ValidateAgents(agents);
+  // This tick's agents (kThisTick) are the backend's own, made from a checked snapshot, as
+  // on every backend: only the host's are checked.
+  if (run.agents != ColumnSource::kThisTick) ValidateAgents(agents);
   const auto t1 = std::chrono::steady_clock::now();
   const OrcaScene scene{params, agents, obstacles_};
   OrcaOptions options;

@@ -22,6 +22,10 @@ struct PedestrianMoveParams {
   // backend, for the contact count that reads them there. A backend with memory of its own
   // then leaves them as they were on the host; the cpu and the reference move them anyway.
   bool positions_to_host = true;
+  // false: the next state's columns (PedestrianMoveOutput's x to next_vz) stay on the
+  // backend, where the next tick's preparation reads them (kLastTick) and
+  // Backend::FetchKeptPedestrians copies them to the host once kept.
+  bool next_state_to_host = true;
 };
 
 // Per pedestrian: the solve's velocity in the ground plane and the vertical speed it kept

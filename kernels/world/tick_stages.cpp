@@ -20,7 +20,14 @@ double StageMsSum(const TickStats& stats) {
 // The snapshot checked against the world, and the per-id memory of its agents and vehicles
 // matched by id (sorted ids: deterministic).
 void ValidateAndGather(TickContext& c) {
-  ValidateSnapshot(c.config, c.snapshot, c.has_state, c.last_tick);
+  // The pedestrians the last tick left on the backend only are the world's own, moved from
+  // a checked state (World::Advance bounds how many ticks pass so).
+  ValidateSnapshot(c.config, c.snapshot, c.has_state, c.last_tick,
+                   /*agents_checked=*/c.snapshot_on_backend && c.w.state_on_backend_only);
+  // Other ids than the kept ones are gathered from the kept rows on the host.
+  if (c.w.memory_on_backend_only && !c.w.memory.KeepsAgents(c.snapshot.agents.id)) {
+    BringKeptHome(c.w, nullptr);
+  }
   c.w.agent_memory_in = c.w.memory.AgentsFor(c.snapshot.agents.id, &c.w.agent_memory);
   c.w.memory_in_on_backend =
       c.memory_on_backend && c.w.agent_memory_in == c.w.memory.KeptAgentRows();
@@ -68,8 +75,14 @@ void Orca(TickContext& c) {
   ms[static_cast<size_t>(Stage::kDownload)] += t.download_ms;
 }
 
+// Without navigation targets no host stage reads the pedestrians' memory: it stays on the
+// backend until something on the host asks for it (BringKeptHome).
 void Results(TickContext& c) {
-  c.pedestrians = FillResults(c.config, c.snapshot, c.options, c.w, c.out);
+  const bool host_reads = !c.config.navigation_targets.empty();
+  c.memory_left_on_backend = !host_reads;
+  c.pedestrians =
+      FillResults(c.config, c.snapshot, c.options,
+                  {!(c.keep_on_backend && !host_reads), !c.memory_left_on_backend}, c.w, c.out);
 }
 
 void Move(TickContext& c) {
@@ -83,7 +96,8 @@ void Move(TickContext& c) {
   } else {
     SizeNextState(c.snapshot, &c.next);
   }
-  Integrate(c.config, c.snapshot, c.w, *c.out, &c.next);
+  c.state_left_on_backend = c.keep_on_backend && c.config.navigation_targets.empty();
+  Integrate(c.config, c.snapshot, c.w, *c.out, !c.state_left_on_backend, &c.next);
   IntegrateForward(c.config, c.snapshot, c.w, &c.next);
 }
 

@@ -45,6 +45,14 @@ struct TickContext {
   // The kept agent memory is what the last report left on the backend
   // (World::Internals::memory_on_backend, as the tick began).
   bool memory_on_backend = false;
+  // Nothing reads this tick's pedestrian results and next state on the host (an Advance tick
+  // before its last): they stay on the backend where the world has no host stage that reads
+  // them (no navigation targets).
+  bool keep_on_backend = false;
+  // What this tick left on the backend only (Internals::memory_on_backend_only and
+  // state_on_backend_only once it commits).
+  bool memory_left_on_backend = false;
+  bool state_left_on_backend = false;
 };
 
 // One stage: the name its time is booked under (several stages may share one) and what it

@@ -105,6 +105,11 @@ PedestrianSums TimedBackend::ReportPedestrians(const PedestrianReportParams& par
   return inner_->ReportPedestrians(params, scene, out);
 }
 
+void TimedBackend::FetchKeptPedestrians(const KeptPedestrianRows& out) {
+  CallTimer timer(this, BackendCall::kReportPedestrians);
+  inner_->FetchKeptPedestrians(out);
+}
+
 void TimedBackend::FollowSplines(const FollowerParams& params, float world_speed_limit,
                                  const VehicleColumns& vehicles, FollowerResults* out) {
   CallTimer timer(this, BackendCall::kFollowSplines);

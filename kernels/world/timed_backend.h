@@ -45,6 +45,10 @@ class TimedBackend final : public Backend {
   PedestrianSums ReportPedestrians(const PedestrianReportParams& params,
                                    const PedestrianReportScene& scene,
                                    const PedestrianReportOutput& out) override;
+  // Not timed: it hands buffers over. The fetch is booked as the report's (kept memory and
+  // state are what the report and the move left).
+  void KeepPedestrians() override { inner_->KeepPedestrians(); }
+  void FetchKeptPedestrians(const KeptPedestrianRows& out) override;
   void FollowSplines(const FollowerParams& params, float world_speed_limit,
                      const VehicleColumns& vehicles, FollowerResults* out) override;
   void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& agents,

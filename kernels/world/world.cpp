@@ -143,7 +143,9 @@ World::~World() = default;
 
 BackendKind World::backend() const { return in_->backend->kind(); }
 Backend& World::engine_backend() {
-  // Whoever asks may call it: the next tick copies the state and the memory again.
+  // Whoever asks may call it: what only the backend holds comes home first, and the next
+  // tick copies the state and the memory again.
+  BringKeptHome(*in_, &state_);
   in_->state_on_backend = in_->memory_on_backend = false;
   return *in_->backend;
 }
@@ -151,22 +153,26 @@ Backend& World::engine_backend() {
 // The caller's snapshot: its columns go to the backend (ColumnSource::kHost).
 void World::Step(const Snapshot& s, const TickOptions& options, TickResult* out) {
   StepAfter(s, options, out, state_.tick, /*next_holds_the_rest=*/false,
-            /*snapshot_on_backend=*/false);
+            /*snapshot_on_backend=*/false, /*keep_on_backend=*/false);
 }
 
 void World::StepAfter(const Snapshot& s, const TickOptions& options, TickResult* out,
-                      uint64_t last_tick, bool next_holds_the_rest, bool snapshot_on_backend) {
+                      uint64_t last_tick, bool next_holds_the_rest, bool snapshot_on_backend,
+                      bool keep_on_backend) {
   TickContext tick(config_, s, options, *in_, out, has_state_, last_tick);
   tick.next_holds_the_rest = next_holds_the_rest;
   tick.snapshot_on_backend = snapshot_on_backend;
   tick.memory_on_backend = in_->memory_on_backend;
-  // The tick's calls overwrite what the last one left on the backend, whether or not it
-  // commits.
-  in_->state_on_backend = in_->memory_on_backend = false;
+  tick.keep_on_backend = keep_on_backend;
+  // A tick on the caller's snapshot replaces the preparation's columns on the backend,
+  // whether or not it commits; what the backend kept of the last tick (its move's state,
+  // its report's memory) only the next commit replaces.
+  if (!snapshot_on_backend) in_->state_on_backend = false;
   RunTickStages(tick);
 
   // Commit: nothing below can reject the tick.
   Internals& w = *in_;
+  w.backend->KeepPedestrians();
   const uint64_t tick_done = s.tick;  // s may be the kept state, which the swap replaces
   w.memory.Commit(s.agents.id, &w.agent_memory, s.vehicles.id, &w.vehicle_memory);
   if (w.crowd_refreshed) {
@@ -177,6 +183,8 @@ void World::StepAfter(const Snapshot& s, const TickOptions& options, TickResult*
   has_state_ = true;
   w.state_on_backend = options.integrate;
   w.memory_on_backend = true;
+  w.memory_on_backend_only = tick.memory_left_on_backend;
+  w.state_on_backend_only = options.integrate && tick.state_left_on_backend;
   out->tick = tick_done;
   out->stats = tick.stats;
   totals_.Add(tick.stats);
@@ -199,6 +207,11 @@ void World::Advance(int ticks, float dt, TickResult* last, const TickOptions& as
   ValidateTimeStep(dt);
   TickOptions options = asked;
   options.integrate = true;
+  // Ticks that may pass before the pedestrians come home and are checked again (those
+  // between stay on the backend): nobody moves farther than kMaxCoordinate in that time,
+  // so positions stay within twice the limit before the check that rejects them.
+  const auto unchecked =
+      std::max<int64_t>(1, static_cast<int64_t>(kMaxCoordinate / (kMaxSpeed * dt)));
   // Each tick steps the kept state itself, its tick and dt moved on (and put back if the
   // tick throws: then nothing changed). The tick writes the moved columns into the spare
   // snapshot and the commit swaps the two; from the second tick on, the spare is the state
@@ -210,14 +223,37 @@ void World::Advance(int ticks, float dt, TickResult* last, const TickOptions& as
     state_.tick = last_tick + 1;
     state_.dt = dt;
     try {
+      // The ticks before the last leave their results and next state on the backend,
+      // where the next one reads them, unchecked for at most `unchecked` ticks.
       StepAfter(state_, options, last, last_tick, /*next_holds_the_rest=*/k > 0,
-                /*snapshot_on_backend=*/in_->state_on_backend);
+                /*snapshot_on_backend=*/in_->state_on_backend,
+                /*keep_on_backend=*/k + 1 < ticks && (k + 1) % unchecked != 0);
     } catch (...) {
       state_.tick = last_tick;
       state_.dt = last_dt;
+      // The ticks already run stand: what they left on the backend only comes home (the
+      // backend keeps it through a tick that fails).
+      BringKeptHome(*in_, &state_);
       throw;
     }
   }
+}
+
+void BringKeptHome(World::Internals& w, Snapshot* state) {
+  const bool state_home = state != nullptr && w.state_on_backend_only;
+  if (!state_home && !w.memory_on_backend_only) return;
+  KeptPedestrianRows rows;
+  if (state_home) {
+    AgentSnapshot& a = state->agents;
+    rows = {a.x.data(), a.y.data(), a.z.data(), a.vx.data(), a.vy.data(), a.vz.data(), a.size()};
+  }
+  if (w.memory_on_backend_only) {
+    rows.memory = w.memory.KeptAgentRowsToFill();
+    rows.memory_rows = w.memory.KeptAgentCount();
+  }
+  w.backend->FetchKeptPedestrians(rows);
+  if (state_home) w.state_on_backend_only = false;
+  w.memory_on_backend_only = false;
 }
 
 size_t NavTargetIndex(const World::Internals& w, uint32_t target_id) {
@@ -252,6 +288,8 @@ size_t World::NavigationBytes() const {
 }
 
 WorldKept World::Kept() const {
+  // The kept memory may be on the backend only: the copy is the host's, not a change.
+  BringKeptHome(*in_, nullptr);
   return {has_state_, state_, in_->memory.Kept(), in_->crowd, totals_, last_stats_};
 }
 
@@ -273,6 +311,7 @@ void World::Restore(WorldKept kept) {
   in_->crowd_refreshed = false;
   in_->crowd_field_built.assign(in_->crowd_field_built.size(), 0);
   in_->state_on_backend = in_->memory_on_backend = false;  // the backend's are from before
+  in_->state_on_backend_only = in_->memory_on_backend_only = false;
   has_state_ = kept.has_state;
   state_ = kept.has_state ? std::move(kept.state) : Snapshot{};
   totals_ = kept.totals;

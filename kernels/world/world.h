@@ -97,10 +97,12 @@ class World {
   // `next_holds_the_rest`, the spare snapshot already holds every column of `snapshot`
   // that integration does not write (Advance's ticks after its first): only the moved
   // columns are written, nothing is copied.
-  // `snapshot_on_backend`: it is the state the last tick left on the backend
-  // (Internals::state_on_backend).
+  // `snapshot_on_backend`: it is the state the kept tick left on the backend
+  // (Internals::state_on_backend). `keep_on_backend`: nothing reads this tick's pedestrian
+  // results and next state on the host (an Advance tick before its last).
   void StepAfter(const Snapshot& snapshot, const TickOptions& options, TickResult* out,
-                 uint64_t last_tick, bool next_holds_the_rest, bool snapshot_on_backend);
+                 uint64_t last_tick, bool next_holds_the_rest, bool snapshot_on_backend,
+                 bool keep_on_backend);
 
   WorldConfig config_;
   std::unique_ptr<Internals> in_;

@@ -41,13 +41,20 @@ struct World::Internals {
   std::vector<NavField> crowd_fields;      // per target, built on demand
   std::vector<uint8_t> crowd_field_built;  // per target
 
-  // The state is, column by column, what the last tick's pedestrians' move wrote (the
-  // moved columns) and its preparation read (the others), both left on the backend: an
-  // integrated tick committed, and no tick, Step or Restore since (ColumnSource::kLastTick).
+  // The state is, column by column, what the kept tick's pedestrians' move wrote (the
+  // moved columns) and its preparation read (the others), both on the backend
+  // (Backend::KeepPedestrians): an integrated tick committed, and no tick on the caller's
+  // snapshot, Restore or engine_backend() since (ColumnSource::kLastTick).
   bool state_on_backend = false;
-  // The kept agent memory is what the last tick's pedestrians' report wrote, still on the
-  // backend: a tick committed, and no tick or Restore since.
+  // The kept agent memory is what the kept tick's report wrote, on the backend: a tick
+  // committed, and no Restore or engine_backend() since.
   bool memory_on_backend = false;
+  // Rows the host does not hold, only the backend (the calls were told not to copy them
+  // back): the kept agent memory, and the state's moved pedestrian columns (left so by an
+  // Advance tick before its last). BringKeptHome copies them before a host reader needs
+  // them.
+  bool memory_on_backend_only = false;
+  bool state_on_backend_only = false;
   // This tick's memory rows are the kept ones, as the last report left them on the backend.
   bool memory_in_on_backend = false;
 
@@ -78,6 +85,10 @@ struct World::Internals {
   FanBodies fan_bodies;
   ForwardSceneResults fan_results;
 };
+
+// Copies what Internals::memory_on_backend_only and state_on_backend_only say the host
+// lacks from the backend into the kept memory and `state`, and clears them.
+void BringKeptHome(World::Internals& w, Snapshot* state);
 
 // The index of the navigation target with this id; nav_targets.size() when there is none.
 size_t NavTargetIndex(const World::Internals& w, uint32_t target_id);
@@ -125,14 +136,21 @@ void IntegrateForward(const WorldConfig& config, const Snapshot& s, const World:
                       Snapshot* next);
 // Results in the caller's frame, and the detectors' flags (per-id memory in the buffers),
 // on the backend; returns the tick's sums over the pedestrians.
+// What of the report's outputs comes back to the host (PedestrianReportParams).
+struct ReportToHost {
+  bool results = true;
+  bool memory = true;
+};
 PedestrianSums FillResults(const WorldConfig& config, const Snapshot& s, const TickOptions& options,
-                           World::Internals& w, TickResult* out);
+                           ReportToHost to_host, World::Internals& w, TickResult* out);
 // The next state before Integrate fills it: every column of `s`, but the pedestrians' and
 // vehicles' columns Integrate writes in full are only sized (their values would be
 // overwritten: at 100,000 pedestrians a whole copy is several megabytes a tick).
 void SizeNextState(const Snapshot& s, Snapshot* next);
 // Pedestrians move by their new velocity, vehicles by the bicycle model.
+// `state_to_host` false: the pedestrians' moved columns of `next` stay on the backend
+// (PedestrianMoveParams::next_state_to_host).
 void Integrate(const WorldConfig& config, const Snapshot& s, World::Internals& w,
-               const TickResult& result, Snapshot* next);
+               const TickResult& result, bool state_to_host, Snapshot* next);
 
 }  // namespace throng

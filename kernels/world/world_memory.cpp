@@ -33,7 +33,7 @@ void Gather(const std::vector<uint32_t>& kept_ids, const std::vector<T>& kept,
 
 const AgentMemory* WorldMemory::AgentsFor(const std::vector<uint32_t>& ids,
                                           std::vector<AgentMemory>* gathered) const {
-  if (ids == agent_ids_) return agents_.data();
+  if (KeepsAgents(ids)) return agents_.data();
   Gather(agent_ids_, agents_, ids, gathered);
   return gathered->data();
 }

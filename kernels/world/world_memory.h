@@ -55,6 +55,12 @@ class WorldMemory {
                                std::vector<AgentMemory>* gathered) const;
   // The kept rows themselves (what AgentsFor returns when the ids are the kept ones).
   const AgentMemory* KeptAgentRows() const { return agents_.data(); }
+  // Where a copy of the kept rows goes when the backend holds the newer one
+  // (Backend::FetchKeptPedestrians), and how many there are.
+  AgentMemory* KeptAgentRowsToFill() { return agents_.data(); }
+  size_t KeptAgentCount() const { return agents_.size(); }
+  // Whether AgentsFor(ids) returns the kept rows themselves (ids last tick's, in order).
+  bool KeepsAgents(const std::vector<uint32_t>& ids) const { return ids == agent_ids_; }
   // The kept vehicles' memory in the order of `ids`, copied into `out` (the tick updates it
   // in place): known ids keep theirs, new ids start fresh.
   void GatherVehicles(const std::vector<uint32_t>& ids, std::vector<VehicleMemory>* out) const;

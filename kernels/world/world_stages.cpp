@@ -305,7 +305,7 @@ void AddVehicleDiscs(World::Internals& w) {
 // Results in the caller's frame, and what the detectors make of them (per-id memory is
 // updated in the world's buffers, kept only when Step commits).
 PedestrianSums FillResults(const WorldConfig& config, const Snapshot& s, const TickOptions& options,
-                           World::Internals& w, TickResult* out) {
+                           ReportToHost to_host, World::Internals& w, TickResult* out) {
   const Frame frame = config.frame;
   const size_t n = s.agents.size(), m = s.vehicles.size();
   const AgentColumns& oa = w.orca_agents;
@@ -331,6 +331,8 @@ PedestrianSums FillResults(const WorldConfig& config, const Snapshot& s, const T
   params.reroute = config.navigation.reroute_every > 0;
   params.columns = ColumnSource::kThisTick;  // the solve's and the preparation's, as left
   params.memory = w.memory_in_on_backend ? ColumnSource::kLastTick : ColumnSource::kHost;
+  params.results_to_host = to_host.results;
+  params.memory_to_host = to_host.memory;
   const PedestrianReportScene scene{oa.px.data(),
                                     oa.py.data(),
                                     oa.pref_vx.data(),
@@ -435,7 +437,7 @@ void SizeNextState(const Snapshot& s, Snapshot* next) {
 }
 
 void Integrate(const WorldConfig& config, const Snapshot& s, World::Internals& w,
-               const TickResult& result, Snapshot* next) {
+               const TickResult& result, bool state_to_host, Snapshot* next) {
   const Frame frame = config.frame;
   const size_t n = s.agents.size(), m = s.vehicles.size();
   const float dt = s.dt;
@@ -453,7 +455,7 @@ void Integrate(const WorldConfig& config, const Snapshot& s, World::Internals& w
   w.backend->MovePedestrians(
       // The solve's, preparation's and report's columns; the moved internal positions
       // stay on the backend for the contact count.
-      {frame, dt, ColumnSource::kThisTick, /*positions_to_host=*/false},
+      {frame, dt, ColumnSource::kThisTick, /*positions_to_host=*/false, state_to_host},
       {orca.vx.data(), orca.vy.data(), w.vz.data(), ar.vx.data(), ar.vy.data(), ar.vz.data(), n},
       {oa.px.data(), oa.py.data(), w.z.data(), na.x.data(), na.y.data(), na.z.data(), na.vx.data(),
        na.vy.data(), na.vz.data()});

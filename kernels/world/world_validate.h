@@ -17,8 +17,10 @@ void ValidateTimeStep(float dt);
 
 // Column lengths, finite values within the limits of kernels/input/input_limits.h, ranges, unique
 // ids, known spline ids and flag bits, a tick after `last_tick` when the world has ticked
-// and at most kMaxTick, and ValidateTimeStep.
+// and at most kMaxTick, and ValidateTimeStep. `agents_checked`: the pedestrians are the
+// world's own state (an Advance tick: checked when they came in, then moved by the world,
+// ColumnSource::kLastTick), and are not checked again.
 void ValidateSnapshot(const WorldConfig& config, const Snapshot& snapshot, bool has_last_tick,
-                      uint64_t last_tick);
+                      uint64_t last_tick, bool agents_checked = false);
 
 }  // namespace throng

@@ -37,6 +37,10 @@ class CpuForwardingBackend : public Backend {
                        const PedestrianMoveOutput& out) override {
     cpu_.MovePedestrians(params, scene, out);
   }
+  void KeepPedestrians() override { cpu_.KeepPedestrians(); }
+  void FetchKeptPedestrians(const KeptPedestrianRows& out) override {
+    cpu_.FetchKeptPedestrians(out);
+  }
   void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
                        const VehiclePrepareOutput& out) override {
     cpu_.PrepareVehicles(params, scene, out);

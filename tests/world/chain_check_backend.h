@@ -23,6 +23,8 @@ class ChainCheckBackend : public CpuForwardingBackend {
  public:
   // How many calls came marked kThisTick, each checked.
   int checked_calls() const { return checked_calls_; }
+  // How many times the world brought home what was kept on the backend only.
+  int fetches() const { return fetches_; }
 
   void PreparePedestrians(const PedestrianPrepareParams& params,
                           const PedestrianPrepareScene& scene,
@@ -35,11 +37,9 @@ class ChainCheckBackend : public CpuForwardingBackend {
     const size_t rest_size[10] = {4, 4, 1, 1, 4, 4, 4, 4, 4, 4};
     if (params.columns == ColumnSource::kLastTick && n > 0) {  // no rows: nothing to read
       ++checked_calls_;
-      const char* const moved_as[6] = {"move.x",       "move.y",       "move.z",
-                                       "move.next_vx", "move.next_vy", "move.next_vz"};
       for (int k = 0; k < 6; ++k) {
         if (moved[k] == nullptr) throw std::logic_error("prepare: a moved column is absent");
-        Check("prepare", moved_as[k], moved[k], n, /*whole=*/true);
+        Check("prepare", kKeptState[k], moved[k], n, /*whole=*/true);
       }
       for (int k = 0; k < 10; ++k) {
         const std::string name = "prepare.in." + std::to_string(k);
@@ -52,7 +52,16 @@ class ChainCheckBackend : public CpuForwardingBackend {
         }
       }
     }
-    cpu_.PreparePedestrians(params, scene, out);
+    // A device reads the kept tick's moved columns where it kept them (the host's may be
+    // stale: an Advance tick before its last leaves them there).
+    PedestrianPrepareScene device = scene;
+    if (params.columns == ColumnSource::kLastTick && n > 0) {
+      float const** const device_moved[6] = {&device.x,  &device.y,  &device.z,
+                                             &device.vx, &device.vy, &device.vz};
+      for (int k = 0; k < 6; ++k) *device_moved[k] = Kept<float>(kKeptState[k]);
+    }
+    reported_ = moved_ = false;  // a new tick
+    cpu_.PreparePedestrians(params, device, out);
     for (int k = 0; k < 10; ++k) {
       const std::string name = "prepare.in." + std::to_string(k);
       if (rest[k] == nullptr) {
@@ -177,7 +186,7 @@ class ChainCheckBackend : public CpuForwardingBackend {
     }
     if (params.memory == ColumnSource::kLastTick && n > 0) {
       ++checked_calls_;
-      Check("report", "report.memory", s.memory, n, /*whole=*/true);
+      Check("report", "kept.memory", s.memory, n, /*whole=*/true);
     }
     // A device reads its own copies: so does the cpu here, which sees no column that
     // stayed on the backend.
@@ -200,11 +209,27 @@ class ChainCheckBackend : public CpuForwardingBackend {
       device.has_goal = Kept<uint8_t>("prepare.has_goal");
       device.navigates = Kept<uint8_t>("prepare.navigates");
     }
+    if (params.memory == ColumnSource::kLastTick && n > 0) {
+      device.memory = Kept<AgentMemory>("kept.memory");
+    }
     const PedestrianSums sums = cpu_.ReportPedestrians(params, device, out);
     Keep("report.memory", out.memory, n);
     Keep("report.vx", out.vx, n);
     Keep("report.vy", out.vy, n);
     Keep("report.vz", out.vz, n);
+    if (!params.results_to_host) {  // as a device leaves them: not written
+      Poison("report.vx", out.vx, n);
+      Poison("report.vy", out.vy, n);
+      Poison("report.vz", out.vz, n);
+      for (float* local : {out.pref_vx, out.pref_vy, out.pref_vz}) {
+        if (local != nullptr) Poison("report.local", local, n);
+      }
+      if (out.constraints != nullptr) Poison("report.local", out.constraints, n);
+      Poison("report.status", out.status, n);
+      Poison("report.flags", out.flags, n);
+    }
+    if (!params.memory_to_host) Poison("report.memory", out.memory, n);
+    reported_ = true;
     return sums;
   }
 
@@ -230,6 +255,9 @@ class ChainCheckBackend : public CpuForwardingBackend {
       device.vx = Kept<float>("solved.vx");
       device.vy = Kept<float>("solved.vy");
       device.vz = Kept<float>("prepare.vz");
+      device.result_vx = Kept<float>("report.vx");
+      device.result_vy = Kept<float>("report.vy");
+      device.result_vz = Kept<float>("report.vz");
       px.assign(Kept<float>("solve.px"), Kept<float>("solve.px") + n);
       py.assign(Kept<float>("solve.py"), Kept<float>("solve.py") + n);
       pz.assign(Kept<float>("prepare.z"), Kept<float>("prepare.z") + n);
@@ -249,12 +277,30 @@ class ChainCheckBackend : public CpuForwardingBackend {
       std::memcpy(out.py, py.data(), n * sizeof(float));
       std::memcpy(out.pz, pz.data(), n * sizeof(float));
     }
-    Keep("move.x", out.x, n);
-    Keep("move.y", out.y, n);
-    Keep("move.z", out.z, n);
-    Keep("move.next_vx", out.next_vx, n);
-    Keep("move.next_vy", out.next_vy, n);
-    Keep("move.next_vz", out.next_vz, n);
+    float* const next[6] = {out.x, out.y, out.z, out.next_vx, out.next_vy, out.next_vz};
+    for (int k = 0; k < 6; ++k) {
+      Keep(kMovedState[k], next[k], n);
+      if (!params.next_state_to_host) Poison(kMovedState[k], next[k], n);
+    }
+    moved_ = true;
+  }
+
+  // What this tick's report and move left becomes what kLastTick promises name.
+  void KeepPedestrians() override {
+    if (reported_) KeepAs("report.memory", "kept.memory");
+    for (int k = 0; k < 6 && moved_; ++k) KeepAs(kMovedState[k], kKeptState[k]);
+    reported_ = moved_ = false;
+    cpu_.KeepPedestrians();
+  }
+
+  // The kept copies, as a device brings them back.
+  void FetchKeptPedestrians(const KeptPedestrianRows& out) override {
+    ++fetches_;
+    if (out.x != nullptr) {
+      float* const to[6] = {out.x, out.y, out.z, out.vx, out.vy, out.vz};
+      for (int k = 0; k < 6; ++k) CopyWhole(kKeptState[k], to[k], out.state_rows);
+    }
+    if (out.memory != nullptr) CopyWhole("kept.memory", out.memory, out.memory_rows);
   }
 
   // The path check's points are the last solve's (points_were_last_solve): a device reads
@@ -310,6 +356,28 @@ class ChainCheckBackend : public CpuForwardingBackend {
   void Poison(const std::string& name, T* data, size_t rows) {
     if (rows > 0) std::memset(static_cast<void*>(data), 0xff, rows * sizeof(T));
     on_backend_only_.insert(name);
+  }
+  // The move's next state columns, and the names they are kept under.
+  static constexpr const char* kMovedState[6] = {"move.x",       "move.y",       "move.z",
+                                                 "move.next_vx", "move.next_vy", "move.next_vz"};
+  static constexpr const char* kKeptState[6] = {"kept.x",  "kept.y",  "kept.z",
+                                                "kept.vx", "kept.vy", "kept.vz"};
+  void KeepAs(const std::string& from, const std::string& to) {
+    kept_[to] = kept_.at(from);
+    if (on_backend_only_.count(from) > 0) {
+      on_backend_only_.insert(to);
+    } else {
+      on_backend_only_.erase(to);
+    }
+  }
+  // All of what `name` kept, which must be `rows` rows.
+  template <class T>
+  void CopyWhole(const std::string& name, T* to, size_t rows) const {
+    const auto it = kept_.find(name);
+    if (it == kept_.end() || it->second.size() != rows * sizeof(T)) {
+      throw std::logic_error("fetch: " + std::to_string(rows) + " rows asked for from " + name);
+    }
+    if (rows > 0) std::memcpy(static_cast<void*>(to), it->second.data(), rows * sizeof(T));
   }
   template <class T>
   void CopyKept(const std::string& name, T* to, size_t rows) const {
@@ -381,6 +449,8 @@ class ChainCheckBackend : public CpuForwardingBackend {
   std::set<std::string> on_backend_only_;
   uint32_t discs_from_ = 0;
   int checked_calls_ = 0;
+  int fetches_ = 0;
+  bool reported_ = false, moved_ = false;  // this tick's report and move ran
 };
 
 }  // namespace throng::testing

@@ -25,11 +25,27 @@ constexpr int kTicks = 12;
 struct ChainRun {
   uint64_t hash = 0;
   int checked_calls = 0;
+  int fetches = 0;
 };
 
-// A Step, then Advance tick by tick (integrating), a Step on the state with one position
-// changed by the caller, one more Advance, a Step without the first agent (new memory
-// rows), and a Step that does not integrate.
+// The kept per-id memory, as Kept() gives it (brought home from the backend first).
+void MixKeptMemory(const World& world, Fnv1a* hash) {
+  const KeptMemory memory = world.Kept().memory;
+  hash->Column(memory.agent_ids);
+  for (const AgentMemory& m : memory.agents) {  // field by field: the struct has padding
+    hash->Bytes(&m.flip_history, sizeof m.flip_history);
+    hash->Bytes(&m.last_side, sizeof m.last_side);
+    hash->Bytes(&m.ticks_without_progress, sizeof m.ticks_without_progress);
+    hash->Bytes(&m.progress_ref, sizeof m.progress_ref);
+    hash->Bytes(&m.goal, sizeof m.goal);
+    hash->Bytes(&m.route, sizeof m.route);
+  }
+}
+
+// A Step, then Advance tick by tick (integrating) and several ticks at once, an Advance
+// stopped after the move of its third tick, a Step on the state with one position changed
+// by the caller, one more Advance, a Step without the first agent (new memory rows), and a
+// Step that does not integrate; the kept memory after some of them.
 ChainRun RunScenario(const scenarios::Scenario& s, std::unique_ptr<Backend> backend) {
   auto* checker = dynamic_cast<ChainCheckBackend*>(backend.get());
   World world(s.config, std::move(backend));
@@ -39,10 +55,30 @@ ChainRun RunScenario(const scenarios::Scenario& s, std::unique_ptr<Backend> back
   Fnv1a hash;
   world.Step(s.initial, options, &r);
   MixTick(world, r, &hash);
-  for (int t = 1; t < kTicks; ++t) {
+  MixKeptMemory(world, &hash);
+  for (int t = 1; t < kTicks / 2; ++t) {
     world.Advance(1, s.initial.dt, &r, options);
     MixTick(world, r, &hash);
   }
+  // The ticks before the last leave their results, memory and next state on the backend.
+  world.Advance(kTicks / 2, s.initial.dt, &r, options);
+  MixTick(world, r, &hash);
+  // Stopped at the last check of its third tick, after that tick's move: the two before
+  // stand, and what they left on the backend only comes home.
+  int checks = 0;
+  TickOptions counted = options;
+  counted.stop = [&checks] { return ++checks < 0; };
+  world.Advance(1, s.initial.dt, &r, counted);
+  MixTick(world, r, &hash);
+  const int checks_a_tick = checks;
+  checks = 0;
+  TickOptions stopped = options;
+  stopped.stop = [&checks, checks_a_tick] { return ++checks >= 3 * checks_a_tick; };
+  EXPECT_THROW(world.Advance(4, s.initial.dt, &r, stopped), TickCancelled);
+  MixTick(world, TickResult{}, &hash);  // the stopped tick's results are not the world's
+  MixKeptMemory(world, &hash);
+  world.Advance(2, s.initial.dt, &r, options);
+  MixTick(world, r, &hash);
   Snapshot next = world.state();
   ++next.tick;
   if (!next.agents.x.empty()) next.agents.x[0] += 0.01f;  // the caller's change
@@ -62,7 +98,9 @@ ChainRun RunScenario(const scenarios::Scenario& s, std::unique_ptr<Backend> back
   options.integrate = false;
   world.Step(next, options, &r);
   MixTick(world, r, &hash);
-  return {hash.h, checker != nullptr ? checker->checked_calls() : 0};
+  MixKeptMemory(world, &hash);
+  return {hash.h, checker != nullptr ? checker->checked_calls() : 0,
+          checker != nullptr ? checker->fetches() : 0};
 }
 
 class WorldChainTest : public ::testing::TestWithParam<std::string> {};
@@ -75,6 +113,13 @@ TEST_P(WorldChainTest, EveryCallMarkedThisTickReadsWhatTheCallsBeforeItLeft) {
   EXPECT_EQ(checked.hash, plain.hash);  // the decorator changes nothing
   // Report, move and contacts on every integrating tick at least.
   EXPECT_GE(checked.checked_calls, 3 * (kTicks - 1)) << GetParam();
+  // What only the backend held came home: at least for each Kept() of a world with no
+  // navigation targets (whose memory and state the host reads every tick).
+  if (s.config.navigation_targets.empty()) {
+    EXPECT_GE(checked.fetches, 3) << GetParam();
+  } else {
+    EXPECT_EQ(checked.fetches, 0) << GetParam();
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, WorldChainTest, ::testing::ValuesIn(scenarios::ScenarioNames()),

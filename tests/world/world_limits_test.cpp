@@ -7,6 +7,7 @@
 #include <string>
 
 #include "kernels/input/input_limits.h"
+#include "kernels/steering/pedestrian_prepare_types.h"
 #include "kernels/world/world.h"
 #include "tests/backends/backend_param.h"
 
@@ -211,6 +212,38 @@ TEST_P(WorldLimitsTest, TicksStopShortOfTheLastTickThereIs) {
   EXPECT_EQ(world.state().tick, kMaxTick - 2);
   world.Advance(2, 0.1f, &r);
   EXPECT_EQ(world.state().tick, kMaxTick);
+}
+
+// Advance checks its own pedestrians only every so many ticks (those between stay on the
+// backend, docs/WORLD.md): so many that nobody moves farther than kMaxCoordinate in them.
+// A walker at the largest speed leaving the world is still refused, within that bound.
+TEST_P(WorldLimitsTest, AWalkerLeavingTheWorldInAnAdvanceIsRefusedWithinTheBound) {
+  World world(WorldConfig{}, GetParam());
+  Snapshot s;
+  s.tick = 1;
+  s.dt = 10.f;
+  s.agents.id = {7};
+  s.agents.x = {0.99f * kMaxCoordinate};
+  s.agents.y = {0.f};
+  s.agents.vx = {kMaxSpeed};
+  s.agents.max_speed = {kMaxSpeed};
+  s.agents.behavior = {static_cast<uint8_t>(AgentBehavior::kPreferredVelocity)};
+  s.agents.pref_vx = {kMaxSpeed};
+  s.agents.pref_vy = {0.f};
+  TickOptions options;
+  options.integrate = true;
+  TickResult r;
+  world.Step(s, options, &r);
+  const int bound = static_cast<int>(kMaxCoordinate / (kMaxSpeed * s.dt));  // 200 ticks
+  try {
+    world.Advance(10 * bound, s.dt, &r);
+    FAIL() << "a walker beyond kMaxCoordinate went on";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("agents.x[0]: "), std::string::npos) << e.what();
+  }
+  EXPECT_GT(world.state().agents.x[0], kMaxCoordinate);
+  EXPECT_LE(world.state().agents.x[0], 2 * kMaxCoordinate);
+  EXPECT_LE(world.state().tick, s.tick + static_cast<uint64_t>(bound) + 1);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, WorldLimitsTest,

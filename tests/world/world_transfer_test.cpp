@@ -63,20 +63,27 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
   }
   void MovePedestrians(const PedestrianMoveParams& params, const PedestrianMoveScene& scene,
                        const PedestrianMoveOutput& out) override {
-    if (params.columns == ColumnSource::kHost) copied_.to_backend += scene.count * kMoveBytesIn;
-    copied_.to_host += scene.count * kMoveBytesOut;
-    if (!params.positions_to_host) copied_.to_host -= scene.count * kMovedPositionBytes;
+    if (params.columns == ColumnSource::kHost) Copy(scene.count * kMoveBytesIn, 0);
+    if (params.positions_to_host) Copy(0, scene.count * kMovedPositionBytes);
+    if (params.next_state_to_host) Copy(0, scene.count * kNextStateBytes);
     cpu_.MovePedestrians(params, scene, out);
   }
   PedestrianSums ReportPedestrians(const PedestrianReportParams& params,
                                    const PedestrianReportScene& scene,
                                    const PedestrianReportOutput& out) override {
-    if (params.columns == ColumnSource::kHost) copied_.to_backend += scene.count * kReportBytesIn;
-    if (params.memory == ColumnSource::kHost)
-      copied_.to_backend += scene.count * sizeof(AgentMemory);
-    copied_.to_host += scene.count * kReportBytesOut;
-    if (out.pref_vx != nullptr) copied_.to_host += scene.count * kReportLocalBytesOut;
+    if (params.columns == ColumnSource::kHost) Copy(scene.count * kReportBytesIn, 0);
+    if (params.memory == ColumnSource::kHost) Copy(scene.count * sizeof(AgentMemory), 0);
+    if (params.results_to_host) {
+      Copy(0, scene.count * (kReportBytesOut +
+                             (out.pref_vx != nullptr ? kReportLocalBytesOut : uint64_t{0})));
+    }
+    if (params.memory_to_host) Copy(0, scene.count * sizeof(AgentMemory));
     return cpu_.ReportPedestrians(params, scene, out);
+  }
+  void FetchKeptPedestrians(const KeptPedestrianRows& out) override {
+    if (out.x != nullptr) Copy(0, out.state_rows * kNextStateBytes);
+    if (out.memory != nullptr) Copy(0, out.memory_rows * sizeof(AgentMemory));
+    cpu_.FetchKeptPedestrians(out);
   }
   // As the pedestrians': the columns the snapshot has, the lanes by id and the memory in;
   // the memory and every prepared column out.
@@ -131,9 +138,8 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
   static constexpr uint64_t kContactBytesIn = 12;
   // The report's sixteen columns in (the memory besides), its results and the memory out;
   // the local columns (three floats and a count) come back only when asked for.
-  static constexpr uint64_t kReportBytesIn = 47, kReportBytesOut = 14 + sizeof(AgentMemory),
-                            kReportLocalBytesOut = 14;
-  static constexpr uint64_t kMoveBytesIn = 36, kMoveBytesOut = 36, kMovedPositionBytes = 12;
+  static constexpr uint64_t kReportBytesIn = 47, kReportBytesOut = 14, kReportLocalBytesOut = 14;
+  static constexpr uint64_t kMoveBytesIn = 36, kMovedPositionBytes = 12, kNextStateBytes = 24;
   static constexpr uint64_t kDriveBytesIn = 64, kDriveBytesOut = 52;
   // Memory, id, spline id, x, y, yaw, speed in; memory, 11 columns, lane, body out.
   static constexpr uint64_t kReadyBytesIn = sizeof(VehicleMemory) + 24;
@@ -142,10 +148,18 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
   static constexpr uint64_t kBrakeBytesIn = 22, kBrakeBytesOut = 12;
   static constexpr uint64_t kPrepareBytesOut = 55;
   size_t solved_rows = 0;  // the last solve's: the pedestrians and the vehicles' discs
+  // What the pedestrians' report, move and fetch copied, of copied_.
+  TransferredBytes pedestrians;
   // Added to the ORCA solve's and the contact count's time (TickStats::backend_ms).
   std::chrono::milliseconds orca_delay{0}, contacts_delay{0};
 
  private:
+  void Copy(uint64_t to_backend, uint64_t to_host) {
+    copied_.to_backend += to_backend;
+    copied_.to_host += to_host;
+    pedestrians.to_backend += to_backend;
+    pedestrians.to_host += to_host;
+  }
   TransferredBytes copied_;
   uint32_t last_prepare_present_ = 0;
 };
@@ -246,18 +260,46 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
     // columns are the solve's, the preparation's and the report's.
     EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kIntegrate)],
               m * CopyCountingBackend::kDriveBytesIn);
-    // The moved internal positions stay for the contact count.
+    // The moved internal positions stay for the contact count; the next state comes back
+    // (the Advance's last tick).
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kIntegrate)],
-              n * (CopyCountingBackend::kMoveBytesOut - CopyCountingBackend::kMovedPositionBytes) +
-                  m * CopyCountingBackend::kDriveBytesOut);
+              n * CopyCountingBackend::kNextStateBytes + m * CopyCountingBackend::kDriveBytesOut);
     // The pedestrians' report (results, detectors, sums) and the contact count after the
     // move are the stats stage's: only the vehicles' bodies go in (the memory is what the
-    // last report left, the same pedestrians in the same order).
+    // kept tick's report left, the same pedestrians in the same order), and only the
+    // results come back (the memory stays there until the host asks for it).
     EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kStats)],
               m * sizeof(VehicleBody));
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kStats)],
               n * CopyCountingBackend::kReportBytesOut);
   }
+}
+
+// An Advance of several ticks: the pedestrians' columns never go in, and come back once,
+// after its last tick (its results and the next state); the memory stays on the backend
+// until the host asks for it (Kept), and comes home once.
+TEST(WorldTransferTest, AnAdvanceBringsThePedestriansHomeOnceAtItsEnd) {
+  const scenarios::Scenario s = scenarios::MakeScenario("town", 300, 3);
+  const size_t n = s.initial.agents.size();
+  auto owned = std::make_unique<CopyCountingBackend>();
+  const CopyCountingBackend& backend = *owned;
+  World world(s.config, std::move(owned));
+  TickResult result = FirstTick(world, s.initial);
+  world.Advance(1, s.initial.dt, &result);  // the state on the backend from here on
+  const TransferredBytes before = backend.pedestrians;
+  world.Advance(5, s.initial.dt, &result);
+  EXPECT_EQ(backend.pedestrians.to_backend, before.to_backend);
+  EXPECT_EQ(backend.pedestrians.to_host - before.to_host,
+            n * (CopyCountingBackend::kReportBytesOut + CopyCountingBackend::kNextStateBytes));
+  const KeptMemory kept = world.Kept().memory;
+  EXPECT_EQ(kept.agents.size(), n);
+  EXPECT_EQ(backend.pedestrians.to_host - before.to_host,
+            n * (CopyCountingBackend::kReportBytesOut + CopyCountingBackend::kNextStateBytes +
+                 sizeof(AgentMemory)));
+  world.Kept();  // home already: nothing more
+  EXPECT_EQ(backend.pedestrians.to_host - before.to_host,
+            n * (CopyCountingBackend::kReportBytesOut + CopyCountingBackend::kNextStateBytes +
+                 sizeof(AgentMemory)));
 }
 
 TEST(WorldTransferTest, EachTickBooksTheTimeInsideItsBackendCalls) {
