@@ -141,21 +141,9 @@ class ChainCheckBackend : public CpuForwardingBackend {
         on_backend_only_.insert(std::string("solve.") + c);
       }
     }
-    Keep("solved.vx", out->vx.data(), n);
-    Keep("solved.vy", out->vy.data(), n);
-    Keep("solved.status", out->status.data(), n);
-    Keep("solved.constraints", out->constraints.data(), n);
-    Keep("solved.solve_flags", out->solve_flags.data(), n);
-    Keep("solved.candidates", out->candidates.data(), n);
-    Keep("solved.neighbors", out->neighbors.data(), n);
+    ForEachSolvedColumn(out, [&](const char* name, auto* c) { Keep(name, c, n); });
     if (!options.results_to_host) {  // as a device leaves them: not written, no counts
-      Poison("solved.vx", out->vx.data(), n);
-      Poison("solved.vy", out->vy.data(), n);
-      Poison("solved.status", out->status.data(), n);
-      Poison("solved.constraints", out->constraints.data(), n);
-      Poison("solved.solve_flags", out->solve_flags.data(), n);
-      Poison("solved.candidates", out->candidates.data(), n);
-      Poison("solved.neighbors", out->neighbors.data(), n);
+      ForEachSolvedColumn(out, [&](const char* name, auto* c) { Poison(name, c, n); });
       for (uint64_t& c : out->status_count) c = 0;
       out->shortened_horizon = out->revalidated = out->revalidation_adopted = out->jam_steps = 0;
     }
@@ -396,6 +384,17 @@ class ChainCheckBackend : public CpuForwardingBackend {
     f(call + ".pref_vx", a.pref_vx);
     f(call + ".pref_vy", a.pref_vy);
     f(call + ".flags", a.flags);
+  }
+  // Calls f(name, column) for the solve's seven per-agent results, named solved.column.
+  template <class F>
+  static void ForEachSolvedColumn(OrcaResult* out, F&& f) {
+    f("solved.vx", out->vx.data());
+    f("solved.vy", out->vy.data());
+    f("solved.status", out->status.data());
+    f("solved.constraints", out->constraints.data());
+    f("solved.solve_flags", out->solve_flags.data());
+    f("solved.candidates", out->candidates.data());
+    f("solved.neighbors", out->neighbors.data());
   }
   void PoisonAgents(const std::string& call, const AgentColumnsOut& a, size_t rows) {
     ForEachAgentColumn(call, a, [&](const std::string& name, auto* c) { Poison(name, c, rows); });
