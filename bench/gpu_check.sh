@@ -114,7 +114,10 @@ if [ "$cuda_tests" -eq 0 ] || [ "$memcheck_tests" -eq 0 ]; then
   status=1
 fi
 
-step 80 150 "cuda tests" "$bin/throng_tests" --gtest_filter="$test_filter" \
+# 100 s: 80 before the cuda instances of WorldAdvanceTest and WorldRestoreTest (85 small
+# worlds of 150 agents, added 2026-12-06: Advance's chained ticks, a stopped Advance and
+# Kept() on the device), about 20 s more by estimate until a GPU run times them.
+step 100 150 "cuda tests" "$bin/throng_tests" --gtest_filter="$test_filter" \
   --gtest_output="json:$out/gpu_tests.json"
 
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)

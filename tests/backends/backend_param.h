@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
 
 #include "kernels/backends/backend.h"
 #include "kernels/backends/cuda_required.h"
@@ -33,6 +34,25 @@ class BackendParamTest : public ::testing::TestWithParam<BackendKind> {
   void SetUp() override {
     if (GetParam() == BackendKind::kCuda) THRONG_SKIP_WITHOUT_CUDA();
   }
+};
+
+// Over scenarios (by name) and backends: "<scenario>_<backend>" names.
+using ScenarioBackend = std::tuple<std::string, BackendKind>;
+
+inline std::string ScenarioBackendName(const ::testing::TestParamInfo<ScenarioBackend>& p) {
+  std::string name = std::get<0>(p.param);
+  name += '_';
+  name += BackendName(std::get<1>(p.param));
+  return name;
+}
+
+class ScenarioBackendTest : public ::testing::TestWithParam<ScenarioBackend> {
+ protected:
+  void SetUp() override {
+    if (backend() == BackendKind::kCuda) THRONG_SKIP_WITHOUT_CUDA();
+  }
+  const std::string& scene() const { return std::get<0>(GetParam()); }
+  BackendKind backend() const { return std::get<1>(GetParam()); }
 };
 
 }  // namespace throng::testing

@@ -55,14 +55,7 @@ const DeterminismHash* Committed(const std::string& scenario, BackendKind backen
   return nullptr;
 }
 
-using Param = std::tuple<std::string, BackendKind>;
-
-class DeterminismHashTest : public ::testing::TestWithParam<Param> {
- protected:
-  void SetUp() override {
-    if (std::get<1>(GetParam()) == BackendKind::kCuda) THRONG_SKIP_WITHOUT_CUDA();
-  }
-};
+class DeterminismHashTest : public testing::ScenarioBackendTest {};
 
 TEST_P(DeterminismHashTest, MatchesTheCommittedHash) {
   const auto& [scenario, backend] = GetParam();
@@ -81,14 +74,12 @@ TEST_P(DeterminismHashTest, MatchesTheCommittedHash) {
                                 "new hashes with it";
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Scenarios, DeterminismHashTest,
-    ::testing::Combine(::testing::ValuesIn(scenarios::ScenarioNames()),
-                       ::testing::Values(BackendKind::kCpu, BackendKind::kReference,
-                                         BackendKind::kCuda)),
-    [](const ::testing::TestParamInfo<Param>& p) {
-      return std::get<0>(p.param) + "_" + std::string(BackendName(std::get<1>(p.param)));
-    });
+INSTANTIATE_TEST_SUITE_P(Scenarios, DeterminismHashTest,
+                         ::testing::Combine(::testing::ValuesIn(scenarios::ScenarioNames()),
+                                            ::testing::Values(BackendKind::kCpu,
+                                                              BackendKind::kReference,
+                                                              BackendKind::kCuda)),
+                         testing::ScenarioBackendName);
 
 }  // namespace
 }  // namespace throng

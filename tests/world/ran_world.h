@@ -1,4 +1,4 @@
-// A cpu world that has run a scenario for a while, for tests that go on from there
+// A world (cpu unless asked) that has run a scenario for a while, for tests that go on from there
 // (restores, re-routes).
 #pragma once
 
@@ -9,10 +9,11 @@
 
 namespace throng::testing {
 
-// A cpu world of the scenario, stepped on its initial snapshot (integrated) and advanced
+// A world of the scenario, stepped on its initial snapshot (integrated) and advanced
 // until it has run `ticks` ticks.
-inline std::unique_ptr<World> RanWorld(const scenarios::Scenario& s, int ticks) {
-  auto world = std::make_unique<World>(s.config, BackendKind::kCpu);
+inline std::unique_ptr<World> RanWorld(const scenarios::Scenario& s, int ticks,
+                                       BackendKind backend = BackendKind::kCpu) {
+  auto world = std::make_unique<World>(s.config, backend);
   TickOptions options;
   options.integrate = true;
   TickResult r;

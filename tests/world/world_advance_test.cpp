@@ -3,6 +3,9 @@
 // copy of the state tick after tick, on every scenario, with pedestrians, vehicles and
 // forward agents; also after a caller's own Step changed columns integration never writes.
 // A stopped Advance changes nothing, and the next one goes on as if the stop had not been.
+// On cpu and, where a GPU is, on cuda: there Advance's ticks read what the tick before left
+// on the device (docs/ARCHITECTURE.md, "Columns a tick keeps on the backend") while a
+// caller's Step sends its copy, so the two paths must agree bit for bit there too.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -11,6 +14,7 @@
 #include "kernels/input/stop_request.h"
 #include "kernels/scenarios/scenario.h"
 #include "kernels/world/world.h"
+#include "tests/backends/backend_param.h"
 #include "tests/world/tick_hash.h"
 
 namespace throng {
@@ -18,9 +22,9 @@ namespace {
 
 constexpr int kTicks = 30;
 
-// A cpu world stepped once on the scenario's initial snapshot (integrated).
-std::unique_ptr<World> Started(const scenarios::Scenario& s) {
-  auto world = std::make_unique<World>(s.config, BackendKind::kCpu);
+// A world stepped once on the scenario's initial snapshot (integrated).
+std::unique_ptr<World> Started(const scenarios::Scenario& s, BackendKind backend) {
+  auto world = std::make_unique<World>(s.config, backend);
   TickOptions options;
   options.integrate = true;
   TickResult r;
@@ -44,10 +48,15 @@ uint64_t Hash(const World& world, const TickResult& r) {
   return h.h;
 }
 
-class WorldAdvanceTest : public ::testing::TestWithParam<std::string> {};
+class WorldAdvanceTest : public testing::ScenarioBackendTest {
+ protected:
+  std::unique_ptr<World> Started(const scenarios::Scenario& s) const {
+    return throng::Started(s, backend());
+  }
+};
 
 TEST_P(WorldAdvanceTest, ManyTicksInOneCallAreStepsOfACopyBitForBit) {
-  const scenarios::Scenario s = scenarios::MakeScenario(GetParam(), 150, 11);
+  const scenarios::Scenario s = scenarios::MakeScenario(scene(), 150, 11);
   const std::unique_ptr<World> one_by_one = Started(s), at_once = Started(s);
   TickResult a, b;
   for (int k = 0; k < kTicks; ++k) StepACopy(*one_by_one, s.initial.dt, &a);
@@ -63,7 +72,7 @@ TEST_P(WorldAdvanceTest, ManyTicksInOneCallAreStepsOfACopyBitForBit) {
 // (every agent's max speed, and the last agent gone): the next Advance runs on the
 // caller's columns, not on what its spare snapshot held from before.
 TEST_P(WorldAdvanceTest, AdvanceAfterACallersStepRunsOnTheCallersColumns) {
-  const scenarios::Scenario s = scenarios::MakeScenario(GetParam(), 150, 11);
+  const scenarios::Scenario s = scenarios::MakeScenario(scene(), 150, 11);
   const std::unique_ptr<World> advanced = Started(s), stepped = Started(s);
   TickResult a, b;
   advanced->Advance(5, s.initial.dt, &a);
@@ -91,7 +100,7 @@ TEST_P(WorldAdvanceTest, AdvanceAfterACallersStepRunsOnTheCallersColumns) {
 // back in the state, every column the length of its batch, and the moved columns are the
 // tick's own.
 TEST_P(WorldAdvanceTest, AnIntegratedStepKeepsTheCallersColumns) {
-  const scenarios::Scenario s = scenarios::MakeScenario(GetParam(), 150, 11);
+  const scenarios::Scenario s = scenarios::MakeScenario(scene(), 150, 11);
   const std::unique_ptr<World> world = Started(s);
   TickResult r;
   world->Advance(3, s.initial.dt, &r);
@@ -142,7 +151,7 @@ TEST_P(WorldAdvanceTest, AnIntegratedStepKeepsTheCallersColumns) {
 // the state is the last finished tick's, tick and dt included, and the next Advance goes on
 // exactly as an Advance that was never stopped. Another dt on the way, too.
 TEST_P(WorldAdvanceTest, AStoppedAdvanceChangesNothingAndTheNextGoesOn) {
-  const scenarios::Scenario s = scenarios::MakeScenario(GetParam(), 150, 11);
+  const scenarios::Scenario s = scenarios::MakeScenario(scene(), 150, 11);
   const std::unique_ptr<World> stopped = Started(s), straight = Started(s);
   const uint64_t start = stopped->state().tick;
   // How often one tick asks whether to stop, to stop the fourth tick half way.
@@ -173,8 +182,10 @@ TEST_P(WorldAdvanceTest, AStoppedAdvanceChangesNothingAndTheNextGoesOn) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, WorldAdvanceTest,
-                         ::testing::ValuesIn(scenarios::ScenarioNames()),
-                         [](const auto& p) { return p.param; });
+                         ::testing::Combine(::testing::ValuesIn(scenarios::ScenarioNames()),
+                                            ::testing::Values(BackendKind::kCpu,
+                                                              BackendKind::kCuda)),
+                         testing::ScenarioBackendName);
 
 }  // namespace
 }  // namespace throng

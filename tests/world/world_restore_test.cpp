@@ -12,6 +12,7 @@
 
 #include "kernels/scenarios/scenario.h"
 #include "kernels/world/world.h"
+#include "tests/backends/backend_param.h"
 #include "tests/world/ran_world.h"
 #include "tests/world/tick_hash.h"
 
@@ -34,14 +35,16 @@ bool NextTickAgrees(World& a, World& b, float dt, uint64_t* tick = nullptr) {
   return ha.h == hb.h;
 }
 
-class WorldRestoreTest : public ::testing::TestWithParam<std::string> {};
+// On cpu and, where a GPU is, on cuda, whose world keeps the memory on the device until
+// Kept() brings it home (docs/ARCHITECTURE.md, "Columns a tick keeps on the backend").
+class WorldRestoreTest : public testing::ScenarioBackendTest {};
 
 TEST_P(WorldRestoreTest, ARestoredWorldContinuesBitForBit) {
-  const scenarios::Scenario s = scenarios::MakeScenario(GetParam(), 150, 11);
-  const std::unique_ptr<World> ran = RanWorld(s, kBefore);
+  const scenarios::Scenario s = scenarios::MakeScenario(scene(), 150, 11);
+  const std::unique_ptr<World> ran = RanWorld(s, kBefore, backend());
   World& original = *ran;
 
-  World restored(s.config, BackendKind::kCpu);
+  World restored(s.config, backend());
   restored.Restore(original.Kept());
   EXPECT_EQ(restored.totals().ticks, static_cast<uint64_t>(kBefore));
   EXPECT_EQ(restored.state().tick, original.state().tick);
@@ -53,7 +56,7 @@ TEST_P(WorldRestoreTest, ARestoredWorldContinuesBitForBit) {
   for (int t = 0; t < kAfter; ++t) {
     uint64_t tick = 0;
     ASSERT_TRUE(NextTickAgrees(original, restored, s.initial.dt, &tick))
-        << GetParam() << ": tick " << tick << " differs after the restore";
+        << scene() << ": tick " << tick << " differs after the restore";
   }
   EXPECT_EQ(original.totals().status_count[0], restored.totals().status_count[0]);
   EXPECT_EQ(original.totals().stall_episodes, restored.totals().stall_episodes);
@@ -61,8 +64,10 @@ TEST_P(WorldRestoreTest, ARestoredWorldContinuesBitForBit) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, WorldRestoreTest,
-                         ::testing::ValuesIn(scenarios::ScenarioNames()),
-                         [](const auto& p) { return p.param; });
+                         ::testing::Combine(::testing::ValuesIn(scenarios::ScenarioNames()),
+                                            ::testing::Values(BackendKind::kCpu,
+                                                              BackendKind::kCuda)),
+                         testing::ScenarioBackendName);
 
 // Without the memory, the town's vehicles (steering lag, the motion they read) and the
 // crowd's stall counters start over: the continuation differs, so the test above would
