@@ -98,8 +98,8 @@ void BM_Spline_Follow(benchmark::State& state, BackendKind kind) {
   Backend& backend = BackendOf(kind);
   backend.SetSplines(Roads());
   FollowerResults out;
-  if (Warm(kind)) backend.FollowSplines({}, 0.f, fleet, &out);
-  for (auto _ : state) backend.FollowSplines({}, 0.f, fleet, &out);
+  if (Warm(kind)) backend.FollowSplines({}, 0.f, fleet, {}, &out);
+  for (auto _ : state) backend.FollowSplines({}, 0.f, fleet, {}, &out);
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 

@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
       const int reps =
           backend->kind() == throng::BackendKind::kReference ? std::min(repeats, 3) : repeats;
       const throng::bench::Timing t = throng::bench::TimeRepeated(
-          reps, [&] { backend->FollowSplines(follower, 0.f, fleet, &out); });
+          reps, [&] { backend->FollowSplines(follower, 0.f, fleet, {}, &out); });
       const double median = t.median_ms;
       std::printf("%-10s %10zu %12.3f %12.3f %16.0f\n", name.c_str(), n, median, t.min_ms,
                   static_cast<double>(n) / (median / 1e3));

@@ -113,7 +113,8 @@ class Backend {
   // splines. Validates first (std::invalid_argument naming column and index; unknown
   // spline ids are errors); on error `out` is left untouched.
   virtual void FollowSplines(const FollowerParams& params, float world_speed_limit,
-                             const VehicleColumns& vehicles, FollowerResults* out) = 0;
+                             const VehicleColumns& vehicles, const FollowRunOptions& options,
+                             FollowerResults* out) = 0;
 
   // Each vehicle moved by the world's bicycle for dt under its controls
   // (vehicle_move_types.h): its wheel angle, its body, the next state's pose. Host memory in

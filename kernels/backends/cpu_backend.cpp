@@ -172,7 +172,9 @@ PedestrianSums CpuBackend::ReportPedestrians(const PedestrianReportParams& param
 }
 
 void CpuBackend::FollowSplines(const FollowerParams& params, float world_speed_limit,
-                               const VehicleColumns& v, FollowerResults* out) {
+                               const VehicleColumns& v,
+                               const FollowRunOptions& /*host memory in place*/,
+                               FollowerResults* out) {
   ValidateFollowerParams(params, world_speed_limit);
   const std::vector<uint32_t> spline = ValidateVehicles(v, splines_.ids);
   const std::vector<FollowerParams> table = ParameterTable(params, v);

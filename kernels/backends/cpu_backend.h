@@ -42,7 +42,8 @@ class CpuBackend final : public Backend {
                                    const PedestrianReportScene& scene,
                                    const PedestrianReportOutput& out) override;
   void FollowSplines(const FollowerParams& params, float world_speed_limit,
-                     const VehicleColumns& vehicles, FollowerResults* out) override;
+                     const VehicleColumns& vehicles, const FollowRunOptions& options,
+                     FollowerResults* out) override;
   void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
                        const VehiclePrepareOutput& out) override;
   void MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,

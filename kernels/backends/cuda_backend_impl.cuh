@@ -41,7 +41,7 @@ class CudaBackend final : public Backend {
   void SetObstacles(const std::vector<Polygon>& polygons) override;
   // cuda_vehicles.cu
   void FollowSplines(const FollowerParams& params, float world_speed_limit, const VehicleColumns& v,
-                     FollowerResults* out) override;
+                     const FollowRunOptions& options, FollowerResults* out) override;
   void QuerySplines(const SplineQueries& q, SplineQueryResults* out) override;
   // cuda_forward.cu
   void SetFanObstacles(const FanShapes& shapes, float cell) override;

@@ -34,6 +34,9 @@ struct CudaBackend::VehiclePart {
   // the input block.
   DeviceVector<uint8_t> prepare_in, prepare_out;
   size_t prepare_in_at[15] = {}, prepare_out_at[14] = {};
+  // The rows the last preparation left in prepare_out (the follower reads them there:
+  // FollowRunOptions::vehicles), 0 while one runs or after one that failed.
+  size_t prepared_rows = 0;
   // The move's columns in one block each way (cuda_staging.cuh); the bodies move in place
   // in the input block.
   CudaStaging staging;
@@ -49,33 +52,66 @@ struct CudaBackend::VehiclePart {
 
 void CudaBackend::DropPart::operator()(VehiclePart* p) const { delete p; }
 
+// The vehicles go up column by column, unless this tick's preparation left them here; the
+// results come down column by column, the debug ones only when the host wants them.
 void CudaBackend::FollowSplines(const FollowerParams& params, float world_speed_limit,
-                                const VehicleColumns& v, FollowerResults* out) {
+                                const VehicleColumns& v, const FollowRunOptions& options,
+                                FollowerResults* out) {
   ValidateFollowerParams(params, world_speed_limit);
   const std::vector<uint32_t> spline = ValidateVehicles(v, spline_ids_);
   if (!vehicles_) vehicles_.reset(new VehiclePart);
   VehiclePart& d = *vehicles_;
   const size_t n = v.size();
-  Upload(spline, d.spline);
-  Upload(v.px, d.px);
-  Upload(v.py, d.py);
-  Upload(v.pz, d.pz);
-  Upload(v.yaw, d.yaw);
-  Upload(v.speed, d.speed);
-  Upload(v.progress_hint, d.hint);
-  Upload(v.max_speed, d.max_speed);
-  Upload(v.profile, d.profile);
-  Upload(v.wheel_angle, d.wheel);
-  Upload(v.turn_before_move, d.turn_before_move);
+  const bool this_tick =
+      options.vehicles == ColumnSource::kThisTick && n > 0 && d.prepared_rows == n;
+  VehicleInputView in{};
+  if (this_tick) {
+    // The preparation's output block: id, spline id, px, py, pz, yaw, speed, hint,
+    // max speed, wheel angle, turn before move, profile, lane, body.
+    const uint8_t* block = Raw(d.prepare_out);
+    auto at_f = [&](int k) { return reinterpret_cast<const float*>(block + d.prepare_out_at[k]); };
+    in = {reinterpret_cast<const uint32_t*>(block + d.prepare_out_at[12]),
+          at_f(2),
+          at_f(3),
+          at_f(4),
+          at_f(5),
+          at_f(6),
+          at_f(7),
+          at_f(8),
+          v.profile.empty() ? nullptr
+                            : reinterpret_cast<const uint16_t*>(block + d.prepare_out_at[11]),
+          v.wheel_angle.empty() ? nullptr : at_f(9),
+          v.turn_before_move.empty() ? nullptr : at_f(10)};
+  } else {
+    Upload(spline, d.spline);
+    Upload(v.px, d.px);
+    Upload(v.py, d.py);
+    Upload(v.pz, d.pz);
+    Upload(v.yaw, d.yaw);
+    Upload(v.speed, d.speed);
+    Upload(v.progress_hint, d.hint);
+    Upload(v.max_speed, d.max_speed);
+    Upload(v.profile, d.profile);
+    Upload(v.wheel_angle, d.wheel);
+    Upload(v.turn_before_move, d.turn_before_move);
+    in = {Raw(d.spline),
+          Raw(d.px),
+          Raw(d.py),
+          Raw(d.pz),
+          Raw(d.yaw),
+          Raw(d.speed),
+          Raw(d.hint),
+          Raw(d.max_speed),
+          v.profile.empty() ? nullptr : Raw(d.profile),
+          v.wheel_angle.empty() ? nullptr : Raw(d.wheel),
+          v.turn_before_move.empty() ? nullptr : Raw(d.turn_before_move)};
+  }
   const std::vector<FollowerParams> table = ParameterTable(params, v);
   Upload(table, d.params);
   for (auto& column : d.out) column.resize(n);
   const FollowerFunctor f{
       Lanes(),
-      {Raw(d.spline), Raw(d.px), Raw(d.py), Raw(d.pz), Raw(d.yaw), Raw(d.speed), Raw(d.hint),
-       Raw(d.max_speed), v.profile.empty() ? nullptr : Raw(d.profile),
-       v.wheel_angle.empty() ? nullptr : Raw(d.wheel),
-       v.turn_before_move.empty() ? nullptr : Raw(d.turn_before_move)},
+      in,
       Raw(d.params),
       world_speed_limit,
       {Raw(d.out[0]), Raw(d.out[1]), Raw(d.out[2]), Raw(d.out[3]), Raw(d.out[4]), Raw(d.out[5]),
@@ -91,7 +127,9 @@ void CudaBackend::FollowSplines(const FollowerParams& params, float world_speed_
                                 &out->target_x,       &out->target_y,      &out->target_z,
                                 &out->progress_x,     &out->progress_y,    &out->progress_z,
                                 &out->tangent_x,      &out->tangent_y,     &out->tangent_z};
-  for (int k = 0; k < VehiclePart::kFollowerOutputs; ++k) Download(d.out[k], *host[k]);
+  // The first six are the results; the rest are debug signals.
+  const int wanted = options.debug_to_host ? VehiclePart::kFollowerOutputs : 6;
+  for (int k = 0; k < wanted; ++k) Download(d.out[k], *host[k]);
   Synchronize();
 }
 
@@ -135,6 +173,7 @@ void CudaBackend::PrepareVehicles(const VehiclePrepareParams& params,
   if (n == 0) return;
   if (!vehicles_) vehicles_.reset(new VehiclePart);
   VehiclePart& d = *vehicles_;
+  d.prepared_rows = 0;
   const size_t f = n * sizeof(float), u = n * sizeof(uint32_t);
   const size_t lanes = scene.lanes.count * sizeof(uint32_t);
   auto bytes = [](const void* column, size_t size) { return column != nullptr ? size : 0; };
@@ -214,6 +253,7 @@ void CudaBackend::PrepareVehicles(const VehiclePrepareParams& params,
                                      {out.lane, u},
                                      {out.bodies, n * sizeof(VehicleBody)}};
   transferred_.to_host += d.staging.Download(d.prepare_out, d.prepare_out_at, columns, 14, stream_);
+  d.prepared_rows = n;
 }
 
 // The pose, controls and bodies go up in one block; the wheel angles, the moved bodies and

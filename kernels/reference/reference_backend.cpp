@@ -85,7 +85,9 @@ void ReferenceBackend::SolveOrca(const OrcaParams& params, const AgentColumns& a
 }
 
 void ReferenceBackend::FollowSplines(const FollowerParams& params, float world_speed_limit,
-                                     const VehicleColumns& v, FollowerResults* out) {
+                                     const VehicleColumns& v,
+                                     const FollowRunOptions& /*host memory in place*/,
+                                     FollowerResults* out) {
   ValidateFollowerParams(params, world_speed_limit);
   const std::vector<uint32_t> spline = ValidateVehicles(v, spline_ids_);
   out->Resize(v.size());

@@ -31,7 +31,8 @@ class ReferenceBackend final : public Backend {
                                    const PedestrianReportScene& scene,
                                    const PedestrianReportOutput& out) override;
   void FollowSplines(const FollowerParams& params, float world_speed_limit,
-                     const VehicleColumns& vehicles, FollowerResults* out) override;
+                     const VehicleColumns& vehicles, const FollowRunOptions& options,
+                     FollowerResults* out) override;
   // One vehicle after another, the bicycle in double (vehicle_move_ref.cpp).
   void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
                        const VehiclePrepareOutput& out) override;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/input/column_source.h"
 #include "kernels/vehicles/follower_types.h"
 
 namespace throng {
@@ -45,6 +46,18 @@ struct FollowerResults {
   std::vector<float> tangent_x, tangent_y, tangent_z;  // debug: unit tangent at the target
 
   void Resize(size_t n);
+};
+
+// How a world's tick runs the follower (Backend::FollowSplines).
+struct FollowRunOptions {
+  // kThisTick: the vehicles' columns are what the last PrepareVehicles wrote (its
+  // VehiclePrepareOutput: id to turn_before_move and profile, with `lane` the spline
+  // index of each), unchanged on the host since (kernels/input/column_source.h).
+  ColumnSource vehicles = ColumnSource::kHost;
+  // false: the debug columns (position_delta to tangent_z) stay on the backend; a backend
+  // with memory of its own leaves the host's rows as they were (the cpu and the reference
+  // write them anyway).
+  bool debug_to_host = true;
 };
 
 // Throws std::invalid_argument naming the field ("follower.max_yaw_delta: ..." or, with

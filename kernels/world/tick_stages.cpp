@@ -40,7 +40,7 @@ void Pedestrians(TickContext& c) {
                      c.snapshot_on_backend ? ColumnSource::kLastTick : ColumnSource::kHost, c.w);
 }
 
-void Vehicles(TickContext& c) { DriveVehicles(c.config, c.snapshot, c.w); }
+void Vehicles(TickContext& c) { DriveVehicles(c.config, c.snapshot, c.options.debug, c.w); }
 
 void VehiclePaths(TickContext& c) {
   c.vehicles_braking = CheckVehiclePaths(c.config, c.snapshot, c.options.stop, c.w);

@@ -111,9 +111,10 @@ void TimedBackend::FetchKeptPedestrians(const KeptPedestrianRows& out) {
 }
 
 void TimedBackend::FollowSplines(const FollowerParams& params, float world_speed_limit,
-                                 const VehicleColumns& vehicles, FollowerResults* out) {
+                                 const VehicleColumns& vehicles, const FollowRunOptions& options,
+                                 FollowerResults* out) {
   CallTimer timer(this, BackendCall::kFollowSplines);
-  inner_->FollowSplines(params, world_speed_limit, vehicles, out);
+  inner_->FollowSplines(params, world_speed_limit, vehicles, options, out);
 }
 
 void TimedBackend::SteerForward(const FanParams& params, float dt,

@@ -50,7 +50,8 @@ class TimedBackend final : public Backend {
   void KeepPedestrians() override { inner_->KeepPedestrians(); }
   void FetchKeptPedestrians(const KeptPedestrianRows& out) override;
   void FollowSplines(const FollowerParams& params, float world_speed_limit,
-                     const VehicleColumns& vehicles, FollowerResults* out) override;
+                     const VehicleColumns& vehicles, const FollowRunOptions& options,
+                     FollowerResults* out) override;
   void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& agents,
                     FanResults* out) override;
   void SetFanObstacles(const FanShapes& shapes, float cell) override;

@@ -115,7 +115,8 @@ void PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, World::Int
 void PreparePedestrians(const WorldConfig& config, const Snapshot& s, ColumnSource columns,
                         World::Internals& w);
 // Vehicles: spline following, and their bodies for the stages after it.
-void DriveVehicles(const WorldConfig& config, const Snapshot& s, World::Internals& w);
+// `debug`: the follower's debug columns are wanted on the host (TickOptions::debug).
+void DriveVehicles(const WorldConfig& config, const Snapshot& s, bool debug, World::Internals& w);
 // The vehicles' bodies as non-cooperative discs after the pedestrians, for ORCA.
 void AddVehicleDiscs(World::Internals& w);
 // After the ORCA solve: the path check caps the vehicles' speed. Returns how many vehicles

@@ -172,7 +172,7 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, ColumnSour
 }
 
 // Vehicles: spline following; their bodies for the stages after it.
-void DriveVehicles(const WorldConfig& config, const Snapshot& s, World::Internals& w) {
+void DriveVehicles(const WorldConfig& config, const Snapshot& s, bool debug, World::Internals& w) {
   const VehicleSnapshot& vs = s.vehicles;
   const size_t m = vs.size();
   const VehicleDefaults& vd = config.vehicle_defaults;
@@ -231,8 +231,10 @@ void DriveVehicles(const WorldConfig& config, const Snapshot& s, World::Internal
   if (m > 0) {
     w.backend->PrepareVehicles({config.frame, vd.length, vd.width, vd.max_speed, s.dt}, scene, out);
     // The follower steers the vehicle the world integrates (its bicycle's geometry and
-    // lag), once a tick.
-    w.backend->FollowSplines(told_the_vehicle(config.follower), config.world_speed_limit, vc, &fr);
+    // lag), once a tick, on the columns the preparation just wrote; its debug columns come
+    // back only for the results that carry them (TickOptions::debug).
+    w.backend->FollowSplines(told_the_vehicle(config.follower), config.world_speed_limit, vc,
+                             {ColumnSource::kThisTick, debug}, &fr);
   } else {
     fr.Resize(0);  // no stale answers from a tick that had vehicles
   }

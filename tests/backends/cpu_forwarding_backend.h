@@ -46,8 +46,9 @@ class CpuForwardingBackend : public Backend {
     cpu_.PrepareVehicles(params, scene, out);
   }
   void FollowSplines(const FollowerParams& params, float world_speed_limit,
-                     const VehicleColumns& vehicles, FollowerResults* out) override {
-    cpu_.FollowSplines(params, world_speed_limit, vehicles, out);
+                     const VehicleColumns& vehicles, const FollowRunOptions& options,
+                     FollowerResults* out) override {
+    cpu_.FollowSplines(params, world_speed_limit, vehicles, options, out);
   }
   void MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,
                     const VehicleMoveOutput& out) override {

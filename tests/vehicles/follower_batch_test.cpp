@@ -71,8 +71,8 @@ TEST_P(FollowerBatchTest, matches_the_reference_on_5000_random_vehicles) {
   reference->SetSplines(fleet.splines);
   const FollowerParams params;
   FollowerResults got, want;
-  parallel->FollowSplines(params, 25.f, fleet.vehicles, &got);
-  reference->FollowSplines(params, 25.f, fleet.vehicles, &want);
+  parallel->FollowSplines(params, 25.f, fleet.vehicles, {}, &got);
+  reference->FollowSplines(params, 25.f, fleet.vehicles, {}, &want);
   size_t mismatches = 0;
   float worst_steering = 0.f;
   for (size_t i = 0; i < fleet.vehicles.size(); ++i) {
@@ -138,9 +138,9 @@ TEST_P(FollowerBatchTest, profiles_select_per_vehicle_parameters) {
   auto backend = CreateBackend(GetParam());
   backend->SetSplines(fleet.splines);
   FollowerResults mixed, cars;
-  backend->FollowSplines({}, 0.f, fleet.vehicles, &mixed);
+  backend->FollowSplines({}, 0.f, fleet.vehicles, {}, &mixed);
   fleet.vehicles.profile.clear();
-  backend->FollowSplines({}, 0.f, fleet.vehicles, &cars);
+  backend->FollowSplines({}, 0.f, fleet.vehicles, {}, &cars);
   size_t slower = 0;
   for (size_t i = 0; i < 300; ++i) {
     if (i % 3 != 0) {
@@ -158,8 +158,8 @@ TEST_P(FollowerBatchTest, repeated_runs_are_bit_identical) {
   auto backend = CreateBackend(GetParam());
   backend->SetSplines(fleet.splines);
   FollowerResults a, b;
-  backend->FollowSplines({}, 0.f, fleet.vehicles, &a);
-  backend->FollowSplines({}, 0.f, fleet.vehicles, &b);
+  backend->FollowSplines({}, 0.f, fleet.vehicles, {}, &a);
+  backend->FollowSplines({}, 0.f, fleet.vehicles, {}, &b);
   EXPECT_EQ(a.steering, b.steering);
   EXPECT_EQ(a.throttle, b.throttle);
   EXPECT_EQ(a.progress, b.progress);
@@ -176,7 +176,7 @@ TEST_P(FollowerValidationTest, rejects_bad_vehicles_and_parameters_naming_the_fi
   const Fleet fleet = RandomFleet(9, 20);
   backend->SetSplines(fleet.splines);
   FollowerResults out;
-  backend->FollowSplines({}, 0.f, fleet.vehicles, &out);
+  backend->FollowSplines({}, 0.f, fleet.vehicles, {}, &out);
   const std::vector<float> before = out.steering;
   auto expect = [&](const std::function<void(VehicleColumns&, FollowerParams&, float&)>& corrupt,
                     const std::string& expected) {
@@ -185,7 +185,7 @@ TEST_P(FollowerValidationTest, rejects_bad_vehicles_and_parameters_naming_the_fi
     float limit = 0.f;
     corrupt(v, p, limit);
     try {
-      backend->FollowSplines(p, limit, v, &out);
+      backend->FollowSplines(p, limit, v, {}, &out);
       ADD_FAILURE() << "expected an error containing " << expected;
     } catch (const std::invalid_argument& e) {
       EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();

@@ -86,6 +86,56 @@ class ChainCheckBackend : public CpuForwardingBackend {
     }
   }
 
+  void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
+                       const VehiclePrepareOutput& out) override {
+    cpu_.PrepareVehicles(params, scene, out);
+    const size_t m = scene.count;
+    ForEachReadyColumn(out, [&](const char* name, auto* c) {
+      if (c != nullptr) {
+        Keep(name, c, m);
+      } else {
+        kept_.erase(name);
+      }
+    });
+  }
+
+  // The follower's vehicles are the preparation's columns (a device reads them there, the
+  // lane for the spline id); its debug columns stay there unless asked for.
+  void FollowSplines(const FollowerParams& params, float world_speed_limit, const VehicleColumns& v,
+                     const FollowRunOptions& options, FollowerResults* out) override {
+    const size_t m = v.size();
+    if (options.vehicles == ColumnSource::kThisTick) {
+      ++checked_calls_;
+      // The columns as the follower reads them (VehicleColumns), from the preparation's
+      // output of the same name.
+      VehiclePrepareOutput read{};
+      read.spline_id = const_cast<uint32_t*>(v.spline_id.data());
+      read.px = const_cast<float*>(v.px.data());
+      read.py = const_cast<float*>(v.py.data());
+      read.pz = const_cast<float*>(v.pz.data());
+      read.yaw = const_cast<float*>(v.yaw.data());
+      read.speed = const_cast<float*>(v.speed.data());
+      read.progress_hint = const_cast<float*>(v.progress_hint.data());
+      read.max_speed = const_cast<float*>(v.max_speed.data());
+      read.wheel_angle = v.wheel_angle.empty() ? nullptr : const_cast<float*>(v.wheel_angle.data());
+      read.turn_before_move =
+          v.turn_before_move.empty() ? nullptr : const_cast<float*>(v.turn_before_move.data());
+      read.profile = v.profile.empty() ? nullptr : const_cast<uint16_t*>(v.profile.data());
+      ForEachReadyColumn(read, [&](const char* name, auto* c) {
+        if (c != nullptr) Check("follow", name, c, m, /*whole=*/true);
+      });
+    }
+    cpu_.FollowSplines(params, world_speed_limit, v, options, out);
+    if (!options.debug_to_host) {  // as a device leaves them: not written
+      for (std::vector<float>* c :
+           {&out->position_delta, &out->heading_delta, &out->look_ahead, &out->target_x,
+            &out->target_y, &out->target_z, &out->progress_x, &out->progress_y, &out->progress_z,
+            &out->tangent_x, &out->tangent_y, &out->tangent_z}) {
+        Poison("follow.debug", c->data(), c->size());
+      }
+    }
+  }
+
   void WriteVehicleDiscs(const VehicleDiscScene& scene, const VehicleDiscOutput& out) override {
     cpu_.WriteVehicleDiscs(scene, out);
     const size_t discs = scene.count > 0 ? scene.disc_start[scene.count] : 0;
@@ -395,6 +445,22 @@ class ChainCheckBackend : public CpuForwardingBackend {
     f("solved.solve_flags", out->solve_flags.data());
     f("solved.candidates", out->candidates.data());
     f("solved.neighbors", out->neighbors.data());
+  }
+  // Calls f(name, column) for the columns the vehicles' preparation writes that the follower
+  // reads, named vready.column (a null column: absent).
+  template <class F>
+  static void ForEachReadyColumn(const VehiclePrepareOutput& out, F&& f) {
+    f("vready.spline_id", out.spline_id);
+    f("vready.px", out.px);
+    f("vready.py", out.py);
+    f("vready.pz", out.pz);
+    f("vready.yaw", out.yaw);
+    f("vready.speed", out.speed);
+    f("vready.progress_hint", out.progress_hint);
+    f("vready.max_speed", out.max_speed);
+    f("vready.wheel_angle", out.wheel_angle);
+    f("vready.turn_before_move", out.turn_before_move);
+    f("vready.profile", out.profile);
   }
   void PoisonAgents(const std::string& call, const AgentColumnsOut& a, size_t rows) {
     ForEachAgentColumn(call, a, [&](const std::string& name, auto* c) { Poison(name, c, rows); });

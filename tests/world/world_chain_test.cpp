@@ -45,7 +45,8 @@ void MixKeptMemory(const World& world, Fnv1a* hash) {
 // A Step, then Advance tick by tick (integrating) and several ticks at once, an Advance
 // stopped after the move of its third tick, a Step on the state with one position changed
 // by the caller, one more Advance, a Step without the first agent (new memory rows), and a
-// Step that does not integrate; the kept memory after some of them.
+// Step that does not integrate and asks for the debug columns; the kept memory after some
+// of them.
 ChainRun RunScenario(const scenarios::Scenario& s, std::unique_ptr<Backend> backend) {
   auto* checker = dynamic_cast<ChainCheckBackend*>(backend.get());
   World world(s.config, std::move(backend));
@@ -96,6 +97,7 @@ ChainRun RunScenario(const scenarios::Scenario& s, std::unique_ptr<Backend> back
   next = world.state();
   ++next.tick;
   options.integrate = false;
+  options.debug = true;  // the follower's debug columns come back
   world.Step(next, options, &r);
   MixTick(world, r, &hash);
   MixKeptMemory(world, &hash);

@@ -116,10 +116,14 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
     cpu_.WriteVehicleDiscs(scene, out);
   }
   void FollowSplines(const FollowerParams& params, float world_speed_limit,
-                     const VehicleColumns& vehicles, FollowerResults* out) override {
-    cpu_.FollowSplines(params, world_speed_limit, vehicles, out);
-    copied_.to_backend += vehicles.size() * kFollowBytesIn;
-    copied_.to_host += vehicles.size() * kFollowBytesOut;
+                     const VehicleColumns& vehicles, const FollowRunOptions& options,
+                     FollowerResults* out) override {
+    cpu_.FollowSplines(params, world_speed_limit, vehicles, options, out);
+    if (options.vehicles == ColumnSource::kHost) {
+      copied_.to_backend += vehicles.size() * (kFollowBytesIn + (vehicles.profile.empty() ? 0 : 2));
+    }
+    copied_.to_host += vehicles.size() * kFollowResultBytesOut;
+    if (options.debug_to_host) copied_.to_host += vehicles.size() * kFollowDebugBytesOut;
   }
   CollisionCounts CountContacts(const ContactScene& scene, const StopRequested& stop) override {
     if (scene.columns == ColumnSource::kHost) copied_.to_backend += scene.count * kContactBytesIn;
@@ -134,7 +138,10 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
   }
 
   static constexpr uint64_t kOrcaBytesIn = 37, kOrcaBytesOut = 11;
-  static constexpr uint64_t kFollowBytesIn = 101, kFollowBytesOut = 53;
+  // The follower's lane index, seven floats, wheel angle and turn share in (a profile
+  // besides); six results and twelve debug columns out.
+  static constexpr uint64_t kFollowBytesIn = 40, kFollowResultBytesOut = 24,
+                            kFollowDebugBytesOut = 48;
   static constexpr uint64_t kContactBytesIn = 12;
   // The report's sixteen columns in (the memory besides), its results and the memory out;
   // the local columns (three floats and a count) come back only when asked for.
@@ -246,14 +253,15 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
     const uint64_t solved = backend.solved_rows;
     EXPECT_GT(solved, n);
     // The preparation, the follower, the discs, the path check and the braking are the
-    // vehicles' stage.
+    // vehicles' stage; the follower reads the vehicles where the preparation left them and
+    // brings back its six results (no debug columns: TickOptions::debug is off).
     const uint64_t discs = solved - n;
-    EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kVehicles)],
-              m * (ready_in + CopyCountingBackend::kFollowBytesIn +
-                   CopyCountingBackend::kDiscBytesIn + CopyCountingBackend::kBrakeBytesIn) +
-                  lanes * 2 * sizeof(uint32_t) + sizeof(uint32_t));
+    EXPECT_EQ(
+        t.stage_bytes_to_backend[static_cast<size_t>(Stage::kVehicles)],
+        m * (ready_in + CopyCountingBackend::kDiscBytesIn + CopyCountingBackend::kBrakeBytesIn) +
+            lanes * 2 * sizeof(uint32_t) + sizeof(uint32_t));
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kVehicles)],
-              m * (ready_out + CopyCountingBackend::kFollowBytesOut + sizeof(float) +
+              m * (ready_out + CopyCountingBackend::kFollowResultBytesOut + sizeof(float) +
                    CopyCountingBackend::kBrakeBytesOut) +
                   discs * CopyCountingBackend::kDiscBytesOut);
     // The pedestrians' and the vehicles' moves are the integrate stage's; the pedestrians'
