@@ -155,6 +155,7 @@ class CudaBackend final : public Backend {
     AgentColumnsOut columns{};
     uint32_t first_id = 0;
     size_t count = 0;
+    bool on_device_only = false;  // the host's copies were not written (VehicleDiscOutput)
   };
   DeviceAgentRows LastDiscRows() const;
 

@@ -102,10 +102,11 @@ void CudaBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents
   const DeviceAgentRows discs = LastDiscRows();
   const bool this_tick = options.agents == ColumnSource::kThisTick && k <= n &&
                          (n == k || (discs.count == n - k && discs.first_id == k));
-  if (!this_tick && d.prepared_on_device_only && options.agents == ColumnSource::kThisTick) {
+  if (!this_tick && (d.prepared_on_device_only || discs.on_device_only) &&
+      options.agents == ColumnSource::kThisTick) {
     throw std::logic_error(
-        "SolveOrca: the agents were promised from this tick's preparation, "
-        "which left them on the device, and it does not match");
+        "SolveOrca: the agents were promised from this tick's preparation and discs, "
+        "which left them on the device, and they do not match");
   }
   ValidateOrcaParams(params);
   // This tick's agents are the backend's own, made from a checked snapshot (and perhaps

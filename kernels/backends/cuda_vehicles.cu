@@ -45,9 +45,11 @@ struct CudaBackend::VehiclePart {
   // The discs' inputs in one block, the agent columns they fill in another.
   DeviceVector<uint8_t> discs_in, discs_out;
   size_t discs_in_at[3] = {}, discs_out_at[10] = {};
-  // What the last call left in discs_out (the solve reads it there: LastDiscRows).
+  // What the last call left in discs_out (the solve reads it there: LastDiscRows), and
+  // whether it left it there only.
   uint32_t disc_first_id = 0;
   size_t disc_rows = 0;
+  bool discs_on_device_only = false;
 };
 
 void CudaBackend::DropPart::operator()(VehiclePart* p) const { delete p; }
@@ -318,18 +320,22 @@ void CudaBackend::WriteVehicleDiscs(const VehicleDiscScene& scene, const Vehicle
   thrust::for_each_n(Policy(), thrust::counting_iterator<size_t>(0), m,
                      VehicleDiscFunctor{device_scene, device_out});
   THRONG_CUDA_CHECK(cudaGetLastError());
-  HostColumnOut columns[kAgentColumnsOutCount];
-  AgentColumnsOutDownload(out.agents, discs, columns);
-  transferred_.to_host +=
-      d.staging.Download(d.discs_out, d.discs_out_at, columns, kAgentColumnsOutCount, stream_);
+  if (out.to_host) {
+    HostColumnOut columns[kAgentColumnsOutCount];
+    AgentColumnsOutDownload(out.agents, discs, columns);
+    transferred_.to_host +=
+        d.staging.Download(d.discs_out, d.discs_out_at, columns, kAgentColumnsOutCount, stream_);
+  }
   d.disc_first_id = out.first_id;
   d.disc_rows = discs;
+  d.discs_on_device_only = !out.to_host;
 }
 
 CudaBackend::DeviceAgentRows CudaBackend::LastDiscRows() const {
   if (!vehicles_ || vehicles_->disc_rows == 0) return {};
   VehiclePart& d = *vehicles_;
-  return {AgentColumnsOutAt(Raw(d.discs_out), d.discs_out_at), d.disc_first_id, d.disc_rows};
+  return {AgentColumnsOutAt(Raw(d.discs_out), d.discs_out_at), d.disc_first_id, d.disc_rows,
+          d.discs_on_device_only};
 }
 
 }  // namespace throng

@@ -27,6 +27,10 @@ struct VehicleDiscScene {
 struct VehicleDiscOutput {
   uint32_t first_id;
   AgentColumnsOut agents;
+  // false: the discs stay on the backend, for the solve that reads them there
+  // (OrcaRunOptions::agents kThisTick); a backend with memory of its own leaves the host's
+  // rows as they were (the cpu and the reference write them anyway).
+  bool to_host = true;
 };
 
 }  // namespace throng

@@ -51,7 +51,7 @@ void Forward(TickContext& c) {
   SteerForwardAgents(c.config, c.snapshot, c.options.stop, c.w, c.out, &c.stats);
 }
 
-void VehicleDiscs(TickContext& c) { AddVehicleDiscs(c.w); }
+void VehicleDiscs(TickContext& c) { AddVehicleDiscs(c.config, c.w); }
 
 // The backend's ORCA pipeline, its own stages booked as the backend timed them.
 void Orca(TickContext& c) {
@@ -62,7 +62,7 @@ void Orca(TickContext& c) {
   run.stop = c.options.stop;
   // The agents are what the preparation and the vehicles' discs wrote, unless the world
   // steered navigating agents on the host in between (PreparePedestrians).
-  run.agents = c.config.navigation_targets.empty() ? ColumnSource::kThisTick : ColumnSource::kHost;
+  run.agents = SolveReadsThisTick(c.config) ? ColumnSource::kThisTick : ColumnSource::kHost;
   run.results_to_host = false;  // the report and the move read them on the backend
   c.w.backend->SolveOrca(params, c.w.orca_agents, run, &c.w.orca);
   const OrcaStageTimes& t = c.w.orca.times;

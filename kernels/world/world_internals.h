@@ -117,8 +117,15 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, ColumnSour
 // Vehicles: spline following, and their bodies for the stages after it.
 // `debug`: the follower's debug columns are wanted on the host (TickOptions::debug).
 void DriveVehicles(const WorldConfig& config, const Snapshot& s, bool debug, World::Internals& w);
-// The vehicles' bodies as non-cooperative discs after the pedestrians, for ORCA.
-void AddVehicleDiscs(World::Internals& w);
+// Whether the tick's ORCA solve reads its agents where the pedestrians' preparation and the
+// vehicles' discs left them (ColumnSource::kThisTick): not when the world steers navigating
+// agents on the host in between (PreparePedestrians).
+inline bool SolveReadsThisTick(const WorldConfig& config) {
+  return config.navigation_targets.empty();
+}
+// The vehicles' bodies as non-cooperative discs after the pedestrians, for ORCA; they come
+// back to the host only when the solve reads its agents there (SolveReadsThisTick).
+void AddVehicleDiscs(const WorldConfig& config, World::Internals& w);
 // After the ORCA solve: the path check caps the vehicles' speed. Returns how many vehicles
 // it slowed. `stop` is asked inside the path check, between chunks of vehicles.
 uint64_t CheckVehiclePaths(const WorldConfig& config, const Snapshot& s, const StopRequested& stop,

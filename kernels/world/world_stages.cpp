@@ -287,7 +287,7 @@ uint64_t CheckVehiclePaths(const WorldConfig& config, const Snapshot& s, const S
 // The vehicles' bodies as discs after the pedestrians, non-cooperative: pedestrians take
 // full responsibility for avoiding them. Laid out here (each body's disc count, to size the
 // columns), written on the backend.
-void AddVehicleDiscs(World::Internals& w) {
+void AddVehicleDiscs(const WorldConfig& config, World::Internals& w) {
   AgentColumns& oa = w.orca_agents;
   const VehicleColumns& vc = w.vehicles;
   const size_t n = oa.size(), m = vc.size();
@@ -301,7 +301,7 @@ void AddVehicleDiscs(World::Internals& w) {
   if (m == 0) return;
   oa.Resize(n + discs);
   w.backend->WriteVehicleDiscs({w.bodies.data(), vc.speed.data(), w.disc_start.data(), m},
-                               {static_cast<uint32_t>(n), oa.Out(n)});
+                               {static_cast<uint32_t>(n), oa.Out(n), !SolveReadsThisTick(config)});
 }
 
 // Results in the caller's frame, and what the detectors make of them (per-id memory is

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/orca/orca_validate.h"
 #include "tests/backends/cpu_forwarding_backend.h"
 
 namespace throng::testing {
@@ -140,6 +141,7 @@ class ChainCheckBackend : public CpuForwardingBackend {
     cpu_.WriteVehicleDiscs(scene, out);
     const size_t discs = scene.count > 0 ? scene.disc_start[scene.count] : 0;
     KeepAgents("discs", out.agents, discs);
+    if (!out.to_host) PoisonAgents("discs", out.agents, discs);
     discs_from_ = out.first_id;
   }
 
@@ -164,7 +166,7 @@ class ChainCheckBackend : public CpuForwardingBackend {
       }
     }
     // A device reads its own copies: rows [0, k) as the preparation left them, the discs'
-    // rows as they did (on the host too).
+    // rows as they did.
     const AgentColumns* solved = &a;
     AgentColumns device;
     if (options.agents == ColumnSource::kThisTick) {
@@ -172,6 +174,12 @@ class ChainCheckBackend : public CpuForwardingBackend {
       const size_t k = kept_.at("prepare.px").size() / sizeof(float);
       ForEachAgentColumn("prepare", device.Out(0),
                          [&](const std::string& name, auto* c) { CopyKept(name, c, k); });
+      ForEachAgentColumn("discs", device.Out(k), [&](const std::string& name, auto* c) {
+        CopyKept(name, c, a.size() - k);
+      });
+      // What a device would read must be sane: the backends no longer check the world's own
+      // agents, and NaN rows far from everyone would change no result.
+      ValidateAgents(device);
       solved = &device;
     }
     cpu_.SolveOrca(params, *solved, options, out);
@@ -185,8 +193,10 @@ class ChainCheckBackend : public CpuForwardingBackend {
     Keep("solve.pref_vx", a_kept.pref_vx.data(), n);
     Keep("solve.pref_vy", a_kept.pref_vy.data(), n);
     Keep("solve.flags", a_kept.flags.data(), n);
-    if (solved == &device && on_backend_only_.count("prepare.px") > 0) {
-      // Read from the preparation's device copies: the host's rows are as stale as those.
+    if (solved == &device &&
+        (on_backend_only_.count("prepare.px") > 0 || on_backend_only_.count("discs.px") > 0)) {
+      // Read from the preparation's and the discs' device copies: the host's rows are as
+      // stale as those.
       for (const char* c : {"px", "py", "vx", "vy", "radius", "pref_vx", "pref_vy", "flags"}) {
         on_backend_only_.insert(std::string("solve.") + c);
       }

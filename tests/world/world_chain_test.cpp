@@ -157,6 +157,28 @@ TEST(WorldChainForwardTest, PedestriansBesideForwardAgentsKeepThePromises) {
   EXPECT_EQ(checked.hash, RunScenario(s, std::make_unique<CpuBackend>()).hash);
 }
 
+// Vehicles in a world with a navigation target: the solve reads its agents from the host
+// there (the world steers navigating agents in between), so the vehicles' discs must come
+// back for it. (No scenario has both.) Without them (tried) the solve meets NaN discs.
+TEST(WorldChainVehiclesTest, TheDiscsComeBackWhenTheSolveReadsTheHost) {
+  scenarios::Scenario s = scenarios::MakeScenario("town", 60, 3);
+  ASSERT_GT(s.initial.vehicles.size(), 0u);
+  ASSERT_TRUE(s.config.navigation_targets.empty());
+  const Vec3 p =
+      s.config.frame.ToInternal({s.initial.agents.x[0], s.initial.agents.y[0],
+                                 s.initial.agents.z.empty() ? 0.f : s.initial.agents.z[0]});
+  auto external = [&](float dx, float dy) {
+    return s.config.frame.ToExternal({p.x + dx, p.y + dy, 0.f});
+  };
+  s.config.navigation_targets.push_back(
+      {9,
+       {external(-1, -1), external(1, -1), external(1, 1), external(-1, 1)},
+       {external(-10, -10), external(10, 10)}});
+  ChainRun checked;
+  ASSERT_NO_THROW(checked = RunScenario(s, std::make_unique<ChainCheckBackend>()));
+  EXPECT_EQ(checked.hash, RunScenario(s, std::make_unique<CpuBackend>()).hash);
+}
+
 // The checker itself: a column changed on the host between the preparation and a solve
 // that says it reads the preparation's columns is caught.
 TEST(ChainCheckBackendTest, CatchesAColumnChangedBetweenTwoCalls) {

@@ -112,7 +112,7 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
   }
   void WriteVehicleDiscs(const VehicleDiscScene& scene, const VehicleDiscOutput& out) override {
     copied_.to_backend += scene.count * kDiscBytesIn + sizeof(uint32_t);
-    copied_.to_host += scene.disc_start[scene.count] * kDiscBytesOut;
+    if (out.to_host) copied_.to_host += scene.disc_start[scene.count] * kDiscBytesOut;
     cpu_.WriteVehicleDiscs(scene, out);
   }
   void FollowSplines(const FollowerParams& params, float world_speed_limit,
@@ -254,16 +254,15 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
     EXPECT_GT(solved, n);
     // The preparation, the follower, the discs, the path check and the braking are the
     // vehicles' stage; the follower reads the vehicles where the preparation left them and
-    // brings back its six results (no debug columns: TickOptions::debug is off).
-    const uint64_t discs = solved - n;
+    // brings back its six results (no debug columns: TickOptions::debug is off), and the
+    // discs stay for the solve.
     EXPECT_EQ(
         t.stage_bytes_to_backend[static_cast<size_t>(Stage::kVehicles)],
         m * (ready_in + CopyCountingBackend::kDiscBytesIn + CopyCountingBackend::kBrakeBytesIn) +
             lanes * 2 * sizeof(uint32_t) + sizeof(uint32_t));
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kVehicles)],
               m * (ready_out + CopyCountingBackend::kFollowResultBytesOut + sizeof(float) +
-                   CopyCountingBackend::kBrakeBytesOut) +
-                  discs * CopyCountingBackend::kDiscBytesOut);
+                   CopyCountingBackend::kBrakeBytesOut));
     // The pedestrians' and the vehicles' moves are the integrate stage's; the pedestrians'
     // columns are the solve's, the preparation's and the report's.
     EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kIntegrate)],
