@@ -44,10 +44,12 @@ struct ContactScene {
   const VehicleBody* bodies = nullptr;
   size_t body_count = 0;
   // kThisTick: x, y and radius are rows [0, count) of the last SolveOrca's agents, with x
-  // and y as the last MovePedestrians moved them when `moved` (else as solved). The
-  // bodies are read from the host either way.
+  // and y as the last MovePedestrians moved them when `moved` (else as solved).
   ColumnSource columns = ColumnSource::kHost;
   bool moved = false;
+  // kThisTick: the bodies are the last PrepareVehicles' bodies, as the last MoveVehicles
+  // moved them when `moved`.
+  ColumnSource bodies_columns = ColumnSource::kHost;
 };
 
 // The counts fit the backends' 32-bit indices.

@@ -101,6 +101,15 @@ class CudaBackend final : public Backend {
       transferred_.to_host += host.size() * sizeof(T);
     }
   }
+  // `count` rows of a device column into host memory, queued (the caller synchronises).
+  template <class T>
+  void Download(const T* device, size_t count, T* host) const {
+    if (count > 0) {
+      THRONG_CUDA_CHECK(
+          cudaMemcpyAsync(host, device, count * sizeof(T), cudaMemcpyDeviceToHost, stream_));
+      transferred_.to_host += count * sizeof(T);
+    }
+  }
   TransferredBytes transferred() const override { return transferred_; }
   // Upload as a callable, for the pipelines' Set(host, copy) members.
   auto Uploader() const {
@@ -158,6 +167,25 @@ class CudaBackend final : public Backend {
     bool on_device_only = false;  // the host's copies were not written (VehicleDiscOutput)
   };
   DeviceAgentRows LastDiscRows() const;
+  // cuda_vehicles.cu: this tick's vehicle columns on the device, for the calls after their
+  // makers that promise ColumnSource::kThisTick: the last preparation's, the last
+  // follower's answers (throttle, brake and target speed as the braking capped them, in
+  // place) and the bodies as the last move moved them. A group is null unless its call ran
+  // this tick (since the last PrepareVehicles) and left `count` rows.
+  struct DeviceVehicleColumns {
+    // PrepareVehicles' outputs
+    const VehicleBody* bodies = nullptr;
+    const uint32_t* lane = nullptr;
+    const float *px = nullptr, *py = nullptr, *pz = nullptr, *yaw = nullptr, *speed = nullptr,
+                *wheel_angle = nullptr;
+    const uint16_t* profile = nullptr;  // null also where the vehicles have no profiles
+    // FollowSplines' answers
+    float *steering = nullptr, *throttle = nullptr, *brake = nullptr, *target_speed = nullptr,
+          *progress = nullptr;
+    // MoveVehicles' bodies
+    const VehicleBody* moved_bodies = nullptr;
+  };
+  DeviceVehicleColumns VehiclesThisTick(size_t count) const;
 
   SplineSetView Lanes() const;
   orca::ObstacleView Obstacles() const;
@@ -187,6 +215,10 @@ class CudaBackend final : public Backend {
   DeviceVector<int32_t> d_obst_next_, d_obst_prev_;
   DeviceVector<int32_t> d_grid_start_, d_grid_index_;  // the obstacle edge grid (CSR)
   DeviceVector<Vec2> d_segments_;
+
+  // How many times PrepareVehicles began: what a vehicle call leaves on the device is this
+  // tick's while the count is the one it saw (the path check's answer, for the braking).
+  uint64_t vehicle_tick_ = 0;
 
   Owned<VehiclePart> vehicles_;
   Owned<ForwardPart> forward_;

@@ -36,15 +36,24 @@ CollisionCounts CudaBackend::CountContacts(const ContactScene& scene, const Stop
     y = Raw(d.y);
     radius = Raw(d.radius);
   }
-  Upload(scene.bodies, scene.body_count, d.bodies);
+  // The bodies where this tick's preparation (and move) left them, else the host's.
+  const VehicleBody* bodies = nullptr;
+  if (scene.bodies_columns == ColumnSource::kThisTick) {
+    const DeviceVehicleColumns kept = VehiclesThisTick(scene.body_count);
+    bodies = scene.moved ? kept.moved_bodies : kept.bodies;
+  }
+  if (bodies == nullptr) {
+    Upload(scene.bodies, scene.body_count, d.bodies);
+    bodies = Raw(d.bodies);
+  }
   const auto n = static_cast<uint32_t>(scene.count);
   const auto body_count = static_cast<uint32_t>(scene.body_count);
   // The last ORCA solve's grid when it holds these agents, moved since; else its own sort.
   CollisionCounts counts;
-  if (!d.pipeline.CountOnSolveGrid(Policy(), LastOrcaGrid(), x, y, radius, n, Raw(d.bodies),
-                                   body_count, kGpuContactChunk, stop, &counts)) {
-    counts = d.pipeline.Count(Policy(), x, y, radius, n, Raw(d.bodies), body_count,
-                              kGpuContactChunk, stop);
+  if (!d.pipeline.CountOnSolveGrid(Policy(), LastOrcaGrid(), x, y, radius, n, bodies, body_count,
+                                   kGpuContactChunk, stop, &counts)) {
+    counts =
+        d.pipeline.Count(Policy(), x, y, radius, n, bodies, body_count, kGpuContactChunk, stop);
   }
   Synchronize();
   return counts;

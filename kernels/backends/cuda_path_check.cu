@@ -16,12 +16,20 @@ namespace throng {
 struct CudaBackend::PathPart {
   PathCheckPipeline<thrust::device_vector> pipeline;
   DeviceVector<float> in[7], clear;
+  // The rows of `clear` the last check left, and the vehicle tick it ran in (the braking
+  // reads it there: PathBrakingScene::columns).
+  size_t clear_rows = 0;
+  uint64_t clear_tick = 0;
   DeviceVector<VehicleBody> bodies;
   DeviceVector<uint32_t> spline;
   // The braking's columns in one block, moved in place (cuda_staging.cuh).
   CudaStaging staging;
   DeviceVector<uint8_t> brake_block;
   size_t brake_at[7] = {};
+  // The capped answers, gathered for their download when the follower's were capped where
+  // they lie.
+  DeviceVector<uint8_t> answers;
+  size_t answers_at[3] = {};
 };
 
 void CudaBackend::DropPart::operator()(PathPart* p) const { delete p; }
@@ -35,19 +43,23 @@ void CudaBackend::CheckPaths(const PathCheckParams& params, float max_brake_dece
   ThrowIfStopRequested(stop, "vehicles");  // one launch, as the ORCA stages
   if (!paths_) paths_.reset(new PathPart);
   PathPart& d = *paths_;
-  Upload(scene.progress, m, d.in[5]);
-  Upload(scene.speed, m, d.in[6]);
-  Upload(scene.bodies, m, d.bodies);
-  Upload(scene.spline, m, d.spline);
+  d.clear_rows = 0;
+  // The vehicles where this tick's preparation and follower left them, else the host's.
+  const DeviceVehicleColumns kept = VehiclesThisTick(m);
+  PathVehiclesView vehicles{kept.bodies, kept.lane, kept.progress, kept.speed};
+  if (scene.vehicle_columns != ColumnSource::kThisTick || kept.bodies == nullptr ||
+      kept.progress == nullptr) {
+    Upload(scene.progress, m, d.in[5]);
+    Upload(scene.speed, m, d.in[6]);
+    Upload(scene.bodies, m, d.bodies);
+    Upload(scene.spline, m, d.spline);
+    vehicles = {Raw(d.bodies), Raw(d.spline), Raw(d.in[5]), Raw(d.in[6])};
+  }
   d.clear.resize(m);
-  PathSceneView view{nullptr,
-                     nullptr,
-                     nullptr,
-                     nullptr,
-                     nullptr,
-                     static_cast<uint32_t>(n),
-                     {Raw(d.bodies), Raw(d.spline), Raw(d.in[5]), Raw(d.in[6])},
-                     static_cast<uint32_t>(m)};
+  PathSceneView view{nullptr,  nullptr,
+                     nullptr,  nullptr,
+                     nullptr,  static_cast<uint32_t>(n),
+                     vehicles, static_cast<uint32_t>(m)};
   const auto edge_count = static_cast<int32_t>(d_segments_.size() / 2);
   // The ORCA solve's grid already holds these points on the device: no upload, no sort.
   const bool shared = scene.points_were_last_solve &&
@@ -82,39 +94,75 @@ void CudaBackend::CheckPaths(const PathCheckParams& params, float max_brake_dece
   THRONG_CUDA_CHECK(cudaGetLastError());
   Download(d.clear, *clear);
   Synchronize();
+  d.clear_rows = m;
+  d.clear_tick = vehicle_tick_;
 }
 
-// The columns and the profiles go up in one block; the capped answers come down from it.
+// The columns and the profiles go up in one block, unless this tick's path check,
+// preparation and follower left them here (the profiles' table then goes up alone, and the
+// follower's answers are capped where they lie); the capped answers come down.
 uint64_t CudaBackend::BrakeForPaths(const PathBrakingScene& scene, const PathBrakingOutput& out) {
   const size_t m = scene.count;
   if (m == 0) return 0;
   if (!paths_) paths_.reset(new PathPart);
   PathPart& d = *paths_;
-  const size_t f = m * sizeof(float);
+  const DeviceVehicleColumns kept = VehiclesThisTick(m);
+  const bool this_tick = scene.columns == ColumnSource::kThisTick && kept.speed != nullptr &&
+                         kept.throttle != nullptr && d.clear_rows == m &&
+                         d.clear_tick == vehicle_tick_ &&
+                         (scene.profile == nullptr || kept.profile != nullptr);
+  const size_t f = m * sizeof(float), up = this_tick ? 0 : f;
   const HostColumnIn columns[7] = {
-      {out.target_speed, f},
-      {out.throttle, f},
-      {out.brake, f},
-      {scene.clear, f},
-      {scene.speed, f},
-      {scene.profile, scene.profile != nullptr ? m * sizeof(uint16_t) : 0},
+      {out.target_speed, up},
+      {out.throttle, up},
+      {out.brake, up},
+      {scene.clear, up},
+      {scene.speed, up},
+      {scene.profile, scene.profile != nullptr && !this_tick ? m * sizeof(uint16_t) : 0},
       {scene.profiles, scene.profile_count * sizeof(BrakingProfile)}};
   transferred_.to_backend += d.staging.Upload(columns, 7, d.brake_block, d.brake_at, stream_);
   uint8_t* block = Raw(d.brake_block);
   auto at = [&](int k) { return reinterpret_cast<float*>(block + d.brake_at[k]); };
   PathBrakingScene device_scene = scene;
-  device_scene.clear = at(3);
-  device_scene.speed = at(4);
-  device_scene.profile =
-      scene.profile != nullptr ? reinterpret_cast<const uint16_t*>(block + d.brake_at[5]) : nullptr;
   device_scene.profiles = reinterpret_cast<const BrakingProfile*>(block + d.brake_at[6]);
+  PathBrakingOutput device_out{at(0), at(1), at(2)};
+  if (this_tick) {
+    device_scene.clear = Raw(d.clear);
+    device_scene.speed = kept.speed;
+    device_scene.profile = scene.profile != nullptr ? kept.profile : nullptr;
+    device_out = {kept.target_speed, kept.throttle, kept.brake};
+  } else {
+    device_scene.clear = at(3);
+    device_scene.speed = at(4);
+    device_scene.profile = scene.profile != nullptr
+                               ? reinterpret_cast<const uint16_t*>(block + d.brake_at[5])
+                               : nullptr;
+  }
   const thrust::counting_iterator<size_t> first(0);
-  const uint64_t slowed = thrust::transform_reduce(
-      Policy(), first, first + m, PathBrakingFunctor{device_scene, {at(0), at(1), at(2)}},
-      uint64_t{0}, thrust::plus<uint64_t>());
+  const uint64_t slowed = thrust::transform_reduce(Policy(), first, first + m,
+                                                   PathBrakingFunctor{device_scene, device_out},
+                                                   uint64_t{0}, thrust::plus<uint64_t>());
   THRONG_CUDA_CHECK(cudaGetLastError());
   const HostColumnOut answers[3] = {{out.target_speed, f}, {out.throttle, f}, {out.brake, f}};
-  transferred_.to_host += d.staging.Download(d.brake_block, d.brake_at, answers, 3, stream_);
+  if (this_tick) {
+    // The capped answers gathered in one block, for one download (the block's last
+    // download has finished: Download waits for it).
+    const size_t bytes[3] = {f, f, f};
+    d.answers.resize(LayOutColumns(bytes, 3, d.answers_at));
+    uint8_t* gathered = Raw(d.answers);
+    CopyOnDevice(gathered + d.answers_at[0], device_out.target_speed, f);
+    CopyOnDevice(gathered + d.answers_at[1], device_out.throttle, f);
+    CopyOnDevice(gathered + d.answers_at[2], device_out.brake, f);
+    transferred_.to_host += d.staging.Download(d.answers, d.answers_at, answers, 3, stream_);
+  } else {
+    transferred_.to_host += d.staging.Download(d.brake_block, d.brake_at, answers, 3, stream_);
+    // The follower's copies capped too, so that they stay what the host holds.
+    if (kept.throttle != nullptr) {
+      CopyOnDevice(kept.target_speed, at(0), f);
+      CopyOnDevice(kept.throttle, at(1), f);
+      CopyOnDevice(kept.brake, at(2), f);
+    }
+  }
   return slowed;
 }
 

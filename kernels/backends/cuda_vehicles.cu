@@ -37,6 +37,10 @@ struct CudaBackend::VehiclePart {
   // The rows the last preparation left in prepare_out (the follower reads them there:
   // FollowRunOptions::vehicles), 0 while one runs or after one that failed.
   size_t prepared_rows = 0;
+  bool prepared_profiles = false;  // the last preparation wrote profiles
+  // The rows the last follower left in `out` and the last move in move_in's bodies, this
+  // tick (VehiclesThisTick); 0 while one runs, and from the next preparation on.
+  size_t followed_rows = 0, moved_rows = 0;
   // The move's columns in one block each way (cuda_staging.cuh); the bodies move in place
   // in the input block.
   CudaStaging staging;
@@ -64,6 +68,7 @@ void CudaBackend::FollowSplines(const FollowerParams& params, float world_speed_
   if (!vehicles_) vehicles_.reset(new VehiclePart);
   VehiclePart& d = *vehicles_;
   const size_t n = v.size();
+  d.followed_rows = 0;
   const bool this_tick =
       options.vehicles == ColumnSource::kThisTick && n > 0 && d.prepared_rows == n;
   VehicleInputView in{};
@@ -133,6 +138,7 @@ void CudaBackend::FollowSplines(const FollowerParams& params, float world_speed_
   const int wanted = options.debug_to_host ? VehiclePart::kFollowerOutputs : 6;
   for (int k = 0; k < wanted; ++k) Download(d.out[k], *host[k]);
   Synchronize();
+  d.followed_rows = n;
 }
 
 void CudaBackend::QuerySplines(const SplineQueries& q, SplineQueryResults* out) {
@@ -172,10 +178,11 @@ void CudaBackend::PrepareVehicles(const VehiclePrepareParams& params,
                                   const VehiclePrepareScene& scene,
                                   const VehiclePrepareOutput& out) {
   const size_t n = scene.count;
+  ++vehicle_tick_;  // a new tick: what the vehicle calls left is no longer this tick's
+  if (vehicles_) vehicles_->prepared_rows = vehicles_->followed_rows = vehicles_->moved_rows = 0;
   if (n == 0) return;
   if (!vehicles_) vehicles_.reset(new VehiclePart);
   VehiclePart& d = *vehicles_;
-  d.prepared_rows = 0;
   const size_t f = n * sizeof(float), u = n * sizeof(uint32_t);
   const size_t lanes = scene.lanes.count * sizeof(uint32_t);
   auto bytes = [](const void* column, size_t size) { return column != nullptr ? size : 0; };
@@ -256,31 +263,64 @@ void CudaBackend::PrepareVehicles(const VehiclePrepareParams& params,
                                      {out.bodies, n * sizeof(VehicleBody)}};
   transferred_.to_host += d.staging.Download(d.prepare_out, d.prepare_out_at, columns, 14, stream_);
   d.prepared_rows = n;
+  d.prepared_profiles = profiles;
 }
 
-// The pose, controls and bodies go up in one block; the wheel angles, the moved bodies and
-// the next state's columns come down (until the state lives here, issue 37).
+// The pose, controls and bodies go up in one block, unless this tick's preparation,
+// follower and braking left them here (the bodies are then copied within the device into
+// that block, where they move in place); the wheel angles, the moved bodies and the next
+// state's columns come down (until the state lives here, issue 37).
 void CudaBackend::MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,
                                const VehicleMoveOutput& out) {
   const size_t n = scene.count;
   if (n == 0) return;
   if (!vehicles_) vehicles_.reset(new VehiclePart);
   VehiclePart& d = *vehicles_;
+  const DeviceVehicleColumns kept = VehiclesThisTick(n);
+  const bool this_tick = params.columns == ColumnSource::kThisTick && kept.bodies != nullptr &&
+                         kept.steering != nullptr;
+  d.moved_rows = 0;
   const size_t f = n * sizeof(float), b = n * sizeof(VehicleBody);
+  const size_t up = this_tick ? 0 : f;
   // The bodies first: the download of the moved ones then copies only them.
-  const HostColumnIn in_columns[11] = {
-      {out.bodies, b},     {scene.px, f},    {scene.py, f},          {scene.pz, f},
-      {scene.yaw, f},      {scene.speed, f}, {scene.wheel_angle, f}, {scene.steering, f},
-      {scene.throttle, f}, {scene.brake, f}, {scene.progress, f}};
-  transferred_.to_backend += d.staging.Upload(in_columns, 11, d.move_in, d.move_in_at, stream_);
+  const HostColumnIn in_columns[11] = {{out.bodies, this_tick ? 0 : b},
+                                       {scene.px, up},
+                                       {scene.py, up},
+                                       {scene.pz, up},
+                                       {scene.yaw, up},
+                                       {scene.speed, up},
+                                       {scene.wheel_angle, up},
+                                       {scene.steering, up},
+                                       {scene.throttle, up},
+                                       {scene.brake, up},
+                                       {scene.progress, up}};
+  if (this_tick) {
+    size_t in_bytes[11] = {b};
+    d.move_in.resize(LayOutColumns(in_bytes, 11, d.move_in_at));
+    CopyOnDevice(Raw(d.move_in) + d.move_in_at[0], kept.bodies, b);
+  } else {
+    transferred_.to_backend += d.staging.Upload(in_columns, 11, d.move_in, d.move_in_at, stream_);
+  }
   const size_t out_bytes[7] = {f, f, f, f, f, f, f};
   d.move_out.resize(LayOutColumns(out_bytes, 7, d.move_out_at));
   uint8_t* in_block = Raw(d.move_in);
   uint8_t* out_block = Raw(d.move_out);
   auto in = [&](int k) { return reinterpret_cast<float*>(in_block + d.move_in_at[k]); };
   auto at = [&](int k) { return reinterpret_cast<float*>(out_block + d.move_out_at[k]); };
-  const VehicleMoveScene device_scene{in(1), in(2), in(3), in(4),  in(5), in(6),
-                                      in(7), in(8), in(9), in(10), n};
+  const VehicleMoveScene device_scene =
+      this_tick ? VehicleMoveScene{kept.px,
+                                   kept.py,
+                                   kept.pz,
+                                   kept.yaw,
+                                   kept.speed,
+                                   kept.wheel_angle,
+                                   kept.steering,
+                                   kept.throttle,
+                                   kept.brake,
+                                   kept.progress,
+                                   n}
+                : VehicleMoveScene{in(1), in(2), in(3), in(4),  in(5), in(6),
+                                   in(7), in(8), in(9), in(10), n};
   VehicleBody* bodies = reinterpret_cast<VehicleBody*>(in_block + d.move_in_at[0]);
   const VehicleMoveOutput device_out{at(0), bodies, at(1), at(2), at(3), at(4), at(5), at(6)};
   thrust::for_each_n(Policy(), thrust::counting_iterator<size_t>(0), n,
@@ -292,6 +332,7 @@ void CudaBackend::MoveVehicles(const VehicleMoveParams& params, const VehicleMov
       {out.wheel_angle, f},  {out.x, f}, {out.y, f}, {out.z, f}, {out.yaw, f}, {out.speed, f},
       {out.progress_hint, f}};
   transferred_.to_host += d.staging.Download(d.move_out, d.move_out_at, next, 7, stream_);
+  d.moved_rows = n;
 }
 
 // The bodies, speeds and layout go up in one block; the discs' ten agent columns come down
@@ -303,8 +344,11 @@ void CudaBackend::WriteVehicleDiscs(const VehicleDiscScene& scene, const Vehicle
   const size_t discs = scene.disc_start[m];
   if (!vehicles_) vehicles_.reset(new VehiclePart);
   VehiclePart& d = *vehicles_;
-  const HostColumnIn in_columns[3] = {{scene.bodies, m * sizeof(VehicleBody)},
-                                      {scene.speed, m * sizeof(float)},
+  // The bodies and speeds where this tick's preparation left them, else the host's.
+  const DeviceVehicleColumns kept = VehiclesThisTick(m);
+  const bool this_tick = scene.columns == ColumnSource::kThisTick && kept.bodies != nullptr;
+  const HostColumnIn in_columns[3] = {{scene.bodies, this_tick ? 0 : m * sizeof(VehicleBody)},
+                                      {scene.speed, this_tick ? 0 : m * sizeof(float)},
                                       {scene.disc_start, (m + 1) * sizeof(uint32_t)}};
   transferred_.to_backend += d.staging.Upload(in_columns, 3, d.discs_in, d.discs_in_at, stream_);
   size_t out_bytes[kAgentColumnsOutCount];
@@ -312,9 +356,9 @@ void CudaBackend::WriteVehicleDiscs(const VehicleDiscScene& scene, const Vehicle
   d.discs_out.resize(LayOutColumns(out_bytes, kAgentColumnsOutCount, d.discs_out_at));
   const uint8_t* in_block = Raw(d.discs_in);
   const VehicleDiscScene device_scene{
-      reinterpret_cast<const VehicleBody*>(in_block + d.discs_in_at[0]),
-      reinterpret_cast<const float*>(in_block + d.discs_in_at[1]),
-      reinterpret_cast<const uint32_t*>(in_block + d.discs_in_at[2]), m};
+      this_tick ? kept.bodies : reinterpret_cast<const VehicleBody*>(in_block + d.discs_in_at[0]),
+      this_tick ? kept.speed : reinterpret_cast<const float*>(in_block + d.discs_in_at[1]),
+      reinterpret_cast<const uint32_t*>(in_block + d.discs_in_at[2]), m, ColumnSource::kHost};
   const VehicleDiscOutput device_out{out.first_id,
                                      AgentColumnsOutAt(Raw(d.discs_out), d.discs_out_at)};
   thrust::for_each_n(Policy(), thrust::counting_iterator<size_t>(0), m,
@@ -329,6 +373,41 @@ void CudaBackend::WriteVehicleDiscs(const VehicleDiscScene& scene, const Vehicle
   d.disc_first_id = out.first_id;
   d.disc_rows = discs;
   d.discs_on_device_only = !out.to_host;
+}
+
+CudaBackend::DeviceVehicleColumns CudaBackend::VehiclesThisTick(size_t count) const {
+  DeviceVehicleColumns c;
+  if (!vehicles_ || count == 0) return c;
+  VehiclePart& d = *vehicles_;
+  if (d.prepared_rows == count) {
+    // The preparation's output block: id, spline id, px, py, pz, yaw, speed, hint, max
+    // speed, wheel angle, turn before move, profile, lane, body.
+    const uint8_t* block = Raw(d.prepare_out);
+    auto at_f = [&](int k) { return reinterpret_cast<const float*>(block + d.prepare_out_at[k]); };
+    c.px = at_f(2);
+    c.py = at_f(3);
+    c.pz = at_f(4);
+    c.yaw = at_f(5);
+    c.speed = at_f(6);
+    c.wheel_angle = at_f(9);
+    if (d.prepared_profiles) {
+      c.profile = reinterpret_cast<const uint16_t*>(block + d.prepare_out_at[11]);
+    }
+    c.lane = reinterpret_cast<const uint32_t*>(block + d.prepare_out_at[12]);
+    c.bodies = reinterpret_cast<const VehicleBody*>(block + d.prepare_out_at[13]);
+  }
+  if (d.followed_rows == count) {
+    // FollowerOutputView's order: steering, throttle, brake, target speed, cte, progress.
+    c.steering = Raw(d.out[0]);
+    c.throttle = Raw(d.out[1]);
+    c.brake = Raw(d.out[2]);
+    c.target_speed = Raw(d.out[3]);
+    c.progress = Raw(d.out[5]);
+  }
+  if (d.moved_rows == count) {
+    c.moved_bodies = reinterpret_cast<const VehicleBody*>(Raw(d.move_in) + d.move_in_at[0]);
+  }
+  return c;
 }
 
 CudaBackend::DeviceAgentRows CudaBackend::LastDiscRows() const {

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/input/column_source.h"
 #include "kernels/vehicles/vehicle_body.h"
 
 namespace throng {
@@ -38,6 +39,9 @@ struct PathCheckScene {
   // as the world builds both. A parallel backend then reads that solve's neighbour grid
   // instead of sorting the points again; the answers are the same either way.
   bool points_were_last_solve = false;
+  // kThisTick: bodies, spline and speed are the last PrepareVehicles' bodies, lane and
+  // speed, and progress the last FollowSplines' progress (a device reads its own copies).
+  ColumnSource vehicle_columns = ColumnSource::kHost;
 };
 
 // Braking for what the path check found: a vehicle's brakes and speed loop, as its
@@ -58,6 +62,10 @@ struct PathBrakingScene {
   const BrakingProfile* profiles;
   size_t profile_count;
   size_t count;
+  // kThisTick: clear is the last CheckPaths' answer, speed and profile the last
+  // PrepareVehicles' speed and profile, and the output's columns the last FollowSplines'
+  // target speed, throttle and brake (a device caps its own copies, then brings them home).
+  ColumnSource columns = ColumnSource::kHost;
 };
 
 // The follower's answers, in and out: a vehicle whose target speed is above the speed

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/input/column_source.h"
 #include "kernels/orca/orca_types.h"
 #include "kernels/vehicles/vehicle_body.h"
 
@@ -20,6 +21,9 @@ struct VehicleDiscScene {
   const float* speed;
   const uint32_t* disc_start;  // count + 1 entries, from 0
   size_t count;
+  // kThisTick: bodies and speed are the last PrepareVehicles' bodies and speed (a device
+  // reads its own copies).
+  ColumnSource columns = ColumnSource::kHost;
 };
 
 // The solve's agent columns (AgentColumns), from the first disc's row on. Each disc's id is

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 
+#include "kernels/input/column_source.h"
 #include "kernels/math/frame.cuh"
 #include "kernels/vehicles/bicycle_params.h"
 #include "kernels/vehicles/vehicle_body.h"
@@ -16,6 +17,11 @@ struct VehicleMoveParams {
   Frame frame;  // the caller's
   BicycleParams bicycle;
   float dt = 0.f;
+  // kThisTick: the scene's pose, speed and wheel angle and the output's bodies (as they
+  // come in) are the last PrepareVehicles' columns of those names, steering and progress
+  // the last FollowSplines' and throttle and brake its as the last BrakeForPaths capped
+  // them (a device reads its own copies).
+  ColumnSource columns = ColumnSource::kHost;
 };
 
 // Per vehicle, internal frame: the pose, speed and wheel angle it moves from, the controls

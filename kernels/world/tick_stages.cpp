@@ -136,11 +136,12 @@ void Stats(TickContext& c) {
   stats.audited_false_negatives = orca.audited_false_negatives;
   stats.vehicles_braking = c.vehicles_braking;
   // The pedestrians only (the first n): the vehicles' discs follow them in the ORCA columns.
-  // The solve's pedestrians, as the move left them when the tick integrated.
-  const CollisionCounts collisions =
-      w.backend->CountContacts({oa.px.data(), oa.py.data(), oa.radius.data(), n, w.bodies.data(),
-                                w.bodies.size(), ColumnSource::kThisTick, c.options.integrate},
-                               c.options.stop);
+  // The solve's pedestrians and the preparation's bodies, as the moves left them when the
+  // tick integrated.
+  const CollisionCounts collisions = w.backend->CountContacts(
+      {oa.px.data(), oa.py.data(), oa.radius.data(), n, w.bodies.data(), w.bodies.size(),
+       ColumnSource::kThisTick, c.options.integrate, ColumnSource::kThisTick},
+      c.options.stop);
   stats.agent_overlaps = collisions.agent_pairs;
   stats.vehicle_overlaps = collisions.agent_vehicle;
   stats.agents_in_obstacles = collisions.agents_in_obstacles;

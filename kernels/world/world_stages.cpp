@@ -264,6 +264,7 @@ uint64_t CheckVehiclePaths(const WorldConfig& config, const Snapshot& s, const S
     scene.speed = vc.speed.data();
     scene.vehicles = m;
     scene.points_were_last_solve = true;  // AddVehicleDiscs, then the ORCA stage
+    scene.vehicle_columns = ColumnSource::kThisTick;  // DriveVehicles' calls, as they left them
     // It looks as far ahead as the weakest brakes need.
     float weakest_brake = config.follower.max_brake_decel;
     for (const FollowerParams& p : vc.profiles) {
@@ -278,10 +279,13 @@ uint64_t CheckVehiclePaths(const WorldConfig& config, const Snapshot& s, const S
   for (const FollowerParams& p : vc.profiles) {
     w.braking_profiles.push_back({p.max_brake_decel, p.speed_gain});
   }
-  return w.backend->BrakeForPaths({config.path_check.gap, w.clear.data(), vc.speed.data(),
-                                   vc.profile.empty() ? nullptr : vc.profile.data(),
-                                   w.braking_profiles.data(), w.braking_profiles.size(), m},
-                                  {fr.target_speed.data(), fr.throttle.data(), fr.brake.data()});
+  // The path check's answer, the preparation's columns and the follower's answers, as
+  // those calls left them.
+  return w.backend->BrakeForPaths(
+      {config.path_check.gap, w.clear.data(), vc.speed.data(),
+       vc.profile.empty() ? nullptr : vc.profile.data(), w.braking_profiles.data(),
+       w.braking_profiles.size(), m, ColumnSource::kThisTick},
+      {fr.target_speed.data(), fr.throttle.data(), fr.brake.data()});
 }
 
 // The vehicles' bodies as discs after the pedestrians, non-cooperative: pedestrians take
@@ -300,8 +304,10 @@ void AddVehicleDiscs(const WorldConfig& config, World::Internals& w) {
   w.disc_start[m] = discs;
   if (m == 0) return;
   oa.Resize(n + discs);
-  w.backend->WriteVehicleDiscs({w.bodies.data(), vc.speed.data(), w.disc_start.data(), m},
-                               {static_cast<uint32_t>(n), oa.Out(n), !SolveReadsThisTick(config)});
+  // The preparation's bodies and speeds, as it left them.
+  w.backend->WriteVehicleDiscs(
+      {w.bodies.data(), vc.speed.data(), w.disc_start.data(), m, ColumnSource::kThisTick},
+      {static_cast<uint32_t>(n), oa.Out(n), !SolveReadsThisTick(config)});
 }
 
 // Results in the caller's frame, and what the detectors make of them (per-id memory is
@@ -467,7 +473,8 @@ void Integrate(const WorldConfig& config, const Snapshot& s, World::Internals& w
   nv.z.resize(m);
   nv.progress_hint.resize(m);
   if (m == 0) return;
-  w.backend->MoveVehicles({frame, config.vehicle_defaults.bicycle, dt},
+  // The preparation's pose and bodies, the follower's controls as the braking capped them.
+  w.backend->MoveVehicles({frame, config.vehicle_defaults.bicycle, dt, ColumnSource::kThisTick},
                           {vc.px.data(), vc.py.data(), vc.pz.data(), vc.yaw.data(), vc.speed.data(),
                            vc.wheel_angle.data(), fr.steering.data(), fr.throttle.data(),
                            fr.brake.data(), fr.progress.data(), m},

@@ -98,6 +98,12 @@ class ChainCheckBackend : public CpuForwardingBackend {
         kept_.erase(name);
       }
     });
+    Keep("vready.lane", out.lane, m);
+    Keep("vready.bodies", out.bodies, m);
+    // A new tick: what the later vehicle calls of the last one left is no longer this tick's.
+    for (const char* name : kFollowed) kept_.erase(name);
+    kept_.erase("paths.clear");
+    kept_.erase("vmove.bodies");
   }
 
   // The follower's vehicles are the preparation's columns (a device reads them there, the
@@ -127,6 +133,9 @@ class ChainCheckBackend : public CpuForwardingBackend {
       });
     }
     cpu_.FollowSplines(params, world_speed_limit, v, options, out);
+    std::vector<float>* const followed[5] = {&out->steering, &out->throttle, &out->brake,
+                                             &out->target_speed, &out->progress};
+    for (int k = 0; k < 5; ++k) Keep(kFollowed[k], followed[k]->data(), followed[k]->size());
     if (!options.debug_to_host) {  // as a device leaves them: not written
       for (std::vector<float>* c :
            {&out->position_delta, &out->heading_delta, &out->look_ahead, &out->target_x,
@@ -137,7 +146,13 @@ class ChainCheckBackend : public CpuForwardingBackend {
     }
   }
 
+  // With kThisTick, the bodies and speeds are the preparation's (a device reads them there).
   void WriteVehicleDiscs(const VehicleDiscScene& scene, const VehicleDiscOutput& out) override {
+    if (scene.columns == ColumnSource::kThisTick && scene.count > 0) {
+      ++checked_calls_;
+      Check("discs", "vready.bodies", scene.bodies, scene.count, /*whole=*/true);
+      Check("discs", "vready.speed", scene.speed, scene.count, true);
+    }
     cpu_.WriteVehicleDiscs(scene, out);
     const size_t discs = scene.count > 0 ? scene.disc_start[scene.count] : 0;
     KeepAgents("discs", out.agents, discs);
@@ -369,7 +384,58 @@ class ChainCheckBackend : public CpuForwardingBackend {
       device.agent_vy = Kept<float>("solve.vy");
       device.agent_radius = Kept<float>("solve.radius");
     }
+    if (s.vehicle_columns == ColumnSource::kThisTick && s.vehicles > 0) {
+      ++checked_calls_;
+      Check("paths", "vready.bodies", s.bodies, s.vehicles, /*whole=*/true);
+      Check("paths", "vready.lane", s.spline, s.vehicles, true);
+      Check("paths", "vready.speed", s.speed, s.vehicles, true);
+      Check("paths", "vfollow.progress", s.progress, s.vehicles, true);
+    }
     cpu_.CheckPaths(params, max_brake_decel, device, stop, clear);
+    Keep("paths.clear", clear->data(), clear->size());
+  }
+
+  // With kThisTick, the braking reads the path check's answer and the preparation's
+  // columns, and caps the follower's answers where a device left them.
+  uint64_t BrakeForPaths(const PathBrakingScene& s, const PathBrakingOutput& out) override {
+    const size_t m = s.count;
+    if (s.columns == ColumnSource::kThisTick && m > 0) {
+      ++checked_calls_;
+      Check("brake", "paths.clear", s.clear, m, /*whole=*/true);
+      Check("brake", "vready.speed", s.speed, m, true);
+      if (s.profile != nullptr) Check("brake", "vready.profile", s.profile, m, true);
+      Check("brake", "vfollow.target_speed", out.target_speed, m, true);
+      Check("brake", "vfollow.throttle", out.throttle, m, true);
+      Check("brake", "vfollow.brake", out.brake, m, true);
+    }
+    const uint64_t slowed = cpu_.BrakeForPaths(s, out);
+    Keep("vfollow.target_speed", out.target_speed, m);
+    Keep("vfollow.throttle", out.throttle, m);
+    Keep("vfollow.brake", out.brake, m);
+    return slowed;
+  }
+
+  // With kThisTick, the vehicles move from the preparation's pose and body under the
+  // follower's controls as the braking capped them.
+  void MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& s,
+                    const VehicleMoveOutput& out) override {
+    const size_t m = s.count;
+    if (params.columns == ColumnSource::kThisTick && m > 0) {
+      ++checked_calls_;
+      Check("vmove", "vready.px", s.px, m, /*whole=*/true);
+      Check("vmove", "vready.py", s.py, m, true);
+      Check("vmove", "vready.pz", s.pz, m, true);
+      Check("vmove", "vready.yaw", s.yaw, m, true);
+      Check("vmove", "vready.speed", s.speed, m, true);
+      Check("vmove", "vready.wheel_angle", s.wheel_angle, m, true);
+      Check("vmove", "vready.bodies", out.bodies, m, true);
+      Check("vmove", "vfollow.steering", s.steering, m, true);
+      Check("vmove", "vfollow.throttle", s.throttle, m, true);
+      Check("vmove", "vfollow.brake", s.brake, m, true);
+      Check("vmove", "vfollow.progress", s.progress, m, true);
+    }
+    cpu_.MoveVehicles(params, s, out);
+    Keep("vmove.bodies", out.bodies, m);
   }
 
   CollisionCounts CountContacts(const ContactScene& s, const StopRequested& stop) override {
@@ -378,6 +444,11 @@ class ChainCheckBackend : public CpuForwardingBackend {
       Check("contacts", s.moved ? "move.px" : "solve.px", s.x, s.count, s.moved);
       Check("contacts", s.moved ? "move.py" : "solve.py", s.y, s.count, s.moved);
       Check("contacts", "solve.radius", s.radius, s.count);
+    }
+    if (s.bodies_columns == ColumnSource::kThisTick && s.body_count > 0) {
+      ++checked_calls_;
+      Check("contacts", s.moved ? "vmove.bodies" : "vready.bodies", s.bodies, s.body_count,
+            /*whole=*/true);
     }
     ContactScene device = s;
     if (s.columns == ColumnSource::kThisTick && s.count > 0) {
@@ -408,6 +479,10 @@ class ChainCheckBackend : public CpuForwardingBackend {
   // The move's next state columns, and the names they are kept under.
   static constexpr const char* kMovedState[6] = {"move.x",       "move.y",       "move.z",
                                                  "move.next_vx", "move.next_vy", "move.next_vz"};
+  // The follower's answers the vehicle calls after it read (the braking caps three).
+  static constexpr const char* kFollowed[5] = {"vfollow.steering", "vfollow.throttle",
+                                               "vfollow.brake", "vfollow.target_speed",
+                                               "vfollow.progress"};
   static constexpr const char* kKeptState[6] = {"kept.x",  "kept.y",  "kept.z",
                                                 "kept.vx", "kept.vy", "kept.vz"};
   void KeepAs(const std::string& from, const std::string& to) {

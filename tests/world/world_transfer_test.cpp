@@ -99,19 +99,26 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
     if (scene.profile != nullptr) copied_.to_host += scene.count * sizeof(uint16_t);
     cpu_.PrepareVehicles(params, scene, out);
   }
+  // With kThisTick, nothing goes in: the preparation's, follower's and braking's columns.
   void MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,
                     const VehicleMoveOutput& out) override {
-    copied_.to_backend += scene.count * kDriveBytesIn;
+    if (params.columns == ColumnSource::kHost) copied_.to_backend += scene.count * kDriveBytesIn;
     copied_.to_host += scene.count * kDriveBytesOut;
     cpu_.MoveVehicles(params, scene, out);
   }
+  // The profiles' table always; the columns only from the host.
   uint64_t BrakeForPaths(const PathBrakingScene& scene, const PathBrakingOutput& out) override {
-    copied_.to_backend += scene.count * kBrakeBytesIn;
+    copied_.to_backend += scene.profile_count * sizeof(BrakingProfile);
+    if (scene.columns == ColumnSource::kHost) {
+      copied_.to_backend += scene.count * (kBrakeBytesIn + (scene.profile != nullptr ? 2 : 0));
+    }
     copied_.to_host += scene.count * kBrakeBytesOut;
     return cpu_.BrakeForPaths(scene, out);
   }
+  // The layout always; the bodies and speeds only from the host.
   void WriteVehicleDiscs(const VehicleDiscScene& scene, const VehicleDiscOutput& out) override {
-    copied_.to_backend += scene.count * kDiscBytesIn + sizeof(uint32_t);
+    copied_.to_backend += (scene.count + 1) * sizeof(uint32_t);
+    if (scene.columns == ColumnSource::kHost) copied_.to_backend += scene.count * kDiscBytesIn;
     if (out.to_host) copied_.to_host += scene.disc_start[scene.count] * kDiscBytesOut;
     cpu_.WriteVehicleDiscs(scene, out);
   }
@@ -127,13 +134,18 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
   }
   CollisionCounts CountContacts(const ContactScene& scene, const StopRequested& stop) override {
     if (scene.columns == ColumnSource::kHost) copied_.to_backend += scene.count * kContactBytesIn;
-    copied_.to_backend += scene.body_count * sizeof(VehicleBody);
+    if (scene.bodies_columns == ColumnSource::kHost) {
+      copied_.to_backend += scene.body_count * sizeof(VehicleBody);
+    }
     std::this_thread::sleep_for(contacts_delay);
     return cpu_.CountContacts(scene, stop);
   }
   void CheckPaths(const PathCheckParams& params, float max_brake_decel, const PathCheckScene& scene,
                   const StopRequested& stop, std::vector<float>* clear) override {
     cpu_.CheckPaths(params, max_brake_decel, scene, stop, clear);
+    if (scene.vehicle_columns == ColumnSource::kHost) {
+      copied_.to_backend += scene.vehicles * kPathBytesIn;
+    }
     copied_.to_host += clear->size() * sizeof(float);
   }
 
@@ -147,12 +159,18 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
   // the local columns (three floats and a count) come back only when asked for.
   static constexpr uint64_t kReportBytesIn = 47, kReportBytesOut = 14, kReportLocalBytesOut = 14;
   static constexpr uint64_t kMoveBytesIn = 36, kMovedPositionBytes = 12, kNextStateBytes = 24;
+  // Body, pose, speed, wheel angle, controls and progress in; body, wheel angle and the next
+  // state out.
   static constexpr uint64_t kDriveBytesIn = 64, kDriveBytesOut = 52;
+  // The path check's body, lane, progress and speed.
+  static constexpr uint64_t kPathBytesIn = sizeof(VehicleBody) + 12;
   // Memory, id, spline id, x, y, yaw, speed in; memory, 11 columns, lane, body out.
   static constexpr uint64_t kReadyBytesIn = sizeof(VehicleMemory) + 24;
   static constexpr uint64_t kReadyBytesOut = sizeof(VehicleMemory) + 48 + sizeof(VehicleBody);
-  static constexpr uint64_t kDiscBytesIn = 32, kDiscBytesOut = 37;
-  static constexpr uint64_t kBrakeBytesIn = 22, kBrakeBytesOut = 12;
+  // Body and speed in (beyond the layout); the ten agent columns out.
+  static constexpr uint64_t kDiscBytesIn = 28, kDiscBytesOut = 37;
+  // Three answers, the clear distance and the speed in (a profile besides); three out.
+  static constexpr uint64_t kBrakeBytesIn = 20, kBrakeBytesOut = 12;
   static constexpr uint64_t kPrepareBytesOut = 55;
   size_t solved_rows = 0;  // the last solve's: the pedestrians and the vehicles' discs
   // What the pedestrians' report, move and fetch copied, of copied_.
@@ -226,6 +244,9 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
     const uint64_t ready_out = CopyCountingBackend::kReadyBytesOut +
                                (world.state().vehicles.profile.empty() ? 0 : sizeof(uint16_t));
     const uint64_t lanes = s.config.splines.size();
+    const uint64_t braking_table =
+        sizeof(BrakingProfile) *
+        (1 + (world.state().vehicles.profile.empty() ? 0 : s.config.vehicle_profiles.size()));
     ASSERT_GT(prepare_in, 8u);  // positions, and more
     world.Advance(1, s.initial.dt, &result);
     const TransferredBytes after = backend.transferred();
@@ -253,30 +274,29 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
     const uint64_t solved = backend.solved_rows;
     EXPECT_GT(solved, n);
     // The preparation, the follower, the discs, the path check and the braking are the
-    // vehicles' stage; the follower reads the vehicles where the preparation left them and
+    // vehicles' stage; the calls after the preparation read the vehicles where it left them
+    // (the discs their layout besides, the braking its profiles' table), the follower
     // brings back its six results (no debug columns: TickOptions::debug is off), and the
     // discs stay for the solve.
-    EXPECT_EQ(
-        t.stage_bytes_to_backend[static_cast<size_t>(Stage::kVehicles)],
-        m * (ready_in + CopyCountingBackend::kDiscBytesIn + CopyCountingBackend::kBrakeBytesIn) +
-            lanes * 2 * sizeof(uint32_t) + sizeof(uint32_t));
+    EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kVehicles)],
+              m * (ready_in + sizeof(uint32_t)) + lanes * 2 * sizeof(uint32_t) + sizeof(uint32_t) +
+                  braking_table);
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kVehicles)],
               m * (ready_out + CopyCountingBackend::kFollowResultBytesOut + sizeof(float) +
                    CopyCountingBackend::kBrakeBytesOut));
-    // The pedestrians' and the vehicles' moves are the integrate stage's; the pedestrians'
-    // columns are the solve's, the preparation's and the report's.
-    EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kIntegrate)],
-              m * CopyCountingBackend::kDriveBytesIn);
+    // The pedestrians' and the vehicles' moves are the integrate stage's; they read the
+    // columns the tick's earlier calls left, and copy nothing in.
+    EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kIntegrate)], 0u);
     // The moved internal positions stay for the contact count; the next state comes back
     // (the Advance's last tick).
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kIntegrate)],
               n * CopyCountingBackend::kNextStateBytes + m * CopyCountingBackend::kDriveBytesOut);
     // The pedestrians' report (results, detectors, sums) and the contact count after the
-    // move are the stats stage's: only the vehicles' bodies go in (the memory is what the
-    // kept tick's report left, the same pedestrians in the same order), and only the
-    // results come back (the memory stays there until the host asks for it).
-    EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kStats)],
-              m * sizeof(VehicleBody));
+    // move are the stats stage's: nothing goes in (the memory is what the kept tick's
+    // report left, the same pedestrians in the same order; the bodies what the move
+    // moved), and only the results come back (the memory stays there until the host asks
+    // for it).
+    EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kStats)], 0u);
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kStats)],
               n * CopyCountingBackend::kReportBytesOut);
   }
