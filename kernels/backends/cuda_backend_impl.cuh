@@ -184,8 +184,17 @@ class CudaBackend final : public Backend {
           *progress = nullptr;
     // MoveVehicles' bodies
     const VehicleBody* moved_bodies = nullptr;
+    // The last preparation left its columns on the device only (VehiclePrepareParams::
+    // outputs_to_host), whatever their count: a call promised them that cannot read them
+    // here must not read the host's either (ThrowIfPreparedOnDeviceOnly).
+    bool prepared_on_device_only = false;
   };
   DeviceVehicleColumns VehiclesThisTick(size_t count) const;
+  // Throws std::logic_error naming `call` when it was promised this tick's prepared vehicles
+  // (`promised`), could not read them on the device (`read_here` false) and the host never
+  // got them.
+  static void ThrowIfPreparedOnDeviceOnly(const char* call, bool promised, bool read_here,
+                                          const DeviceVehicleColumns& kept);
 
   SplineSetView Lanes() const;
   orca::ObstacleView Obstacles() const;

@@ -47,8 +47,10 @@ void CudaBackend::CheckPaths(const PathCheckParams& params, float max_brake_dece
   // The vehicles where this tick's preparation and follower left them, else the host's.
   const DeviceVehicleColumns kept = VehiclesThisTick(m);
   PathVehiclesView vehicles{kept.bodies, kept.lane, kept.progress, kept.speed};
-  if (scene.vehicle_columns != ColumnSource::kThisTick || kept.bodies == nullptr ||
-      kept.progress == nullptr) {
+  const bool promised = scene.vehicle_columns == ColumnSource::kThisTick;
+  const bool this_tick = promised && kept.bodies != nullptr && kept.progress != nullptr;
+  ThrowIfPreparedOnDeviceOnly("CheckPaths", promised, this_tick, kept);
+  if (!this_tick) {
     Upload(scene.progress, m, d.in[5]);
     Upload(scene.speed, m, d.in[6]);
     Upload(scene.bodies, m, d.bodies);
@@ -111,6 +113,8 @@ uint64_t CudaBackend::BrakeForPaths(const PathBrakingScene& scene, const PathBra
                          kept.throttle != nullptr && d.clear_rows == m &&
                          d.clear_tick == vehicle_tick_ &&
                          (scene.profile == nullptr || kept.profile != nullptr);
+  ThrowIfPreparedOnDeviceOnly("BrakeForPaths", scene.columns == ColumnSource::kThisTick, this_tick,
+                              kept);
   const size_t f = m * sizeof(float), up = this_tick ? 0 : f;
   const HostColumnIn columns[7] = {
       {out.target_speed, up},

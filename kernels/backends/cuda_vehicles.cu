@@ -6,6 +6,9 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/system/cuda/execution_policy.h>
 
+#include <stdexcept>
+#include <string>
+
 #include "kernels/backends/cuda_backend_impl.cuh"
 #include "kernels/backends/cuda_staging.cuh"
 #include "kernels/backends/follower_kernel.cuh"
@@ -20,8 +23,12 @@ struct CudaBackend::VehiclePart {
   // The follower's inputs and outputs.
   DeviceVector<uint32_t> spline;
   DeviceVector<float> px, py, pz, yaw, speed, hint, max_speed;
-  static constexpr int kFollowerOutputs = 18;  // FollowerOutputView's columns
-  DeviceVector<float> out[kFollowerOutputs];
+  // FollowerOutputView's columns, in its order, in one block: the results come down in one
+  // copy (the debug signals after them, when asked for).
+  static constexpr int kFollowerOutputs = 18;
+  DeviceVector<uint8_t> out_block;
+  size_t out_at[kFollowerOutputs] = {};
+  float* Out(int k) { return reinterpret_cast<float*>(Raw(out_block) + out_at[k]); }
   DeviceVector<uint16_t> profile;
   DeviceVector<float> wheel;
   DeviceVector<float> turn_before_move;
@@ -38,6 +45,8 @@ struct CudaBackend::VehiclePart {
   // FollowRunOptions::vehicles), 0 while one runs or after one that failed.
   size_t prepared_rows = 0;
   bool prepared_profiles = false;  // the last preparation wrote profiles
+  // The last preparation's columns stayed here: the host's rows but the bodies are stale.
+  bool prepared_on_device_only = false;
   // The rows the last follower left in `out` and the last move in move_in's bodies, this
   // tick (VehiclesThisTick); 0 while one runs, and from the next preparation on.
   size_t followed_rows = 0, moved_rows = 0;
@@ -59,18 +68,22 @@ struct CudaBackend::VehiclePart {
 void CudaBackend::DropPart::operator()(VehiclePart* p) const { delete p; }
 
 // The vehicles go up column by column, unless this tick's preparation left them here; the
-// results come down column by column, the debug ones only when the host wants them.
+// results come down in one block, the debug signals after them only when the host wants them.
 void CudaBackend::FollowSplines(const FollowerParams& params, float world_speed_limit,
                                 const VehicleColumns& v, const FollowRunOptions& options,
                                 FollowerResults* out) {
   ValidateFollowerParams(params, world_speed_limit);
-  const std::vector<uint32_t> spline = ValidateVehicles(v, spline_ids_);
   if (!vehicles_) vehicles_.reset(new VehiclePart);
   VehiclePart& d = *vehicles_;
   const size_t n = v.size();
   d.followed_rows = 0;
-  const bool this_tick =
-      options.vehicles == ColumnSource::kThisTick && n > 0 && d.prepared_rows == n;
+  const bool promised = options.vehicles == ColumnSource::kThisTick;
+  const bool this_tick = promised && n > 0 && d.prepared_rows == n;
+  ThrowIfPreparedOnDeviceOnly("FollowSplines", promised && n > 0, this_tick, VehiclesThisTick(n));
+  // This tick's prepared vehicles are the backend's own, made from a checked snapshot (and
+  // perhaps never copied to the host): only the caller's own columns are checked here.
+  const std::vector<uint32_t> spline =
+      this_tick ? std::vector<uint32_t>{} : ValidateVehicles(v, spline_ids_);
   VehicleInputView in{};
   if (this_tick) {
     // The preparation's output block: id, spline id, px, py, pz, yaw, speed, hint,
@@ -115,16 +128,16 @@ void CudaBackend::FollowSplines(const FollowerParams& params, float world_speed_
   }
   const std::vector<FollowerParams> table = ParameterTable(params, v);
   Upload(table, d.params);
-  for (auto& column : d.out) column.resize(n);
-  const FollowerFunctor f{
-      Lanes(),
-      in,
-      Raw(d.params),
-      world_speed_limit,
-      {Raw(d.out[0]), Raw(d.out[1]), Raw(d.out[2]), Raw(d.out[3]), Raw(d.out[4]), Raw(d.out[5]),
-       Raw(d.out[6]), Raw(d.out[7]), Raw(d.out[8]), Raw(d.out[9]), Raw(d.out[10]), Raw(d.out[11]),
-       Raw(d.out[12]), Raw(d.out[13]), Raw(d.out[14]), Raw(d.out[15]), Raw(d.out[16]),
-       Raw(d.out[17])}};
+  size_t out_bytes[VehiclePart::kFollowerOutputs];
+  for (size_t& bytes : out_bytes) bytes = n * sizeof(float);
+  d.out_block.resize(LayOutColumns(out_bytes, VehiclePart::kFollowerOutputs, d.out_at));
+  const FollowerFunctor f{Lanes(),
+                          in,
+                          Raw(d.params),
+                          world_speed_limit,
+                          {d.Out(0), d.Out(1), d.Out(2), d.Out(3), d.Out(4), d.Out(5), d.Out(6),
+                           d.Out(7), d.Out(8), d.Out(9), d.Out(10), d.Out(11), d.Out(12), d.Out(13),
+                           d.Out(14), d.Out(15), d.Out(16), d.Out(17)}};
   thrust::for_each_n(Policy(), thrust::counting_iterator<size_t>(0), n, f);
   THRONG_CUDA_CHECK(cudaGetLastError());
   out->Resize(n);
@@ -136,8 +149,10 @@ void CudaBackend::FollowSplines(const FollowerParams& params, float world_speed_
                                 &out->tangent_x,      &out->tangent_y,     &out->tangent_z};
   // The first six are the results; the rest are debug signals.
   const int wanted = options.debug_to_host ? VehiclePart::kFollowerOutputs : 6;
-  for (int k = 0; k < wanted; ++k) Download(d.out[k], *host[k]);
-  Synchronize();
+  HostColumnOut columns[VehiclePart::kFollowerOutputs] = {};
+  for (int k = 0; k < wanted; ++k) columns[k] = {host[k]->data(), n * sizeof(float)};
+  transferred_.to_host +=
+      d.staging.Download(d.out_block, d.out_at, columns, static_cast<size_t>(wanted), stream_);
   d.followed_rows = n;
 }
 
@@ -247,6 +262,15 @@ void CudaBackend::PrepareVehicles(const VehiclePrepareParams& params,
   THRONG_CUDA_CHECK(cudaGetLastError());
   const HostColumnOut updated[1] = {{scene.memory, n * sizeof(VehicleMemory)}};
   transferred_.to_host += d.staging.Download(d.prepare_in, d.prepare_in_at, updated, 1, stream_);
+  d.prepared_on_device_only = !params.outputs_to_host;
+  if (!params.outputs_to_host) {
+    // The bodies alone: the host lays the discs out by them.
+    Download(reinterpret_cast<const VehicleBody*>(at(13)), n, out.bodies);
+    Synchronize();
+    d.prepared_rows = n;
+    d.prepared_profiles = profiles;
+    return;
+  }
   const HostColumnOut columns[14] = {{out.id, u},
                                      {out.spline_id, u},
                                      {out.px, f},
@@ -277,8 +301,9 @@ void CudaBackend::MoveVehicles(const VehicleMoveParams& params, const VehicleMov
   if (!vehicles_) vehicles_.reset(new VehiclePart);
   VehiclePart& d = *vehicles_;
   const DeviceVehicleColumns kept = VehiclesThisTick(n);
-  const bool this_tick = params.columns == ColumnSource::kThisTick && kept.bodies != nullptr &&
-                         kept.steering != nullptr;
+  const bool promised = params.columns == ColumnSource::kThisTick;
+  const bool this_tick = promised && kept.bodies != nullptr && kept.steering != nullptr;
+  ThrowIfPreparedOnDeviceOnly("MoveVehicles", promised, this_tick, kept);
   d.moved_rows = 0;
   const size_t f = n * sizeof(float), b = n * sizeof(VehicleBody);
   const size_t up = this_tick ? 0 : f;
@@ -347,6 +372,8 @@ void CudaBackend::WriteVehicleDiscs(const VehicleDiscScene& scene, const Vehicle
   // The bodies and speeds where this tick's preparation left them, else the host's.
   const DeviceVehicleColumns kept = VehiclesThisTick(m);
   const bool this_tick = scene.columns == ColumnSource::kThisTick && kept.bodies != nullptr;
+  ThrowIfPreparedOnDeviceOnly("WriteVehicleDiscs", scene.columns == ColumnSource::kThisTick,
+                              this_tick, kept);
   const HostColumnIn in_columns[3] = {{scene.bodies, this_tick ? 0 : m * sizeof(VehicleBody)},
                                       {scene.speed, this_tick ? 0 : m * sizeof(float)},
                                       {scene.disc_start, (m + 1) * sizeof(uint32_t)}};
@@ -375,10 +402,21 @@ void CudaBackend::WriteVehicleDiscs(const VehicleDiscScene& scene, const Vehicle
   d.discs_on_device_only = !out.to_host;
 }
 
+void CudaBackend::ThrowIfPreparedOnDeviceOnly(const char* call, bool promised, bool read_here,
+                                              const DeviceVehicleColumns& kept) {
+  if (promised && !read_here && kept.prepared_on_device_only) {
+    throw std::logic_error(std::string(call) +
+                           ": the vehicles were promised from this tick's calls, which left "
+                           "them on the device, and they do not match");
+  }
+}
+
 CudaBackend::DeviceVehicleColumns CudaBackend::VehiclesThisTick(size_t count) const {
   DeviceVehicleColumns c;
-  if (!vehicles_ || count == 0) return c;
+  if (!vehicles_) return c;
   VehiclePart& d = *vehicles_;
+  c.prepared_on_device_only = d.prepared_on_device_only;
+  if (count == 0) return c;
   if (d.prepared_rows == count) {
     // The preparation's output block: id, spline id, px, py, pz, yaw, speed, hint, max
     // speed, wheel angle, turn before move, profile, lane, body.
@@ -398,11 +436,11 @@ CudaBackend::DeviceVehicleColumns CudaBackend::VehiclesThisTick(size_t count) co
   }
   if (d.followed_rows == count) {
     // FollowerOutputView's order: steering, throttle, brake, target speed, cte, progress.
-    c.steering = Raw(d.out[0]);
-    c.throttle = Raw(d.out[1]);
-    c.brake = Raw(d.out[2]);
-    c.target_speed = Raw(d.out[3]);
-    c.progress = Raw(d.out[5]);
+    c.steering = d.Out(0);
+    c.throttle = d.Out(1);
+    c.brake = d.Out(2);
+    c.target_speed = d.Out(3);
+    c.progress = d.Out(5);
   }
   if (d.moved_rows == count) {
     c.moved_bodies = reinterpret_cast<const VehicleBody*>(Raw(d.move_in) + d.move_in_at[0]);

@@ -229,7 +229,11 @@ void DriveVehicles(const WorldConfig& config, const Snapshot& s, bool debug, Wor
                                  w.bodies.data()};
   FollowerResults& fr = w.follower;
   if (m > 0) {
-    w.backend->PrepareVehicles({config.frame, vd.length, vd.width, vd.max_speed, s.dt}, scene, out);
+    // The prepared columns stay on the backend for the tick's other vehicle calls, but for
+    // the forward agents' fans, which meet the vehicles' boxes at their heights here.
+    const bool to_host = s.forward.size() > 0;
+    w.backend->PrepareVehicles({config.frame, vd.length, vd.width, vd.max_speed, s.dt, to_host},
+                               scene, out);
     // The follower steers the vehicle the world integrates (its bicycle's geometry and
     // lag), once a tick, on the columns the preparation just wrote; its debug columns come
     // back only for the results that carry them (TickOptions::debug).

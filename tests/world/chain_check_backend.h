@@ -98,8 +98,16 @@ class ChainCheckBackend : public CpuForwardingBackend {
         kept_.erase(name);
       }
     });
+    Keep("vready.id", out.id, m);
     Keep("vready.lane", out.lane, m);
     Keep("vready.bodies", out.bodies, m);
+    if (!params.outputs_to_host) {  // as a device leaves them: all but the bodies stay there
+      ForEachReadyColumn(out, [&](const char* name, auto* c) {
+        if (c != nullptr) Poison(name, c, m);
+      });
+      Poison("vready.lane", out.lane, m);
+      Poison("vready.id", out.id, m);
+    }
     // A new tick: what the later vehicle calls of the last one left is no longer this tick's.
     for (const char* name : kFollowed) kept_.erase(name);
     kept_.erase("paths.clear");
@@ -132,7 +140,27 @@ class ChainCheckBackend : public CpuForwardingBackend {
         if (c != nullptr) Check("follow", name, c, m, /*whole=*/true);
       });
     }
-    cpu_.FollowSplines(params, world_speed_limit, v, options, out);
+    // A device reads the preparation's columns where it left them.
+    VehicleColumns device;
+    const bool fed = options.vehicles == ColumnSource::kThisTick && m > 0;
+    if (fed) {
+      device = v;
+      FeedWhole("vready.id", &device.id);
+      FeedWhole("vready.spline_id", &device.spline_id);
+      FeedWhole("vready.px", &device.px);
+      FeedWhole("vready.py", &device.py);
+      FeedWhole("vready.pz", &device.pz);
+      FeedWhole("vready.yaw", &device.yaw);
+      FeedWhole("vready.speed", &device.speed);
+      FeedWhole("vready.progress_hint", &device.progress_hint);
+      FeedWhole("vready.max_speed", &device.max_speed);
+      if (!device.wheel_angle.empty()) FeedWhole("vready.wheel_angle", &device.wheel_angle);
+      if (!device.turn_before_move.empty()) {
+        FeedWhole("vready.turn_before_move", &device.turn_before_move);
+      }
+      if (!device.profile.empty()) FeedWhole("vready.profile", &device.profile);
+    }
+    cpu_.FollowSplines(params, world_speed_limit, fed ? device : v, options, out);
     std::vector<float>* const followed[5] = {&out->steering, &out->throttle, &out->brake,
                                              &out->target_speed, &out->progress};
     for (int k = 0; k < 5; ++k) Keep(kFollowed[k], followed[k]->data(), followed[k]->size());
@@ -153,7 +181,11 @@ class ChainCheckBackend : public CpuForwardingBackend {
       Check("discs", "vready.bodies", scene.bodies, scene.count, /*whole=*/true);
       Check("discs", "vready.speed", scene.speed, scene.count, true);
     }
-    cpu_.WriteVehicleDiscs(scene, out);
+    VehicleDiscScene device = scene;
+    if (scene.columns == ColumnSource::kThisTick && scene.count > 0) {
+      device.speed = Fed("vready.speed", scene.speed);
+    }
+    cpu_.WriteVehicleDiscs(device, out);
     const size_t discs = scene.count > 0 ? scene.disc_start[scene.count] : 0;
     KeepAgents("discs", out.agents, discs);
     if (!out.to_host) PoisonAgents("discs", out.agents, discs);
@@ -390,6 +422,9 @@ class ChainCheckBackend : public CpuForwardingBackend {
       Check("paths", "vready.lane", s.spline, s.vehicles, true);
       Check("paths", "vready.speed", s.speed, s.vehicles, true);
       Check("paths", "vfollow.progress", s.progress, s.vehicles, true);
+      device.spline = Fed("vready.lane", s.spline);
+      device.speed = Fed("vready.speed", s.speed);
+      device.progress = Fed("vfollow.progress", s.progress);
     }
     cpu_.CheckPaths(params, max_brake_decel, device, stop, clear);
     Keep("paths.clear", clear->data(), clear->size());
@@ -408,7 +443,12 @@ class ChainCheckBackend : public CpuForwardingBackend {
       Check("brake", "vfollow.throttle", out.throttle, m, true);
       Check("brake", "vfollow.brake", out.brake, m, true);
     }
-    const uint64_t slowed = cpu_.BrakeForPaths(s, out);
+    PathBrakingScene device = s;
+    if (s.columns == ColumnSource::kThisTick && m > 0) {
+      device.speed = Fed("vready.speed", s.speed);
+      if (s.profile != nullptr) device.profile = Fed("vready.profile", s.profile);
+    }
+    const uint64_t slowed = cpu_.BrakeForPaths(device, out);
     Keep("vfollow.target_speed", out.target_speed, m);
     Keep("vfollow.throttle", out.throttle, m);
     Keep("vfollow.brake", out.brake, m);
@@ -434,7 +474,16 @@ class ChainCheckBackend : public CpuForwardingBackend {
       Check("vmove", "vfollow.brake", s.brake, m, true);
       Check("vmove", "vfollow.progress", s.progress, m, true);
     }
-    cpu_.MoveVehicles(params, s, out);
+    VehicleMoveScene device = s;
+    if (params.columns == ColumnSource::kThisTick && m > 0) {
+      device.px = Fed("vready.px", s.px);
+      device.py = Fed("vready.py", s.py);
+      device.pz = Fed("vready.pz", s.pz);
+      device.yaw = Fed("vready.yaw", s.yaw);
+      device.speed = Fed("vready.speed", s.speed);
+      device.wheel_angle = Fed("vready.wheel_angle", s.wheel_angle);
+    }
+    cpu_.MoveVehicles(params, device, out);
     Keep("vmove.bodies", out.bodies, m);
   }
 
@@ -475,6 +524,18 @@ class ChainCheckBackend : public CpuForwardingBackend {
   void Poison(const std::string& name, T* data, size_t rows) {
     if (rows > 0) std::memset(static_cast<void*>(data), 0xff, rows * sizeof(T));
     on_backend_only_.insert(name);
+  }
+  // What a device reads for a column promised from `name`: its copy where the column stayed
+  // there (the host's rows are poisoned), else the host's (equal: Check).
+  template <class T>
+  const T* Fed(const std::string& name, const T* host) const {
+    return on_backend_only_.count(name) > 0 ? Kept<T>(name) : host;
+  }
+  template <class T>
+  void FeedWhole(const std::string& name, std::vector<T>* column) const {
+    const std::vector<uint8_t>& kept = kept_.at(name);
+    column->resize(kept.size() / sizeof(T));
+    if (!kept.empty()) std::memcpy(column->data(), kept.data(), kept.size());
   }
   // The move's next state columns, and the names they are kept under.
   static constexpr const char* kMovedState[6] = {"move.x",       "move.y",       "move.z",
