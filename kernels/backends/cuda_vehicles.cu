@@ -351,8 +351,10 @@ void CudaBackend::MoveVehicles(const VehicleMoveParams& params, const VehicleMov
   thrust::for_each_n(Policy(), thrust::counting_iterator<size_t>(0), n,
                      VehicleMoveFunctor{params, device_scene, device_out});
   THRONG_CUDA_CHECK(cudaGetLastError());
-  const HostColumnOut moved[1] = {{out.bodies, b}};
-  transferred_.to_host += d.staging.Download(d.move_in, d.move_in_at, moved, 1, stream_);
+  if (params.bodies_to_host) {
+    const HostColumnOut moved[1] = {{out.bodies, b}};
+    transferred_.to_host += d.staging.Download(d.move_in, d.move_in_at, moved, 1, stream_);
+  }
   const HostColumnOut next[7] = {
       {out.wheel_angle, f},  {out.x, f}, {out.y, f}, {out.z, f}, {out.yaw, f}, {out.speed, f},
       {out.progress_hint, f}};

@@ -22,6 +22,10 @@ struct VehicleMoveParams {
   // the last FollowSplines' and throttle and brake its as the last BrakeForPaths capped
   // them (a device reads its own copies).
   ColumnSource columns = ColumnSource::kHost;
+  // false: the moved bodies stay on the backend, for the contact count that reads them
+  // there (ContactScene::bodies_columns); a backend with memory of its own leaves the
+  // host's rows as they were (the cpu and the reference move them anyway).
+  bool bodies_to_host = true;
 };
 
 // Per vehicle, internal frame: the pose, speed and wheel angle it moves from, the controls

@@ -477,8 +477,11 @@ void Integrate(const WorldConfig& config, const Snapshot& s, World::Internals& w
   nv.z.resize(m);
   nv.progress_hint.resize(m);
   if (m == 0) return;
-  // The preparation's pose and bodies, the follower's controls as the braking capped them.
-  w.backend->MoveVehicles({frame, config.vehicle_defaults.bicycle, dt, ColumnSource::kThisTick},
+  // The preparation's pose and bodies, the follower's controls as the braking capped them;
+  // the moved bodies stay on the backend for the contact count (the next tick's
+  // preparation writes them anew).
+  w.backend->MoveVehicles({frame, config.vehicle_defaults.bicycle, dt, ColumnSource::kThisTick,
+                           /*bodies_to_host=*/false},
                           {vc.px.data(), vc.py.data(), vc.pz.data(), vc.yaw.data(), vc.speed.data(),
                            vc.wheel_angle.data(), fr.steering.data(), fr.throttle.data(),
                            fr.brake.data(), fr.progress.data(), m},

@@ -485,6 +485,7 @@ class ChainCheckBackend : public CpuForwardingBackend {
     }
     cpu_.MoveVehicles(params, device, out);
     Keep("vmove.bodies", out.bodies, m);
+    if (!params.bodies_to_host) Poison("vmove.bodies", out.bodies, m);
   }
 
   CollisionCounts CountContacts(const ContactScene& s, const StopRequested& stop) override {
@@ -500,6 +501,9 @@ class ChainCheckBackend : public CpuForwardingBackend {
             /*whole=*/true);
     }
     ContactScene device = s;
+    if (s.bodies_columns == ColumnSource::kThisTick && s.body_count > 0) {
+      device.bodies = Fed(s.moved ? "vmove.bodies" : "vready.bodies", s.bodies);
+    }
     if (s.columns == ColumnSource::kThisTick && s.count > 0) {
       device.x = Kept<float>(s.moved ? "move.px" : "solve.px");
       device.y = Kept<float>(s.moved ? "move.py" : "solve.py");

@@ -108,6 +108,7 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
                     const VehicleMoveOutput& out) override {
     if (params.columns == ColumnSource::kHost) copied_.to_backend += scene.count * kDriveBytesIn;
     copied_.to_host += scene.count * kDriveBytesOut;
+    if (params.bodies_to_host) copied_.to_host += scene.count * sizeof(VehicleBody);
     cpu_.MoveVehicles(params, scene, out);
   }
   // The profiles' table always; the columns only from the host.
@@ -163,9 +164,9 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
   // the local columns (three floats and a count) come back only when asked for.
   static constexpr uint64_t kReportBytesIn = 47, kReportBytesOut = 14, kReportLocalBytesOut = 14;
   static constexpr uint64_t kMoveBytesIn = 36, kMovedPositionBytes = 12, kNextStateBytes = 24;
-  // Body, pose, speed, wheel angle, controls and progress in; body, wheel angle and the next
-  // state out.
-  static constexpr uint64_t kDriveBytesIn = 64, kDriveBytesOut = 52;
+  // Body, pose, speed, wheel angle, controls and progress in; the wheel angle and the next
+  // state out (the moved body besides, when asked for).
+  static constexpr uint64_t kDriveBytesIn = 64, kDriveBytesOut = 28;
   // The path check's body, lane, progress and speed.
   static constexpr uint64_t kPathBytesIn = sizeof(VehicleBody) + 12;
   // Memory, id, spline id, x, y, yaw, speed in; memory, 11 columns, lane, body out.
@@ -292,8 +293,8 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
     // The pedestrians' and the vehicles' moves are the integrate stage's; they read the
     // columns the tick's earlier calls left, and copy nothing in.
     EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kIntegrate)], 0u);
-    // The moved internal positions stay for the contact count; the next state comes back
-    // (the Advance's last tick).
+    // The moved internal positions and bodies stay for the contact count; the next state
+    // comes back (the Advance's last tick).
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kIntegrate)],
               n * CopyCountingBackend::kNextStateBytes + m * CopyCountingBackend::kDriveBytesOut);
     // The pedestrians' report (results, detectors, sums) and the contact count after the
