@@ -188,8 +188,14 @@ class CudaBackend final : public Backend {
     // outputs_to_host), whatever their count: a call promised them that cannot read them
     // here must not read the host's either (ThrowIfPreparedOnDeviceOnly).
     bool prepared_on_device_only = false;
+    // The last follower left target speed, throttle and brake on the device only
+    // (FollowRunOptions::braking_follows): the braking must cap them there.
+    bool answers_on_device_only = false;
   };
   DeviceVehicleColumns VehiclesThisTick(size_t count) const;
+  // cuda_vehicles.cu: the follower's answers are the host's again (the braking brought them
+  // home).
+  void ForgetAnswersOnDeviceOnly();
   // Throws std::logic_error naming `call` when it was promised this tick's prepared vehicles
   // (`promised`), could not read them on the device (`read_here` false) and the host never
   // got them.

@@ -6,6 +6,8 @@
 #include <thrust/system/cuda/execution_policy.h>
 #include <thrust/transform_reduce.h>
 
+#include <stdexcept>
+
 #include "kernels/backends/cuda_backend_impl.cuh"
 #include "kernels/backends/cuda_staging.cuh"
 #include "kernels/backends/path_check_pipeline.cuh"
@@ -115,6 +117,11 @@ uint64_t CudaBackend::BrakeForPaths(const PathBrakingScene& scene, const PathBra
                          (scene.profile == nullptr || kept.profile != nullptr);
   ThrowIfPreparedOnDeviceOnly("BrakeForPaths", scene.columns == ColumnSource::kThisTick, this_tick,
                               kept);
+  if (!this_tick && kept.answers_on_device_only) {
+    throw std::logic_error(
+        "BrakeForPaths: the follower left its answers on the device for a braking that "
+        "reads them there, and this one cannot");
+  }
   const size_t f = m * sizeof(float), up = this_tick ? 0 : f;
   const HostColumnIn columns[7] = {
       {out.target_speed, up},
@@ -148,6 +155,7 @@ uint64_t CudaBackend::BrakeForPaths(const PathBrakingScene& scene, const PathBra
                                                    uint64_t{0}, thrust::plus<uint64_t>());
   THRONG_CUDA_CHECK(cudaGetLastError());
   const HostColumnOut answers[3] = {{out.target_speed, f}, {out.throttle, f}, {out.brake, f}};
+  ForgetAnswersOnDeviceOnly();  // the host has them, capped, once the download below is done
   if (this_tick) {
     // The capped answers gathered in one block, for one download (the block's last
     // download has finished: Download waits for it).

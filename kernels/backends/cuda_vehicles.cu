@@ -23,9 +23,13 @@ struct CudaBackend::VehiclePart {
   // The follower's inputs and outputs.
   DeviceVector<uint32_t> spline;
   DeviceVector<float> px, py, pz, yaw, speed, hint, max_speed;
-  // FollowerOutputView's columns, in its order, in one block: the results come down in one
-  // copy (the debug signals after them, when asked for).
+  // FollowerOutputView's columns (out_at in its order) in one block, laid out in
+  // kOutputLayout's order: the three answers the host always wants, the three the braking
+  // caps (and brings home itself when it follows), then the debug signals. A download
+  // copies the block from its start to the last column it wants: one copy.
   static constexpr int kFollowerOutputs = 18;
+  static constexpr int kOutputLayout[kFollowerOutputs] = {0, 4,  5,  1,  2,  3,  6,  7,  8,
+                                                          9, 10, 11, 12, 13, 14, 15, 16, 17};
   DeviceVector<uint8_t> out_block;
   size_t out_at[kFollowerOutputs] = {};
   float* Out(int k) { return reinterpret_cast<float*>(Raw(out_block) + out_at[k]); }
@@ -50,6 +54,9 @@ struct CudaBackend::VehiclePart {
   // The rows the last follower left in `out` and the last move in move_in's bodies, this
   // tick (VehiclesThisTick); 0 while one runs, and from the next preparation on.
   size_t followed_rows = 0, moved_rows = 0;
+  // The last follower's target speed, throttle and brake are on the device only, for the
+  // braking that follows (FollowRunOptions::braking_follows), until it brings them home.
+  bool answers_on_device_only = false;
   // The move's columns in one block each way (cuda_staging.cuh); the bodies move in place
   // in the input block.
   CudaStaging staging;
@@ -128,9 +135,12 @@ void CudaBackend::FollowSplines(const FollowerParams& params, float world_speed_
   }
   const std::vector<FollowerParams> table = ParameterTable(params, v);
   Upload(table, d.params);
-  size_t out_bytes[VehiclePart::kFollowerOutputs];
+  size_t out_bytes[VehiclePart::kFollowerOutputs], laid_out[VehiclePart::kFollowerOutputs];
   for (size_t& bytes : out_bytes) bytes = n * sizeof(float);
-  d.out_block.resize(LayOutColumns(out_bytes, VehiclePart::kFollowerOutputs, d.out_at));
+  d.out_block.resize(LayOutColumns(out_bytes, VehiclePart::kFollowerOutputs, laid_out));
+  for (int j = 0; j < VehiclePart::kFollowerOutputs; ++j) {
+    d.out_at[VehiclePart::kOutputLayout[j]] = laid_out[j];
+  }
   const FollowerFunctor f{Lanes(),
                           in,
                           Raw(d.params),
@@ -147,13 +157,18 @@ void CudaBackend::FollowSplines(const FollowerParams& params, float world_speed_
                                 &out->target_x,       &out->target_y,      &out->target_z,
                                 &out->progress_x,     &out->progress_y,    &out->progress_z,
                                 &out->tangent_x,      &out->tangent_y,     &out->tangent_z};
-  // The first six are the results; the rest are debug signals.
+  // The first six are the results; the rest are debug signals. Target speed, throttle and
+  // brake (1 to 3) come from the braking when it follows.
   const int wanted = options.debug_to_host ? VehiclePart::kFollowerOutputs : 6;
   HostColumnOut columns[VehiclePart::kFollowerOutputs] = {};
-  for (int k = 0; k < wanted; ++k) columns[k] = {host[k]->data(), n * sizeof(float)};
+  for (int k = 0; k < wanted; ++k) {
+    const bool braked_later = options.braking_follows && k >= 1 && k <= 3;
+    columns[k] = {host[k]->data(), braked_later ? 0 : n * sizeof(float)};
+  }
   transferred_.to_host +=
       d.staging.Download(d.out_block, d.out_at, columns, static_cast<size_t>(wanted), stream_);
   d.followed_rows = n;
+  d.answers_on_device_only = options.braking_follows;
 }
 
 void CudaBackend::QuerySplines(const SplineQueries& q, SplineQueryResults* out) {
@@ -194,7 +209,10 @@ void CudaBackend::PrepareVehicles(const VehiclePrepareParams& params,
                                   const VehiclePrepareOutput& out) {
   const size_t n = scene.count;
   ++vehicle_tick_;  // a new tick: what the vehicle calls left is no longer this tick's
-  if (vehicles_) vehicles_->prepared_rows = vehicles_->followed_rows = vehicles_->moved_rows = 0;
+  if (vehicles_) {
+    vehicles_->prepared_rows = vehicles_->followed_rows = vehicles_->moved_rows = 0;
+    vehicles_->answers_on_device_only = false;
+  }
   if (n == 0) return;
   if (!vehicles_) vehicles_.reset(new VehiclePart);
   VehiclePart& d = *vehicles_;
@@ -292,8 +310,8 @@ void CudaBackend::PrepareVehicles(const VehiclePrepareParams& params,
 
 // The pose, controls and bodies go up in one block, unless this tick's preparation,
 // follower and braking left them here (the bodies are then copied within the device into
-// that block, where they move in place); the wheel angles, the moved bodies and the next
-// state's columns come down (until the state lives here, issue 37).
+// that block, where they move in place); the wheel angles and the next state's columns come
+// down (until the state lives here, issue 37), the moved bodies only when asked for.
 void CudaBackend::MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,
                                const VehicleMoveOutput& out) {
   const size_t n = scene.count;
@@ -404,6 +422,10 @@ void CudaBackend::WriteVehicleDiscs(const VehicleDiscScene& scene, const Vehicle
   d.discs_on_device_only = !out.to_host;
 }
 
+void CudaBackend::ForgetAnswersOnDeviceOnly() {
+  if (vehicles_) vehicles_->answers_on_device_only = false;
+}
+
 void CudaBackend::ThrowIfPreparedOnDeviceOnly(const char* call, bool promised, bool read_here,
                                               const DeviceVehicleColumns& kept) {
   if (promised && !read_here && kept.prepared_on_device_only) {
@@ -418,6 +440,7 @@ CudaBackend::DeviceVehicleColumns CudaBackend::VehiclesThisTick(size_t count) co
   if (!vehicles_) return c;
   VehiclePart& d = *vehicles_;
   c.prepared_on_device_only = d.prepared_on_device_only;
+  c.answers_on_device_only = d.answers_on_device_only;
   if (count == 0) return c;
   if (d.prepared_rows == count) {
     // The preparation's output block: id, spline id, px, py, pz, yaw, speed, hint, max

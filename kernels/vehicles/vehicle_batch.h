@@ -58,6 +58,11 @@ struct FollowRunOptions {
   // with memory of its own leaves the host's rows as they were (the cpu and the reference
   // write them anyway).
   bool debug_to_host = true;
+  // true: a BrakeForPaths promised these answers (PathBrakingScene::columns kThisTick)
+  // follows in the same tick and brings target_speed, throttle and brake home, capped;
+  // those three stay on the backend until then (a backend with memory of its own leaves
+  // the host's rows as they were; the cpu and the reference write them anyway).
+  bool braking_follows = false;
 };
 
 // Throws std::invalid_argument naming the field ("follower.max_yaw_delta: ..." or, with

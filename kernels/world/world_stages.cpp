@@ -236,9 +236,10 @@ void DriveVehicles(const WorldConfig& config, const Snapshot& s, bool debug, Wor
                                scene, out);
     // The follower steers the vehicle the world integrates (its bicycle's geometry and
     // lag), once a tick, on the columns the preparation just wrote; its debug columns come
-    // back only for the results that carry them (TickOptions::debug).
+    // back only for the results that carry them (TickOptions::debug), and the three answers
+    // the path check's braking caps come back from the braking (CheckVehiclePaths).
     w.backend->FollowSplines(told_the_vehicle(config.follower), config.world_speed_limit, vc,
-                             {ColumnSource::kThisTick, debug}, &fr);
+                             {ColumnSource::kThisTick, debug, /*braking_follows=*/true}, &fr);
   } else {
     fr.Resize(0);  // no stale answers from a tick that had vehicles
   }

@@ -164,6 +164,9 @@ class ChainCheckBackend : public CpuForwardingBackend {
     std::vector<float>* const followed[5] = {&out->steering, &out->throttle, &out->brake,
                                              &out->target_speed, &out->progress};
     for (int k = 0; k < 5; ++k) Keep(kFollowed[k], followed[k]->data(), followed[k]->size());
+    if (options.braking_follows) {  // as a device leaves them: the braking brings them home
+      for (int k = 1; k < 4; ++k) Poison(kFollowed[k], followed[k]->data(), followed[k]->size());
+    }
     if (!options.debug_to_host) {  // as a device leaves them: not written
       for (std::vector<float>* c :
            {&out->position_delta, &out->heading_delta, &out->look_ahead, &out->target_x,
@@ -447,6 +450,12 @@ class ChainCheckBackend : public CpuForwardingBackend {
     if (s.columns == ColumnSource::kThisTick && m > 0) {
       device.speed = Fed("vready.speed", s.speed);
       if (s.profile != nullptr) device.profile = Fed("vready.profile", s.profile);
+      // A device caps its own copies of the follower's answers and brings them home.
+      float* const answers[3] = {out.target_speed, out.throttle, out.brake};
+      const char* const names[3] = {"vfollow.target_speed", "vfollow.throttle", "vfollow.brake"};
+      for (int k = 0; k < 3; ++k) {
+        if (on_backend_only_.count(names[k]) > 0) CopyWhole(names[k], answers[k], m);
+      }
     }
     const uint64_t slowed = cpu_.BrakeForPaths(device, out);
     Keep("vfollow.target_speed", out.target_speed, m);

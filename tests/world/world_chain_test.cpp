@@ -128,26 +128,33 @@ TEST_P(WorldChainTest, EveryCallMarkedThisTickReadsWhatTheCallsBeforeItLeft) {
 INSTANTIATE_TEST_SUITE_P(Scenarios, WorldChainTest, ::testing::ValuesIn(scenarios::ScenarioNames()),
                          [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
 
+// The scenario with the flock's forward agents added, without their goals (which lie
+// elsewhere) and with heights: the caller places them.
+scenarios::Scenario WithFlock(scenarios::Scenario s) {
+  const scenarios::Scenario flock = scenarios::MakeScenario("flock", 20, 3);
+  s.config.forward = flock.config.forward;
+  s.initial.forward = flock.initial.forward;
+  ForwardSnapshot& f = s.initial.forward;
+  f.goal_x.clear();
+  f.goal_y.clear();
+  f.goal_z.clear();
+  f.z.resize(f.size());
+  return s;
+}
+
 // Pedestrians beside forward agents, whose fans meet the pedestrians' bodies on the host:
 // the preparation brings its columns back for them. (No scenario has both.) Each forward
 // agent flies at a body's height 1.5 m behind a pedestrian, so its fan sees the bodies:
 // without the columns (tried) its casts meet NaN bodies and the hash differs.
 TEST(WorldChainForwardTest, PedestriansBesideForwardAgentsKeepThePromises) {
-  scenarios::Scenario s = scenarios::MakeScenario("corridor", 60, 3);
-  const scenarios::Scenario flock = scenarios::MakeScenario("flock", 20, 3);
-  s.config.forward = flock.config.forward;
-  s.initial.forward = flock.initial.forward;
+  scenarios::Scenario s = WithFlock(scenarios::MakeScenario("corridor", 60, 3));
   ForwardSnapshot& f = s.initial.forward;
   const AgentSnapshot& a = s.initial.agents;
   ASSERT_GE(a.size(), f.size());
   ASSERT_GT(f.size(), 0u);
-  f.goal_x.clear();  // the flock's goals lie elsewhere
-  f.goal_y.clear();
-  f.goal_z.clear();
   for (size_t i = 0; i < f.size(); ++i) {  // each one 1.5 m behind a pedestrian, heading at it
     f.x[i] = a.x[i] - 1.5f;
     f.y[i] = a.y[i];
-    f.z.resize(f.size());
     f.z[i] = 1.f;  // at a body's height
     f.forward_x[i] = 1.f;
     f.forward_y[i] = 0.f;
@@ -163,18 +170,11 @@ TEST(WorldChainForwardTest, PedestriansBesideForwardAgentsKeepThePromises) {
 // both.) Each forward agent flies at a box's height 4 m behind a vehicle, heading at it:
 // without the columns (tried) its casts meet boxes at NaN heights and the hash differs.
 TEST(WorldChainVehiclesTest, VehiclesBesideForwardAgentsKeepThePromises) {
-  scenarios::Scenario s = scenarios::MakeScenario("town", 60, 3);
-  const scenarios::Scenario flock = scenarios::MakeScenario("flock", 20, 3);
-  s.config.forward = flock.config.forward;
-  s.initial.forward = flock.initial.forward;
+  scenarios::Scenario s = WithFlock(scenarios::MakeScenario("town", 60, 3));
   ForwardSnapshot& f = s.initial.forward;
   const VehicleSnapshot& v = s.initial.vehicles;
   ASSERT_GE(v.size(), f.size());
   ASSERT_GT(f.size(), 0u);
-  f.goal_x.clear();  // the flock's goals lie elsewhere
-  f.goal_y.clear();
-  f.goal_z.clear();
-  f.z.resize(f.size());
   for (size_t i = 0; i < f.size(); ++i) {
     const float cx = std::cos(v.yaw[i]), cy = std::sin(v.yaw[i]);
     f.x[i] = v.x[i] - 4.f * cx;

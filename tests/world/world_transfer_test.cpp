@@ -134,7 +134,9 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
     if (options.vehicles == ColumnSource::kHost) {
       copied_.to_backend += vehicles.size() * (kFollowBytesIn + (vehicles.profile.empty() ? 0 : 2));
     }
-    copied_.to_host += vehicles.size() * kFollowResultBytesOut;
+    // Three of the six answers come back from the braking when it follows.
+    copied_.to_host += vehicles.size() * (options.braking_follows ? kFollowResultBytesOut / 2
+                                                                  : kFollowResultBytesOut);
     if (options.debug_to_host) copied_.to_host += vehicles.size() * kFollowDebugBytesOut;
   }
   CollisionCounts CountContacts(const ContactScene& scene, const StopRequested& stop) override {
@@ -281,14 +283,15 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
     EXPECT_GT(solved, n);
     // The preparation, the follower, the discs, the path check and the braking are the
     // vehicles' stage; the calls after the preparation read the vehicles where it left them
-    // (the discs their layout besides, the braking its profiles' table), the follower
-    // brings back its six results (no debug columns: TickOptions::debug is off), and the
-    // discs stay for the solve.
+    // (the discs their layout besides, the braking its profiles' table), each of the
+    // follower's six answers comes back once (three from the follower, three capped from
+    // the braking; no debug columns: TickOptions::debug is off), and the discs stay for the
+    // solve.
     EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kVehicles)],
               m * (ready_in + sizeof(uint32_t)) + lanes * 2 * sizeof(uint32_t) + sizeof(uint32_t) +
                   braking_table);
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kVehicles)],
-              m * (ready_out + CopyCountingBackend::kFollowResultBytesOut + sizeof(float) +
+              m * (ready_out + CopyCountingBackend::kFollowResultBytesOut / 2 + sizeof(float) +
                    CopyCountingBackend::kBrakeBytesOut));
     // The pedestrians' and the vehicles' moves are the integrate stage's; they read the
     // columns the tick's earlier calls left, and copy nothing in.
