@@ -281,10 +281,7 @@ void CudaBackend::PrepareVehicles(const VehiclePrepareParams& params,
   const HostColumnOut updated[1] = {{scene.memory, n * sizeof(VehicleMemory)}};
   transferred_.to_host += d.staging.Download(d.prepare_in, d.prepare_in_at, updated, 1, stream_);
   d.prepared_on_device_only = !params.outputs_to_host;
-  if (!params.outputs_to_host) {
-    // The bodies alone: the host lays the discs out by them.
-    Download(reinterpret_cast<const VehicleBody*>(at(13)), n, out.bodies);
-    Synchronize();
+  if (!params.outputs_to_host) {  // the memory alone
     d.prepared_rows = n;
     d.prepared_profiles = profiles;
     return;

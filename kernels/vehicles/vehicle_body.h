@@ -27,7 +27,11 @@ struct VehicleBody {
   // kMaxDiscs: a needle-thin body gets fewer, larger discs (still covering it) instead of
   // length / width of them (100 m / 1 mm would be 10^5 per vehicle).
   static constexpr int kMaxDiscs = 32;
-  THRONG_HD int DiscCount() const {
+  THRONG_HD int DiscCount() const { return DiscCountFor(length, width); }
+  // The disc count of a body of this size: a caller that knows the sizes alone (the world,
+  // laying the discs out before the bodies it prepared on the backend come home) gets the
+  // same count.
+  THRONG_HD static int DiscCountFor(float length, float width) {
     const float k = ceilf(length / width - 1e-3f);
     return k < 1.f ? 1 : (k > static_cast<float>(kMaxDiscs) ? kMaxDiscs : static_cast<int>(k));
   }

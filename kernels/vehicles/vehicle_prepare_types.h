@@ -26,10 +26,10 @@ struct VehiclePrepareParams {
   float length, width;  // m, for vehicles without their own (VehicleDefaults)
   float max_speed;      // m/s, likewise
   float dt;             // s, this tick's
-  // false: of the outputs only the bodies (which the host lays the discs out by) and the
-  // updated memory come back; the rest stays on the backend for the calls that read it
-  // there (ColumnSource::kThisTick). A backend with memory of its own leaves the host's
-  // rows as they were (the cpu and the reference write them anyway).
+  // false: of the outputs only the updated memory comes back; the rest stays on the
+  // backend for the calls that read it there (ColumnSource::kThisTick). A backend with
+  // memory of its own leaves the host's rows as they were (the cpu and the reference write
+  // them anyway).
   bool outputs_to_host = true;
 };
 

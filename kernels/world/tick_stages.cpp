@@ -51,7 +51,7 @@ void Forward(TickContext& c) {
   SteerForwardAgents(c.config, c.snapshot, c.options.stop, c.w, c.out, &c.stats);
 }
 
-void VehicleDiscs(TickContext& c) { AddVehicleDiscs(c.config, c.w); }
+void VehicleDiscs(TickContext& c) { AddVehicleDiscs(c.config, c.snapshot, c.w); }
 
 // The backend's ORCA pipeline, its own stages booked as the backend timed them.
 void Orca(TickContext& c) {

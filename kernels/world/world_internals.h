@@ -125,7 +125,7 @@ inline bool SolveReadsThisTick(const WorldConfig& config) {
 }
 // The vehicles' bodies as non-cooperative discs after the pedestrians, for ORCA; they come
 // back to the host only when the solve reads its agents there (SolveReadsThisTick).
-void AddVehicleDiscs(const WorldConfig& config, World::Internals& w);
+void AddVehicleDiscs(const WorldConfig& config, const Snapshot& s, World::Internals& w);
 // After the ORCA solve: the path check caps the vehicles' speed. Returns how many vehicles
 // it slowed. `stop` is asked inside the path check, between chunks of vehicles.
 uint64_t CheckVehiclePaths(const WorldConfig& config, const Snapshot& s, const StopRequested& stop,

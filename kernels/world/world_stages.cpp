@@ -230,7 +230,7 @@ void DriveVehicles(const WorldConfig& config, const Snapshot& s, bool debug, Wor
   FollowerResults& fr = w.follower;
   if (m > 0) {
     // The prepared columns stay on the backend for the tick's other vehicle calls, but for
-    // the forward agents' fans, which meet the vehicles' boxes at their heights here.
+    // the forward agents' fans, which meet the vehicles' boxes (bodies and heights) here.
     const bool to_host = s.forward.size() > 0;
     w.backend->PrepareVehicles({config.frame, vd.length, vd.width, vd.max_speed, s.dt, to_host},
                                scene, out);
@@ -295,16 +295,21 @@ uint64_t CheckVehiclePaths(const WorldConfig& config, const Snapshot& s, const S
 
 // The vehicles' bodies as discs after the pedestrians, non-cooperative: pedestrians take
 // full responsibility for avoiding them. Laid out here (each body's disc count, to size the
-// columns), written on the backend.
-void AddVehicleDiscs(const WorldConfig& config, World::Internals& w) {
+// columns) from the sizes the preparation gave the bodies (the snapshot's, else the
+// defaults: the bodies themselves stay on the backend), written on the backend.
+void AddVehicleDiscs(const WorldConfig& config, const Snapshot& s, World::Internals& w) {
   AgentColumns& oa = w.orca_agents;
   const VehicleColumns& vc = w.vehicles;
+  const VehicleSnapshot& vs = s.vehicles;
+  const VehicleDefaults& vd = config.vehicle_defaults;
   const size_t n = oa.size(), m = vc.size();
   w.disc_start.resize(m + 1);
   uint32_t discs = 0;
   for (size_t i = 0; i < m; ++i) {
     w.disc_start[i] = discs;
-    discs += static_cast<uint32_t>(w.bodies[i].DiscCount());
+    const float length = vs.length.empty() ? vd.length : vs.length[i];
+    const float width = vs.width.empty() ? vd.width : vs.width[i];
+    discs += static_cast<uint32_t>(VehicleBody::DiscCountFor(length, width));
   }
   w.disc_start[m] = discs;
   if (m == 0) return;

@@ -101,12 +101,13 @@ class ChainCheckBackend : public CpuForwardingBackend {
     Keep("vready.id", out.id, m);
     Keep("vready.lane", out.lane, m);
     Keep("vready.bodies", out.bodies, m);
-    if (!params.outputs_to_host) {  // as a device leaves them: all but the bodies stay there
+    if (!params.outputs_to_host) {  // as a device leaves them: all stay there
       ForEachReadyColumn(out, [&](const char* name, auto* c) {
         if (c != nullptr) Poison(name, c, m);
       });
       Poison("vready.lane", out.lane, m);
       Poison("vready.id", out.id, m);
+      Poison("vready.bodies", out.bodies, m);
     }
     // A new tick: what the later vehicle calls of the last one left is no longer this tick's.
     for (const char* name : kFollowed) kept_.erase(name);
@@ -186,6 +187,16 @@ class ChainCheckBackend : public CpuForwardingBackend {
     }
     VehicleDiscScene device = scene;
     if (scene.columns == ColumnSource::kThisTick && scene.count > 0) {
+      device.bodies = Fed("vready.bodies", scene.bodies);
+      // The layout the caller made without the bodies must be theirs: each writes its own
+      // disc count from its start.
+      for (size_t v = 0; v < scene.count; ++v) {
+        if (scene.disc_start[v + 1] - scene.disc_start[v] !=
+            static_cast<uint32_t>(device.bodies[v].DiscCount())) {
+          throw std::logic_error("discs: vehicle " + std::to_string(v) +
+                                 " is laid out with another disc count than its body has");
+        }
+      }
       device.speed = Fed("vready.speed", scene.speed);
     }
     cpu_.WriteVehicleDiscs(device, out);
@@ -425,6 +436,7 @@ class ChainCheckBackend : public CpuForwardingBackend {
       Check("paths", "vready.lane", s.spline, s.vehicles, true);
       Check("paths", "vready.speed", s.speed, s.vehicles, true);
       Check("paths", "vfollow.progress", s.progress, s.vehicles, true);
+      device.bodies = Fed("vready.bodies", s.bodies);
       device.spline = Fed("vready.lane", s.spline);
       device.speed = Fed("vready.speed", s.speed);
       device.progress = Fed("vfollow.progress", s.progress);
@@ -491,6 +503,8 @@ class ChainCheckBackend : public CpuForwardingBackend {
       device.yaw = Fed("vready.yaw", s.yaw);
       device.speed = Fed("vready.speed", s.speed);
       device.wheel_angle = Fed("vready.wheel_angle", s.wheel_angle);
+      // The bodies move in place: a device moves its copy of the prepared ones.
+      if (on_backend_only_.count("vready.bodies") > 0) CopyWhole("vready.bodies", out.bodies, m);
     }
     cpu_.MoveVehicles(params, device, out);
     Keep("vmove.bodies", out.bodies, m);

@@ -189,6 +189,24 @@ TEST(WorldChainVehiclesTest, VehiclesBesideForwardAgentsKeepThePromises) {
   EXPECT_EQ(checked.hash, RunScenario(s, std::make_unique<CpuBackend>()).hash);
 }
 
+// Vehicles of their own sizes (cars and trucks): the world lays their discs out from the
+// snapshot's sizes, which must give each prepared body's own disc count.
+TEST(WorldChainVehiclesTest, VehiclesOfTheirOwnSizesAreLaidOutAsTheirBodies) {
+  scenarios::Scenario s = scenarios::MakeScenario("town", 60, 3);
+  VehicleSnapshot& v = s.initial.vehicles;
+  ASSERT_GT(v.size(), 2u);
+  ASSERT_TRUE(v.length.empty());
+  v.length.assign(v.size(), 4.5f);
+  v.width.assign(v.size(), 1.9f);
+  for (size_t i = 0; i < v.size(); i += 3) {  // every third a truck
+    v.length[i] = 12.f;
+    v.width[i] = 2.5f;
+  }
+  ChainRun checked;
+  ASSERT_NO_THROW(checked = RunScenario(s, std::make_unique<ChainCheckBackend>()));
+  EXPECT_EQ(checked.hash, RunScenario(s, std::make_unique<CpuBackend>()).hash);
+}
+
 // Vehicles in a world with a navigation target: the solve reads its agents from the host
 // there (the world steers navigating agents in between), so the vehicles' discs must come
 // back for it. (No scenario has both.) Without them (tried) the solve meets NaN discs.

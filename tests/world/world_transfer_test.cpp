@@ -86,7 +86,7 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
     cpu_.FetchKeptPedestrians(out);
   }
   // As the pedestrians': the columns the snapshot has, the lanes by id and the memory in;
-  // the memory and every prepared column out (of those, the bodies only, unless asked for).
+  // the memory and every prepared column out (the memory only, unless asked for).
   void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
                        const VehiclePrepareOutput& out) override {
     for (const void* column :
@@ -98,8 +98,8 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
     if (params.outputs_to_host) {
       copied_.to_host += scene.count * kReadyBytesOut;
       if (scene.profile != nullptr) copied_.to_host += scene.count * sizeof(uint16_t);
-    } else {  // the memory and the bodies only
-      copied_.to_host += scene.count * (sizeof(VehicleMemory) + sizeof(VehicleBody));
+    } else {  // the memory only
+      copied_.to_host += scene.count * sizeof(VehicleMemory);
     }
     cpu_.PrepareVehicles(params, scene, out);
   }
@@ -248,9 +248,9 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
     const uint64_t prepare_in = PrepareBytesIn(world.state().agents);
     const uint64_t ready_in =
         CopyCountingBackend::kReadyBytesIn + ReadyOptionalBytesIn(world.state().vehicles);
-    // The prepared columns stay on the backend but the bodies (the town has no forward
-    // agents, whose fans would read them on the host); the memory comes back.
-    const uint64_t ready_out = sizeof(VehicleMemory) + sizeof(VehicleBody);
+    // The prepared columns stay on the backend (the town has no forward agents, whose fans
+    // would read them on the host); the memory comes back.
+    const uint64_t ready_out = sizeof(VehicleMemory);
     const uint64_t lanes = s.config.splines.size();
     const uint64_t braking_table =
         sizeof(BrakingProfile) *
