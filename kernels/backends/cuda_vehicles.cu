@@ -4,7 +4,9 @@
 // as discs for the ORCA solve.
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/scan.h>
 #include <thrust/system/cuda/execution_policy.h>
+#include <thrust/transform.h>
 
 #include <stdexcept>
 #include <string>
@@ -65,6 +67,9 @@ struct CudaBackend::VehiclePart {
   // The discs' inputs in one block, the agent columns they fill in another.
   DeviceVector<uint8_t> discs_in, discs_out;
   size_t discs_in_at[3] = {}, discs_out_at[10] = {};
+  // The discs' layout made here from this tick's prepared bodies (each body's disc count,
+  // scanned): the same as the caller's, which VehicleDiscScene says the bodies determine.
+  DeviceVector<uint32_t> disc_start;
   // What the last call left in discs_out (the solve reads it there: LastDiscRows), and
   // whether it left it there only.
   uint32_t disc_first_id = 0;
@@ -73,6 +78,16 @@ struct CudaBackend::VehiclePart {
 };
 
 void CudaBackend::DropPart::operator()(VehiclePart* p) const { delete p; }
+
+namespace {
+
+struct BodyDiscCount {
+  THRONG_HD uint32_t operator()(const VehicleBody& body) const {
+    return static_cast<uint32_t>(body.DiscCount());
+  }
+};
+
+}  // namespace
 
 // The vehicles go up column by column, unless this tick's preparation left them here; the
 // results come down in one block, the debug signals after them only when the host wants them.
@@ -377,8 +392,9 @@ void CudaBackend::MoveVehicles(const VehicleMoveParams& params, const VehicleMov
   d.moved_rows = n;
 }
 
-// The bodies, speeds and layout go up in one block; the discs' ten agent columns come down
-// in one.
+// The bodies, speeds and layout go up in one block, unless this tick's preparation left the
+// bodies and speeds here (the layout is then made here from the bodies: nothing goes up);
+// the discs' ten agent columns come down in one block, when the host wants them.
 void CudaBackend::WriteVehicleDiscs(const VehicleDiscScene& scene, const VehicleDiscOutput& out) {
   const size_t m = scene.count;
   if (vehicles_) vehicles_->disc_rows = 0;
@@ -391,10 +407,18 @@ void CudaBackend::WriteVehicleDiscs(const VehicleDiscScene& scene, const Vehicle
   const bool this_tick = scene.columns == ColumnSource::kThisTick && kept.bodies != nullptr;
   ThrowIfPreparedOnDeviceOnly("WriteVehicleDiscs", scene.columns == ColumnSource::kThisTick,
                               this_tick, kept);
-  const HostColumnIn in_columns[3] = {{scene.bodies, this_tick ? 0 : m * sizeof(VehicleBody)},
-                                      {scene.speed, this_tick ? 0 : m * sizeof(float)},
-                                      {scene.disc_start, (m + 1) * sizeof(uint32_t)}};
+  const HostColumnIn in_columns[3] = {
+      {scene.bodies, this_tick ? 0 : m * sizeof(VehicleBody)},
+      {scene.speed, this_tick ? 0 : m * sizeof(float)},
+      {scene.disc_start, this_tick ? 0 : (m + 1) * sizeof(uint32_t)}};
   transferred_.to_backend += d.staging.Upload(in_columns, 3, d.discs_in, d.discs_in_at, stream_);
+  if (this_tick) {
+    d.disc_start.resize(m + 1);
+    uint32_t* start = Raw(d.disc_start);
+    thrust::transform(Policy(), kept.bodies, kept.bodies + m, start, BodyDiscCount{});
+    THRONG_CUDA_CHECK(cudaMemsetAsync(start + m, 0, sizeof(uint32_t), stream_));
+    thrust::exclusive_scan(Policy(), start, start + m + 1, start);
+  }
   size_t out_bytes[kAgentColumnsOutCount];
   AgentColumnsOutBytes(discs, out_bytes);
   d.discs_out.resize(LayOutColumns(out_bytes, kAgentColumnsOutCount, d.discs_out_at));
@@ -402,7 +426,9 @@ void CudaBackend::WriteVehicleDiscs(const VehicleDiscScene& scene, const Vehicle
   const VehicleDiscScene device_scene{
       this_tick ? kept.bodies : reinterpret_cast<const VehicleBody*>(in_block + d.discs_in_at[0]),
       this_tick ? kept.speed : reinterpret_cast<const float*>(in_block + d.discs_in_at[1]),
-      reinterpret_cast<const uint32_t*>(in_block + d.discs_in_at[2]), m, ColumnSource::kHost};
+      this_tick ? Raw(d.disc_start)
+                : reinterpret_cast<const uint32_t*>(in_block + d.discs_in_at[2]),
+      m, ColumnSource::kHost};
   const VehicleDiscOutput device_out{out.first_id,
                                      AgentColumnsOutAt(Raw(d.discs_out), d.discs_out_at)};
   thrust::for_each_n(Policy(), thrust::counting_iterator<size_t>(0), m,

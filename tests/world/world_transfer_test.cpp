@@ -120,10 +120,12 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
     copied_.to_host += scene.count * kBrakeBytesOut;
     return cpu_.BrakeForPaths(scene, out);
   }
-  // The layout always; the bodies and speeds only from the host.
+  // The bodies, speeds and layout from the host; nothing from this tick's preparation (the
+  // layout is made from its bodies).
   void WriteVehicleDiscs(const VehicleDiscScene& scene, const VehicleDiscOutput& out) override {
-    copied_.to_backend += (scene.count + 1) * sizeof(uint32_t);
-    if (scene.columns == ColumnSource::kHost) copied_.to_backend += scene.count * kDiscBytesIn;
+    if (scene.columns == ColumnSource::kHost) {
+      copied_.to_backend += scene.count * kDiscBytesIn + (scene.count + 1) * sizeof(uint32_t);
+    }
     if (out.to_host) copied_.to_host += scene.disc_start[scene.count] * kDiscBytesOut;
     cpu_.WriteVehicleDiscs(scene, out);
   }
@@ -283,13 +285,12 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
     EXPECT_GT(solved, n);
     // The preparation, the follower, the discs, the path check and the braking are the
     // vehicles' stage; the calls after the preparation read the vehicles where it left them
-    // (the discs their layout besides, the braking its profiles' table), each of the
+    // (the braking its profiles' table besides), each of the
     // follower's six answers comes back once (three from the follower, three capped from
     // the braking; no debug columns: TickOptions::debug is off), and the discs stay for the
     // solve.
     EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kVehicles)],
-              m * (ready_in + sizeof(uint32_t)) + lanes * 2 * sizeof(uint32_t) + sizeof(uint32_t) +
-                  braking_table);
+              m * ready_in + lanes * 2 * sizeof(uint32_t) + braking_table);
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kVehicles)],
               m * (ready_out + CopyCountingBackend::kFollowResultBytesOut / 2 + sizeof(float) +
                    CopyCountingBackend::kBrakeBytesOut));
