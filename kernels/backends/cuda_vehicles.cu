@@ -51,7 +51,7 @@ struct CudaBackend::VehiclePart {
   // FollowRunOptions::vehicles), 0 while one runs or after one that failed.
   size_t prepared_rows = 0;
   bool prepared_profiles = false;  // the last preparation wrote profiles
-  // The last preparation's columns stayed here: the host's rows but the bodies are stale.
+  // The last preparation's columns stayed here: the host's rows are stale.
   bool prepared_on_device_only = false;
   // The rows the last follower left in `out` and the last move in move_in's bodies, this
   // tick (VehiclesThisTick); 0 while one runs, and from the next preparation on.
@@ -78,16 +78,6 @@ struct CudaBackend::VehiclePart {
 };
 
 void CudaBackend::DropPart::operator()(VehiclePart* p) const { delete p; }
-
-namespace {
-
-struct BodyDiscCount {
-  THRONG_HD uint32_t operator()(const VehicleBody& body) const {
-    return static_cast<uint32_t>(body.DiscCount());
-  }
-};
-
-}  // namespace
 
 // The vehicles go up column by column, unless this tick's preparation left them here; the
 // results come down in one block, the debug signals after them only when the host wants them.
@@ -415,7 +405,9 @@ void CudaBackend::WriteVehicleDiscs(const VehicleDiscScene& scene, const Vehicle
   if (this_tick) {
     d.disc_start.resize(m + 1);
     uint32_t* start = Raw(d.disc_start);
-    thrust::transform(Policy(), kept.bodies, kept.bodies + m, start, BodyDiscCount{});
+    const thrust::counting_iterator<uint32_t> first(0);
+    thrust::transform(Policy(), first, first + static_cast<uint32_t>(m), start,
+                      DiscCountOf{kept.bodies});
     THRONG_CUDA_CHECK(cudaMemsetAsync(start + m, 0, sizeof(uint32_t), stream_));
     thrust::exclusive_scan(Policy(), start, start + m + 1, start);
   }

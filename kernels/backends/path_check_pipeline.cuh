@@ -21,6 +21,7 @@
 #include "kernels/math/scalar.cuh"
 #include "kernels/spatial/grid.cuh"
 #include "kernels/vehicles/path_check.cuh"
+#include "kernels/vehicles/vehicle_discs.cuh"
 
 namespace throng {
 
@@ -34,13 +35,6 @@ struct PathSceneView {
   uint32_t agents;
   PathVehiclesView vehicles;
   uint32_t vehicle_count;
-};
-
-struct DiscCountOf {
-  const VehicleBody* bodies;
-  THRONG_HD uint32_t operator()(uint32_t v) const {
-    return static_cast<uint32_t>(bodies[v].DiscCount());
-  }
 };
 
 // Points in input order: pedestrians first, then each vehicle's discs from disc_start[v].

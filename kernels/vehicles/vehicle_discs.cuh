@@ -44,4 +44,13 @@ struct VehicleDiscFunctor {
   }
 };
 
+// Vehicle v's disc count, for a layout made on the backend (a scan of these counts gives
+// VehicleDiscScene::disc_start).
+struct DiscCountOf {
+  const VehicleBody* bodies;
+  THRONG_HD uint32_t operator()(uint32_t v) const {
+    return static_cast<uint32_t>(bodies[v].DiscCount());
+  }
+};
+
 }  // namespace throng
