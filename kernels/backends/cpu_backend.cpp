@@ -30,6 +30,7 @@
 #include "kernels/vehicles/vehicle_discs.cuh"
 #include "kernels/vehicles/vehicle_move.cuh"
 #include "kernels/vehicles/vehicle_prepare.cuh"
+#include "kernels/vehicles/vehicle_remember.cuh"
 
 namespace throng {
 
@@ -172,8 +173,7 @@ PedestrianSums CpuBackend::ReportPedestrians(const PedestrianReportParams& param
 }
 
 void CpuBackend::FollowSplines(const FollowerParams& params, float world_speed_limit,
-                               const VehicleColumns& v,
-                               const FollowRunOptions& /*host memory in place*/,
+                               const VehicleColumns& v, const FollowRunOptions& options,
                                FollowerResults* out) {
   ValidateFollowerParams(params, world_speed_limit);
   const std::vector<uint32_t> spline = ValidateVehicles(v, splines_.ids);
@@ -194,6 +194,11 @@ void CpuBackend::FollowSplines(const FollowerParams& params, float world_speed_l
        out->progress_x.data(), out->progress_y.data(), out->progress_z.data(),
        out->tangent_x.data(), out->tangent_y.data(), out->tangent_z.data()}};
   thrust::for_each_n(cpu_system::par, thrust::counting_iterator<size_t>(0), n, f);
+  if (options.memory != nullptr) {
+    thrust::for_each_n(cpu_system::par, thrust::counting_iterator<size_t>(0), n,
+                       VehicleRememberFunctor::For(params, options.memory, out->progress.data(),
+                                                   out->steering.data()));
+  }
 }
 
 void CpuBackend::SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& a,

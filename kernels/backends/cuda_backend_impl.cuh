@@ -101,6 +101,14 @@ class CudaBackend final : public Backend {
       transferred_.to_host += host.size() * sizeof(T);
     }
   }
+  template <class T>
+  void Download(const T* device, size_t count, T* host) const {
+    if (count > 0) {
+      THRONG_CUDA_CHECK(
+          cudaMemcpyAsync(host, device, count * sizeof(T), cudaMemcpyDeviceToHost, stream_));
+      transferred_.to_host += count * sizeof(T);
+    }
+  }
   TransferredBytes transferred() const override { return transferred_; }
   // Upload as a callable, for the pipelines' Set(host, copy) members.
   auto Uploader() const {

@@ -18,6 +18,7 @@
 #include "kernels/vehicles/vehicle_discs.cuh"
 #include "kernels/vehicles/vehicle_move.cuh"
 #include "kernels/vehicles/vehicle_prepare.cuh"
+#include "kernels/vehicles/vehicle_remember.cuh"
 
 namespace throng {
 
@@ -43,9 +44,10 @@ struct CudaBackend::VehiclePart {
   DeviceVector<uint32_t> q_spline;
   DeviceVector<float> q_s, q_px, q_py, q_pz, q_hint;
   DeviceVector<float> x, y, z, tx, ty, tz, k, progress;
-  // The preparation's columns in one block each way; the memory is updated in place in
-  // the input block.
+  // The preparation's columns in one block each way, and the memory it writes (last
+  // tick's goes up in the input block), which the follower completes.
   DeviceVector<uint8_t> prepare_in, prepare_out;
+  DeviceVector<VehicleMemory> memory;
   size_t prepare_in_at[15] = {}, prepare_out_at[14] = {};
   // The rows the last preparation left in prepare_out (the follower reads them there:
   // FollowRunOptions::vehicles), 0 while one runs or after one that failed.
@@ -155,6 +157,13 @@ void CudaBackend::FollowSplines(const FollowerParams& params, float world_speed_
                            d.Out(14), d.Out(15), d.Out(16), d.Out(17)}};
   thrust::for_each_n(Policy(), thrust::counting_iterator<size_t>(0), n, f);
   THRONG_CUDA_CHECK(cudaGetLastError());
+  if (options.memory != nullptr) {
+    // This tick's preparation left the memory here; else the caller's rows go up.
+    if (!this_tick) Upload(options.memory, n, d.memory);
+    thrust::for_each_n(Policy(), thrust::counting_iterator<size_t>(0), n,
+                       VehicleRememberFunctor::For(params, Raw(d.memory), d.Out(5), d.Out(0)));
+    THRONG_CUDA_CHECK(cudaGetLastError());
+  }
   out->Resize(n);
   std::vector<float>* host[] = {&out->steering,       &out->throttle,      &out->brake,
                                 &out->target_speed,   &out->cte,           &out->progress,
@@ -170,6 +179,8 @@ void CudaBackend::FollowSplines(const FollowerParams& params, float world_speed_
     const bool braked_later = options.braking_follows && k >= 1 && k <= 3;
     columns[k] = {host[k]->data(), braked_later ? 0 : n * sizeof(float)};
   }
+  // The memory first: the answers' download waits for both.
+  if (options.memory != nullptr) Download(Raw(d.memory), n, options.memory);
   transferred_.to_host +=
       d.staging.Download(d.out_block, d.out_at, columns, static_cast<size_t>(wanted), stream_);
   d.followed_rows = n;
@@ -206,9 +217,9 @@ void CudaBackend::QuerySplines(const SplineQueries& q, SplineQueryResults* out) 
   Synchronize();
 }
 
-// The snapshot's columns, the lanes by id and the memory go up in one block; the memory
-// comes back from it, the follower's columns, lanes and bodies in another (until the state
-// lives here, issue 37).
+// The snapshot's columns, the lanes by id and the memory go up in one block; the follower's
+// columns, lanes and bodies come back in another, and the memory apart, each when asked for
+// (the world's follower completes the memory here and brings it home).
 void CudaBackend::PrepareVehicles(const VehiclePrepareParams& params,
                                   const VehiclePrepareScene& scene,
                                   const VehiclePrepareOutput& out) {
@@ -224,7 +235,6 @@ void CudaBackend::PrepareVehicles(const VehiclePrepareParams& params,
   const size_t f = n * sizeof(float), u = n * sizeof(uint32_t);
   const size_t lanes = scene.lanes.count * sizeof(uint32_t);
   auto bytes = [](const void* column, size_t size) { return column != nullptr ? size : 0; };
-  // The memory first: the download of the updated rows then copies only them.
   const void* in_data[15] = {scene.memory,  scene.id,        scene.spline_id,
                              scene.x,       scene.y,         scene.z,
                              scene.yaw,     scene.speed,     scene.progress_hint,
@@ -256,7 +266,8 @@ void CudaBackend::PrepareVehicles(const VehiclePrepareParams& params,
   auto at = [&](int k) { return out_block + d.prepare_out_at[k]; };
   auto at_f = [&](int k) { return reinterpret_cast<float*>(at(k)); };
   auto at_u = [&](int k) { return reinterpret_cast<uint32_t*>(at(k)); };
-  VehicleMemory* memory = reinterpret_cast<VehicleMemory*>(in_block + d.prepare_in_at[0]);
+  const auto* memory = reinterpret_cast<const VehicleMemory*>(in_block + d.prepare_in_at[0]);
+  d.memory.resize(n);
   const VehiclePrepareScene device_scene{in_u(1),
                                          in_u(2),
                                          in_f(3),
@@ -273,20 +284,21 @@ void CudaBackend::PrepareVehicles(const VehiclePrepareParams& params,
                                          memory,
                                          n};
   const VehiclePrepareOutput device_out{
-      at_u(0),  at_u(1),
-      at_f(2),  at_f(3),
-      at_f(4),  at_f(5),
-      at_f(6),  at_f(7),
-      at_f(8),  at_f(9),
-      at_f(10), profiles ? reinterpret_cast<uint16_t*>(at(11)) : nullptr,
-      at_u(12), reinterpret_cast<VehicleBody*>(at(13))};
+      at_u(0),      at_u(1),
+      at_f(2),      at_f(3),
+      at_f(4),      at_f(5),
+      at_f(6),      at_f(7),
+      at_f(8),      at_f(9),
+      at_f(10),     profiles ? reinterpret_cast<uint16_t*>(at(11)) : nullptr,
+      at_u(12),     reinterpret_cast<VehicleBody*>(at(13)),
+      Raw(d.memory)};
   thrust::for_each_n(Policy(), thrust::counting_iterator<size_t>(0), n,
                      VehiclePrepareFunctor{params, Lanes(), device_scene, device_out});
   THRONG_CUDA_CHECK(cudaGetLastError());
-  const HostColumnOut updated[1] = {{scene.memory, n * sizeof(VehicleMemory)}};
-  transferred_.to_host += d.staging.Download(d.prepare_in, d.prepare_in_at, updated, 1, stream_);
+  if (params.memory_to_host) Download(Raw(d.memory), n, out.memory);
   d.prepared_on_device_only = !params.outputs_to_host;
-  if (!params.outputs_to_host) {  // the memory alone
+  if (!params.outputs_to_host) {
+    Synchronize();  // the memory's download, and the upload's host rows
     d.prepared_rows = n;
     d.prepared_profiles = profiles;
     return;

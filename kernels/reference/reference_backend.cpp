@@ -1,5 +1,6 @@
 #include "kernels/reference/reference_backend.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -18,6 +19,26 @@ namespace {
 const FollowerParams& ProfileOf(const FollowerParams& world, const VehicleColumns& v, size_t i) {
   const uint16_t profile = v.profile.empty() ? 0 : v.profile[i];
   return profile == 0 ? world : v.profiles[profile - 1];
+}
+
+// The memory a world keeps for the next tick (docs/WORLD.md, "Per-id state"): the progress
+// found, and the wheel angle a first-order lag behind the steering's command over the
+// tick, as the reference's move turns it (vehicle_move_ref.cpp).
+void RememberFollowed(const FollowerParams& told, const FollowerResults& followed,
+                      VehicleMemory* memory) {
+  const double dt = told.control_period;
+  for (size_t i = 0; i < followed.progress.size(); ++i) {
+    VehicleMemory& m = memory[i];
+    m.progress = followed.progress[i];
+    const double command =
+        std::min(std::max(static_cast<double>(followed.steering[i]), -1.0), 1.0) *
+        told.max_steer_angle;
+    double wheel = command;
+    if (told.steering_lag > 0.f) {
+      wheel = m.wheel_angle + (command - m.wheel_angle) * std::min(dt / told.steering_lag, 1.0);
+    }
+    m.wheel_angle = static_cast<float>(wheel);
+  }
 }
 
 }  // namespace
@@ -85,8 +106,7 @@ void ReferenceBackend::SolveOrca(const OrcaParams& params, const AgentColumns& a
 }
 
 void ReferenceBackend::FollowSplines(const FollowerParams& params, float world_speed_limit,
-                                     const VehicleColumns& v,
-                                     const FollowRunOptions& /*host memory in place*/,
+                                     const VehicleColumns& v, const FollowRunOptions& options,
                                      FollowerResults* out) {
   ValidateFollowerParams(params, world_speed_limit);
   const std::vector<uint32_t> spline = ValidateVehicles(v, spline_ids_);
@@ -123,6 +143,7 @@ void ReferenceBackend::FollowSplines(const FollowerParams& params, float world_s
     out->tangent_y[i] = f.tangent.y;
     out->tangent_z[i] = f.tangent.z;
   }
+  if (options.memory != nullptr) RememberFollowed(params, *out, options.memory);
 }
 
 void ReferenceBackend::SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& a,

@@ -84,7 +84,7 @@ void ReferenceBackend::PrepareVehicles(const VehiclePrepareParams& params,
     out.speed[i] = speed;
     out.max_speed[i] = scene.max_speed != nullptr ? scene.max_speed[i] : params.max_speed;
     if (scene.profile != nullptr) out.profile[i] = static_cast<uint16_t>(scene.profile[i]);
-    VehicleMemory& m = scene.memory[i];
+    VehicleMemory m = scene.memory[i];
     out.wheel_angle[i] = m.wheel_angle;
     if (m.last_dt > 0.f) {
       const double travel = static_cast<double>(std::max(m.last_speed, speed)) * m.last_dt;
@@ -109,6 +109,7 @@ void ReferenceBackend::PrepareVehicles(const VehiclePrepareParams& params,
                              static_cast<float>(std::sin(static_cast<double>(yaw)))};
     out.bodies[i].length = scene.length != nullptr ? scene.length[i] : params.length;
     out.bodies[i].width = scene.width != nullptr ? scene.width[i] : params.width;
+    out.memory[i] = m;
   }
 }
 

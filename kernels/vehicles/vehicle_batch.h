@@ -8,6 +8,7 @@
 
 #include "kernels/input/column_source.h"
 #include "kernels/vehicles/follower_types.h"
+#include "kernels/vehicles/vehicle_memory.h"
 
 namespace throng {
 
@@ -63,6 +64,13 @@ struct FollowRunOptions {
   // those three stay on the backend until then (a backend with memory of its own leaves
   // the host's rows as they were; the cpu and the reference write them anyway).
   bool braking_follows = false;
+  // Non-null: the world's memory of these vehicles, row for row, which the follower
+  // completes for the tick (kernels/vehicles/vehicle_remember.cuh): each one's progress,
+  // and the wheel angle its steering turns the bicycle its parameters were told to
+  // (max_steer_angle and steering_lag over control_period). With kThisTick the rows are
+  // the last PrepareVehicles' VehiclePrepareOutput::memory (a device completes its own
+  // copy and brings it home).
+  VehicleMemory* memory = nullptr;
 };
 
 // Throws std::invalid_argument naming the field ("follower.max_yaw_delta: ..." or, with

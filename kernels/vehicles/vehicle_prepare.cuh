@@ -98,7 +98,7 @@ struct VehiclePrepareFunctor {
     } else {
       out.progress_hint[i] = ProjectOnWholeLane(lanes, lane, p);
     }
-    in.memory[i] = memory;
+    out.memory[i] = memory;
     out.bodies[i] = {{p.x, p.y},
                      HeadingOf(yaw),
                      ColumnOr(in.length, i, params.length),

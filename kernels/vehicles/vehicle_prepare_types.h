@@ -26,16 +26,19 @@ struct VehiclePrepareParams {
   float length, width;  // m, for vehicles without their own (VehicleDefaults)
   float max_speed;      // m/s, likewise
   float dt;             // s, this tick's
-  // false: of the outputs only the updated memory comes back; the rest stays on the
-  // backend for the calls that read it there (ColumnSource::kThisTick). A backend with
+  // false: the outputs but the memory stay on the backend for the calls that read them
+  // there (ColumnSource::kThisTick). A backend with
   // memory of its own leaves the host's rows as they were (the cpu and the reference write
   // them anyway).
   bool outputs_to_host = true;
+  // false: the memory stays on the backend likewise, for the FollowSplines that completes
+  // it there and brings it home (FollowRunOptions::memory, with kThisTick vehicles).
+  bool memory_to_host = true;
 };
 
 // The snapshot's columns (caller's frame; an optional column is null when absent), the
 // lanes by id, and last tick's memory of each vehicle in the snapshot's order (a new one's
-// fresh), which the preparation updates in place.
+// fresh).
 struct VehiclePrepareScene {
   const uint32_t* id;
   const uint32_t* spline_id;
@@ -50,12 +53,14 @@ struct VehiclePrepareScene {
   const float* max_speed;      // optional
   const uint32_t* profile;     // optional
   LaneLookup lanes;
-  VehicleMemory* memory;
+  const VehicleMemory* memory;
   size_t count;
 };
 
 // The follower's columns (VehicleColumns' rows, internal frame), each vehicle's lane index
-// and body. `profile` is written only when the scene has profiles.
+// and body, and this tick's memory: last tick's with what the vehicle's motion since says
+// (it may be the scene's rows; the follower then writes its progress and wheel angle:
+// FollowRunOptions::memory). `profile` is written only when the scene has profiles.
 struct VehiclePrepareOutput {
   uint32_t* id;
   uint32_t* spline_id;
@@ -71,6 +76,7 @@ struct VehiclePrepareOutput {
   uint16_t* profile;
   uint32_t* lane;
   VehicleBody* bodies;
+  VehicleMemory* memory;
 };
 
 }  // namespace throng

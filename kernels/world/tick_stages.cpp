@@ -31,7 +31,7 @@ void ValidateAndGather(TickContext& c) {
   c.w.agent_memory_in = c.w.memory.AgentsFor(c.snapshot.agents.id, &c.w.agent_memory);
   c.w.memory_in_on_backend =
       c.memory_on_backend && c.w.agent_memory_in == c.w.memory.KeptAgentRows();
-  c.w.memory.GatherVehicles(c.snapshot.vehicles.id, &c.w.vehicle_memory);
+  c.w.vehicle_memory_in = c.w.memory.VehiclesFor(c.snapshot.vehicles.id, &c.w.vehicle_memory);
 }
 
 void Pedestrians(TickContext& c) {

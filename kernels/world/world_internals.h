@@ -67,6 +67,9 @@ struct World::Internals {
   // commit keeps.
   const AgentMemory* agent_memory_in = nullptr;
   std::vector<AgentMemory> agent_memory;
+  // The vehicles' likewise: last tick's read only, this tick's in `vehicle_memory`, which
+  // the preparation writes and the follower completes.
+  const VehicleMemory* vehicle_memory_in = nullptr;
   std::vector<VehicleMemory> vehicle_memory;
   AgentColumns orca_agents;
   OrcaResult orca;

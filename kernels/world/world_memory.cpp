@@ -38,9 +38,11 @@ const AgentMemory* WorldMemory::AgentsFor(const std::vector<uint32_t>& ids,
   return gathered->data();
 }
 
-void WorldMemory::GatherVehicles(const std::vector<uint32_t>& ids,
-                                 std::vector<VehicleMemory>* out) const {
-  Gather(vehicle_ids_, vehicles_, ids, out);
+const VehicleMemory* WorldMemory::VehiclesFor(const std::vector<uint32_t>& ids,
+                                              std::vector<VehicleMemory>* gathered) const {
+  if (ids == vehicle_ids_) return vehicles_.data();
+  Gather(vehicle_ids_, vehicles_, ids, gathered);
+  return gathered->data();
 }
 
 void WorldMemory::Commit(const std::vector<uint32_t>& agent_ids, std::vector<AgentMemory>* agents,

@@ -61,9 +61,10 @@ class WorldMemory {
   size_t KeptAgentCount() const { return agents_.size(); }
   // Whether AgentsFor(ids) returns the kept rows themselves (ids last tick's, in order).
   bool KeepsAgents(const std::vector<uint32_t>& ids) const { return ids == agent_ids_; }
-  // The kept vehicles' memory in the order of `ids`, copied into `out` (the tick updates it
-  // in place): known ids keep theirs, new ids start fresh.
-  void GatherVehicles(const std::vector<uint32_t>& ids, std::vector<VehicleMemory>* out) const;
+  // The kept vehicles' memory in the order of `ids`, read-only, as AgentsFor gives the
+  // agents'.
+  const VehicleMemory* VehiclesFor(const std::vector<uint32_t>& ids,
+                                   std::vector<VehicleMemory>* gathered) const;
   // Replaces the kept state; ids missing here are forgotten. The rows are swapped in: the
   // caller gets the old ones back, as buffers for the next Gather.
   void Commit(const std::vector<uint32_t>& agent_ids, std::vector<AgentMemory>* agents,

@@ -211,8 +211,9 @@ void DriveVehicles(const WorldConfig& config, const Snapshot& s, bool debug, Wor
                                   optional(vs.max_speed),
                                   optional(vs.profile),
                                   {w.lane_ids.data(), w.lane_of_id.data(), w.lane_ids.size()},
-                                  w.vehicle_memory.data(),
+                                  w.vehicle_memory_in,
                                   m};
+  w.vehicle_memory.resize(m);  // this tick's (it may hold last tick's, gathered)
   const VehiclePrepareOutput out{vc.id.data(),
                                  vc.spline_id.data(),
                                  vc.px.data(),
@@ -226,20 +227,26 @@ void DriveVehicles(const WorldConfig& config, const Snapshot& s, bool debug, Wor
                                  vc.turn_before_move.data(),
                                  vc.profile.empty() ? nullptr : vc.profile.data(),
                                  w.lane.data(),
-                                 w.bodies.data()};
+                                 w.bodies.data(),
+                                 w.vehicle_memory.data()};
   FollowerResults& fr = w.follower;
   if (m > 0) {
     // The prepared columns stay on the backend for the tick's other vehicle calls, but for
     // the forward agents' fans, which meet the vehicles' boxes (bodies and heights) here.
     const bool to_host = s.forward.size() > 0;
-    w.backend->PrepareVehicles({config.frame, vd.length, vd.width, vd.max_speed, s.dt, to_host},
-                               scene, out);
+    // The memory stays for the follower, which completes it and brings it home.
+    w.backend->PrepareVehicles(
+        {config.frame, vd.length, vd.width, vd.max_speed, s.dt, to_host, /*memory_to_host=*/false},
+        scene, out);
     // The follower steers the vehicle the world integrates (its bicycle's geometry and
     // lag), once a tick, on the columns the preparation just wrote; its debug columns come
     // back only for the results that carry them (TickOptions::debug), and the three answers
-    // the path check's braking caps come back from the braking (CheckVehiclePaths).
-    w.backend->FollowSplines(told_the_vehicle(config.follower), config.world_speed_limit, vc,
-                             {ColumnSource::kThisTick, debug, /*braking_follows=*/true}, &fr);
+    // the path check's braking caps come back from the braking (CheckVehiclePaths). It
+    // completes the memory the preparation wrote: the progress, and the wheel angle the
+    // world's bicycle turns to, whether the world or the caller moves the vehicle.
+    w.backend->FollowSplines(
+        told_the_vehicle(config.follower), config.world_speed_limit, vc,
+        {ColumnSource::kThisTick, debug, /*braking_follows=*/true, w.vehicle_memory.data()}, &fr);
   } else {
     fr.Resize(0);  // no stale answers from a tick that had vehicles
   }
@@ -411,16 +418,6 @@ PedestrianSums FillResults(const WorldConfig& config, const Snapshot& s, const T
     vr.heading_delta = fr.heading_delta;
     vr.look_ahead = fr.look_ahead;
   }
-  for (size_t i = 0; i < m; ++i) w.vehicle_memory[i].progress = fr.progress[i];
-  if (!options.integrate) {
-    // Step: the caller moves its vehicles, so the world keeps its own estimate of their
-    // wheels (the world bicycle's lag on this tick's command) for lag compensation.
-    const BicycleParams& bike = config.vehicle_defaults.bicycle;
-    for (size_t i = 0; i < m; ++i) {
-      float& wheel = w.vehicle_memory[i].wheel_angle;
-      wheel = LaggedWheelAngle(wheel, fr.steering[i], bike, s.dt);
-    }
-  }
   return sums;
 }
 
@@ -478,7 +475,7 @@ void Integrate(const WorldConfig& config, const Snapshot& s, World::Internals& w
       {oa.px.data(), oa.py.data(), w.z.data(), na.x.data(), na.y.data(), na.z.data(), na.vx.data(),
        na.vy.data(), na.vz.data()});
   // The vehicles by the world's bicycle, on the backend too: their bodies move in place
-  // (the contact count reads them), and the wheel angles they turned to are remembered.
+  // (the contact count reads them).
   VehicleSnapshot& nv = next->vehicles;
   nv.z.resize(m);
   nv.progress_hint.resize(m);
@@ -493,7 +490,6 @@ void Integrate(const WorldConfig& config, const Snapshot& s, World::Internals& w
                            fr.brake.data(), fr.progress.data(), m},
                           {vc.wheel_angle.data(), w.bodies.data(), nv.x.data(), nv.y.data(),
                            nv.z.data(), nv.yaw.data(), nv.speed.data(), nv.progress_hint.data()});
-  for (size_t i = 0; i < m; ++i) w.vehicle_memory[i].wheel_angle = vc.wheel_angle[i];
 }
 
 }  // namespace throng

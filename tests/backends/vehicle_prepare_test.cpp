@@ -142,6 +142,7 @@ struct Prepared {
   std::vector<float> px, py, pz, yaw, speed, hint, max_speed, wheel, turn;
   std::vector<uint16_t> profile;
   std::vector<VehicleBody> bodies;
+  std::vector<VehicleMemory> memory;  // this tick's, apart from the fleet's last tick's
   explicit Prepared(size_t n)
       : id(n),
         spline_id(n),
@@ -156,11 +157,12 @@ struct Prepared {
         wheel(n),
         turn(n),
         profile(n),
-        bodies(n) {}
+        bodies(n),
+        memory(n) {}
   VehiclePrepareOutput View() {
     return {id.data(),   spline_id.data(), px.data(),   py.data(),        pz.data(),
             yaw.data(),  speed.data(),     hint.data(), max_speed.data(), wheel.data(),
-            turn.data(), profile.data(),   lane.data(), bodies.data()};
+            turn.data(), profile.data(),   lane.data(), bodies.data(),    memory.data()};
   }
 };
 
@@ -195,7 +197,7 @@ TEST_P(VehiclePrepareTest, PreparesAsTheReferenceDoesInEveryFrame) {
       reference->PrepareVehicles(params, want_fleet.Scene(optional, lookup.View()), want.View());
       size_t projected = 0, read = 0;
       for (size_t i = 0; i < n; ++i) {
-        const VehicleMemory &gm = got_fleet.memory[i], &wm = want_fleet.memory[i];
+        const VehicleMemory &gm = got.memory[i], &wm = want.memory[i];
         ASSERT_EQ(got.lane[i], i % 3) << i;
         ASSERT_EQ(got.lane[i], want.lane[i]) << i;
         ASSERT_EQ(got.id[i], got_fleet.id[i]) << i;
@@ -236,6 +238,11 @@ TEST_P(VehiclePrepareTest, PreparesAsTheReferenceDoesInEveryFrame) {
                     SameFloat(gm.last_dt, 0.1f))
             << i;
         ASSERT_TRUE(SameFloat(wm.last_position.x, want.px[i]) && SameFloat(wm.last_dt, 0.1f)) << i;
+        // What the follower completes comes through as it was, for it to read.
+        ASSERT_TRUE(SameFloat(gm.progress, got_fleet.memory[i].progress) &&
+                    SameFloat(gm.wheel_angle, got_fleet.memory[i].wheel_angle))
+            << i;
+        ASSERT_TRUE(SameFloat(wm.progress, want_fleet.memory[i].progress)) << i;
         // The hint: the snapshot's, else the memory's, else the whole lane's nearest point.
         if (optional) {
           ASSERT_TRUE(SameFloat(got.hint[i], got_fleet.hint[i])) << i;

@@ -9,6 +9,7 @@
 
 #include "kernels/backends/backend.h"
 #include "kernels/scenarios/roads.h"
+#include "kernels/vehicles/bicycle.cuh"
 #include "tests/backends/backend_param.h"
 
 namespace throng {
@@ -163,6 +164,68 @@ TEST_P(FollowerBatchTest, repeated_runs_are_bit_identical) {
   EXPECT_EQ(a.steering, b.steering);
   EXPECT_EQ(a.throttle, b.throttle);
   EXPECT_EQ(a.progress, b.progress);
+}
+
+// A world's follower completes each vehicle's memory (FollowRunOptions::memory): the progress
+// it found, and the wheel angle a first-order lag behind its steering's command, as the
+// world's bicycle turns it (LaggedWheelAngle: bit for bit on the parallel backends); the rest
+// of the memory, the preparation's, is left as it was. The reference turns it in double.
+TEST_P(FollowerBatchTest, completes_each_vehicles_memory_as_the_bicycle_turns_its_wheel) {
+  const size_t n = 3000;
+  const Fleet fleet = RandomFleet(29, n);
+  auto parallel = CreateBackend(GetParam());
+  auto reference = CreateBackend(BackendKind::kReference);
+  parallel->SetSplines(fleet.splines);
+  reference->SetSplines(fleet.splines);
+  std::mt19937 rng(31);
+  std::uniform_real_distribution<float> wheel(-0.6f, 0.6f);
+  std::vector<VehicleMemory> before(n);
+  for (size_t i = 0; i < n; ++i) {
+    before[i].wheel_angle = wheel(rng);
+    before[i].progress = i % 2 == 0 ? -1.f : 3.f;
+    before[i].last_position = {1.f + static_cast<float>(i), 2.f};
+    before[i].last_yaw = 0.25f;
+    before[i].last_speed = 4.f;
+    before[i].last_dt = 0.1f;
+    before[i].turn_before_move = 0.5f;
+  }
+  for (const float lag : {0.3f, 0.f}) {  // a lag, and none (the wheel is the command)
+    SCOPED_TRACE(::testing::Message() << "steering lag " << lag);
+    FollowerParams params;
+    params.steering_lag = lag;
+    params.control_period = 0.1f;
+    BicycleParams bicycle;
+    bicycle.max_steer_angle = params.max_steer_angle;
+    bicycle.steering_time_constant = lag;
+    std::vector<VehicleMemory> got_memory = before, want_memory = before;
+    FollowRunOptions got_options, want_options;
+    got_options.memory = got_memory.data();
+    want_options.memory = want_memory.data();
+    FollowerResults got, want;
+    parallel->FollowSplines(params, 25.f, fleet.vehicles, got_options, &got);
+    reference->FollowSplines(params, 25.f, fleet.vehicles, want_options, &want);
+    size_t turned = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const VehicleMemory &g = got_memory[i], &w = want_memory[i], &b = before[i];
+      ASSERT_EQ(g.progress, got.progress[i]) << i;
+      ASSERT_EQ(w.progress, want.progress[i]) << i;
+      ASSERT_EQ(g.wheel_angle, LaggedWheelAngle(b.wheel_angle, got.steering[i], bicycle, 0.1f))
+          << i;
+      ASSERT_NEAR(w.wheel_angle, LaggedWheelAngle(b.wheel_angle, want.steering[i], bicycle, 0.1f),
+                  1e-6f)
+          << i;
+      turned += g.wheel_angle != b.wheel_angle;
+      for (const VehicleMemory* m : {&g, &w}) {
+        ASSERT_EQ(m->last_position.x, b.last_position.x) << i;
+        ASSERT_EQ(m->last_position.y, b.last_position.y) << i;
+        ASSERT_EQ(m->last_yaw, b.last_yaw) << i;
+        ASSERT_EQ(m->last_speed, b.last_speed) << i;
+        ASSERT_EQ(m->last_dt, b.last_dt) << i;
+        ASSERT_EQ(m->turn_before_move, b.turn_before_move) << i;
+      }
+    }
+    EXPECT_GT(turned, n * 9 / 10);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, FollowerBatchTest,

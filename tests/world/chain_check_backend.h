@@ -101,6 +101,8 @@ class ChainCheckBackend : public CpuForwardingBackend {
     Keep("vready.id", out.id, m);
     Keep("vready.lane", out.lane, m);
     Keep("vready.bodies", out.bodies, m);
+    Keep("vready.memory", out.memory, m);
+    if (!params.memory_to_host) Poison("vready.memory", out.memory, m);
     if (!params.outputs_to_host) {  // as a device leaves them: all stay there
       ForEachReadyColumn(out, [&](const char* name, auto* c) {
         if (c != nullptr) Poison(name, c, m);
@@ -160,6 +162,12 @@ class ChainCheckBackend : public CpuForwardingBackend {
         FeedWhole("vready.turn_before_move", &device.turn_before_move);
       }
       if (!device.profile.empty()) FeedWhole("vready.profile", &device.profile);
+      // The memory the preparation wrote, which a device completes where it left it and
+      // brings home whole.
+      if (options.memory != nullptr) {
+        Check("follow", "vready.memory", options.memory, m, /*whole=*/true);
+        CopyWhole("vready.memory", options.memory, m);
+      }
     }
     cpu_.FollowSplines(params, world_speed_limit, fed ? device : v, options, out);
     std::vector<float>* const followed[5] = {&out->steering, &out->throttle, &out->brake,

@@ -86,7 +86,7 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
     cpu_.FetchKeptPedestrians(out);
   }
   // As the pedestrians': the columns the snapshot has, the lanes by id and the memory in;
-  // the memory and every prepared column out (the memory only, unless asked for).
+  // every prepared column out and the memory, each when asked for.
   void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
                        const VehiclePrepareOutput& out) override {
     for (const void* column :
@@ -98,9 +98,8 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
     if (params.outputs_to_host) {
       copied_.to_host += scene.count * kReadyBytesOut;
       if (scene.profile != nullptr) copied_.to_host += scene.count * sizeof(uint16_t);
-    } else {  // the memory only
-      copied_.to_host += scene.count * sizeof(VehicleMemory);
     }
+    if (params.memory_to_host) copied_.to_host += scene.count * sizeof(VehicleMemory);
     cpu_.PrepareVehicles(params, scene, out);
   }
   // With kThisTick, nothing goes in: the preparation's, follower's and braking's columns.
@@ -140,6 +139,13 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
     copied_.to_host += vehicles.size() * (options.braking_follows ? kFollowResultBytesOut / 2
                                                                   : kFollowResultBytesOut);
     if (options.debug_to_host) copied_.to_host += vehicles.size() * kFollowDebugBytesOut;
+    // The memory it completes: up from the host unless the preparation left it, then home.
+    if (options.memory != nullptr) {
+      if (options.vehicles == ColumnSource::kHost) {
+        copied_.to_backend += vehicles.size() * sizeof(VehicleMemory);
+      }
+      copied_.to_host += vehicles.size() * sizeof(VehicleMemory);
+    }
   }
   CollisionCounts CountContacts(const ContactScene& scene, const StopRequested& stop) override {
     if (scene.columns == ColumnSource::kHost) copied_.to_backend += scene.count * kContactBytesIn;
@@ -173,9 +179,10 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
   static constexpr uint64_t kDriveBytesIn = 64, kDriveBytesOut = 28;
   // The path check's body, lane, progress and speed.
   static constexpr uint64_t kPathBytesIn = sizeof(VehicleBody) + 12;
-  // Memory, id, spline id, x, y, yaw, speed in; memory, 11 columns, lane, body out.
+  // Memory, id, spline id, x, y, yaw, speed in; 11 columns, lane and body out (the memory
+  // besides).
   static constexpr uint64_t kReadyBytesIn = sizeof(VehicleMemory) + 24;
-  static constexpr uint64_t kReadyBytesOut = sizeof(VehicleMemory) + 48 + sizeof(VehicleBody);
+  static constexpr uint64_t kReadyBytesOut = 48 + sizeof(VehicleBody);
   // Body and speed in (beyond the layout); the ten agent columns out.
   static constexpr uint64_t kDiscBytesIn = 28, kDiscBytesOut = 37;
   // Three answers, the clear distance and the speed in (a profile besides); three out.
@@ -250,8 +257,9 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
     const uint64_t prepare_in = PrepareBytesIn(world.state().agents);
     const uint64_t ready_in =
         CopyCountingBackend::kReadyBytesIn + ReadyOptionalBytesIn(world.state().vehicles);
-    // The prepared columns stay on the backend (the town has no forward agents, whose fans
-    // would read them on the host); the memory comes back.
+    // The prepared columns and the memory stay on the backend (the town has no forward
+    // agents, whose fans would read them on the host); the follower brings the memory home,
+    // completed.
     const uint64_t ready_out = sizeof(VehicleMemory);
     const uint64_t lanes = s.config.splines.size();
     const uint64_t braking_table =
