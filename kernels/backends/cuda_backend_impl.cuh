@@ -76,6 +76,8 @@ class CudaBackend final : public Backend {
                                    const PedestrianReportOutput& out) override;
   void KeepPedestrians() override;
   void FetchKeptPedestrians(const KeptPedestrianRows& out) override;
+  void KeepVehicles() override;
+  void FetchKeptVehicles(VehicleMemory* memory, size_t rows) override;
 
   // Copies on the backend's stream. The host memory must outlive the copy: every caller
   // synchronises before it returns.

@@ -45,9 +45,16 @@ struct CudaBackend::VehiclePart {
   DeviceVector<float> q_s, q_px, q_py, q_pz, q_hint;
   DeviceVector<float> x, y, z, tx, ty, tz, k, progress;
   // The preparation's columns in one block each way, and the memory it writes (last
-  // tick's goes up in the input block), which the follower completes.
+  // tick's goes up in the input block, unless it is the kept one), which the follower
+  // completes.
   DeviceVector<uint8_t> prepare_in, prepare_out;
   DeviceVector<VehicleMemory> memory;
+  // The rows of `memory` this tick's follower completed (0 while none has, from the next
+  // preparation on), and what the world kept (KeepVehicles): the kept tick's completed
+  // memory, which a kLastTick preparation reads. A tick that fails leaves it.
+  size_t completed_rows = 0;
+  DeviceVector<VehicleMemory> kept_memory;
+  size_t kept_memory_rows = 0;
   size_t prepare_in_at[15] = {}, prepare_out_at[14] = {};
   // The rows the last preparation left in prepare_out (the follower reads them there:
   // FollowRunOptions::vehicles), 0 while one runs or after one that failed.
@@ -163,6 +170,7 @@ void CudaBackend::FollowSplines(const FollowerParams& params, float world_speed_
     thrust::for_each_n(Policy(), thrust::counting_iterator<size_t>(0), n,
                        VehicleRememberFunctor::For(params, Raw(d.memory), d.Out(5), d.Out(0)));
     THRONG_CUDA_CHECK(cudaGetLastError());
+    d.completed_rows = n;
   }
   out->Resize(n);
   std::vector<float>* host[] = {&out->steering,       &out->throttle,      &out->brake,
@@ -180,7 +188,9 @@ void CudaBackend::FollowSplines(const FollowerParams& params, float world_speed_
     columns[k] = {host[k]->data(), braked_later ? 0 : n * sizeof(float)};
   }
   // The memory first: the answers' download waits for both.
-  if (options.memory != nullptr) Download(Raw(d.memory), n, options.memory);
+  if (options.memory != nullptr && options.memory_to_host) {
+    Download(Raw(d.memory), n, options.memory);
+  }
   transferred_.to_host +=
       d.staging.Download(d.out_block, d.out_at, columns, static_cast<size_t>(wanted), stream_);
   d.followed_rows = n;
@@ -217,9 +227,10 @@ void CudaBackend::QuerySplines(const SplineQueries& q, SplineQueryResults* out) 
   Synchronize();
 }
 
-// The snapshot's columns, the lanes by id and the memory go up in one block; the follower's
-// columns, lanes and bodies come back in another, and the memory apart, each when asked for
-// (the world's follower completes the memory here and brings it home).
+// The snapshot's columns, the lanes by id and the memory (unless it is the kept one) go up
+// in one block; the follower's columns, lanes and bodies come back in another, and the
+// memory apart, each when asked for (a world's follower completes the memory here, and the
+// world keeps it here: KeepVehicles).
 void CudaBackend::PrepareVehicles(const VehiclePrepareParams& params,
                                   const VehiclePrepareScene& scene,
                                   const VehiclePrepareOutput& out) {
@@ -227,7 +238,14 @@ void CudaBackend::PrepareVehicles(const VehiclePrepareParams& params,
   ++vehicle_tick_;  // a new tick: what the vehicle calls left is no longer this tick's
   if (vehicles_) {
     vehicles_->prepared_rows = vehicles_->followed_rows = vehicles_->moved_rows = 0;
+    vehicles_->completed_rows = 0;
     vehicles_->answers_on_device_only = false;
+  }
+  const size_t kept_rows = vehicles_ ? vehicles_->kept_memory_rows : 0;
+  const bool kept_memory = params.memory == ColumnSource::kLastTick;
+  if (kept_memory && kept_rows != n) {
+    throw std::logic_error("PrepareVehicles: last tick's memory of " + std::to_string(n) +
+                           " vehicles promised, " + std::to_string(kept_rows) + " kept");
   }
   if (n == 0) return;
   if (!vehicles_) vehicles_.reset(new VehiclePart);
@@ -235,7 +253,9 @@ void CudaBackend::PrepareVehicles(const VehiclePrepareParams& params,
   const size_t f = n * sizeof(float), u = n * sizeof(uint32_t);
   const size_t lanes = scene.lanes.count * sizeof(uint32_t);
   auto bytes = [](const void* column, size_t size) { return column != nullptr ? size : 0; };
-  const void* in_data[15] = {scene.memory,  scene.id,        scene.spline_id,
+  // Last tick's memory goes up unless it is the kept one, which stays where it is.
+  const VehicleMemory* memory_up = kept_memory ? nullptr : scene.memory;
+  const void* in_data[15] = {memory_up,     scene.id,        scene.spline_id,
                              scene.x,       scene.y,         scene.z,
                              scene.yaw,     scene.speed,     scene.progress_hint,
                              scene.length,  scene.width,     scene.max_speed,
@@ -266,7 +286,9 @@ void CudaBackend::PrepareVehicles(const VehiclePrepareParams& params,
   auto at = [&](int k) { return out_block + d.prepare_out_at[k]; };
   auto at_f = [&](int k) { return reinterpret_cast<float*>(at(k)); };
   auto at_u = [&](int k) { return reinterpret_cast<uint32_t*>(at(k)); };
-  const auto* memory = reinterpret_cast<const VehicleMemory*>(in_block + d.prepare_in_at[0]);
+  const VehicleMemory* memory =
+      kept_memory ? Raw(d.kept_memory)
+                  : reinterpret_cast<const VehicleMemory*>(in_block + d.prepare_in_at[0]);
   d.memory.resize(n);
   const VehiclePrepareScene device_scene{in_u(1),
                                          in_u(2),
@@ -320,6 +342,25 @@ void CudaBackend::PrepareVehicles(const VehiclePrepareParams& params,
   transferred_.to_host += d.staging.Download(d.prepare_out, d.prepare_out_at, columns, 14, stream_);
   d.prepared_rows = n;
   d.prepared_profiles = profiles;
+}
+
+void CudaBackend::KeepVehicles() {
+  if (!vehicles_) return;
+  VehiclePart& d = *vehicles_;
+  d.memory.swap(d.kept_memory);
+  d.kept_memory_rows = d.completed_rows;
+  d.completed_rows = 0;
+}
+
+void CudaBackend::FetchKeptVehicles(VehicleMemory* memory, size_t rows) {
+  const size_t kept = vehicles_ ? vehicles_->kept_memory_rows : 0;
+  if (rows != kept) {
+    throw std::logic_error("FetchKeptVehicles: " + std::to_string(rows) + " rows asked for, " +
+                           std::to_string(kept) + " kept");
+  }
+  if (rows == 0) return;
+  Download(Raw(vehicles_->kept_memory), rows, memory);
+  Synchronize();
 }
 
 // The pose, controls and bodies go up in one block, unless this tick's preparation,

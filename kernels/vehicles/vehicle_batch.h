@@ -69,8 +69,13 @@ struct FollowRunOptions {
   // and the wheel angle its steering turns the bicycle its parameters were told to
   // (max_steer_angle and steering_lag over control_period). With kThisTick the rows are
   // the last PrepareVehicles' VehiclePrepareOutput::memory (a device completes its own
-  // copy and brings it home).
+  // copy).
   VehicleMemory* memory = nullptr;
+  // false: the completed memory stays on the backend, for the commit that keeps it
+  // (Backend::KeepVehicles) and the next preparation that reads it there; a backend with
+  // memory of its own leaves the host's rows as they were (the cpu and the reference write
+  // them anyway).
+  bool memory_to_host = true;
 };
 
 // Throws std::invalid_argument naming the field ("follower.max_yaw_delta: ..." or, with

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/input/column_source.h"
 #include "kernels/math/frame.cuh"
 #include "kernels/vehicles/vehicle_body.h"
 #include "kernels/vehicles/vehicle_memory.h"
@@ -32,8 +33,11 @@ struct VehiclePrepareParams {
   // them anyway).
   bool outputs_to_host = true;
   // false: the memory stays on the backend likewise, for the FollowSplines that completes
-  // it there and brings it home (FollowRunOptions::memory, with kThisTick vehicles).
+  // it there (FollowRunOptions::memory, with kThisTick vehicles).
   bool memory_to_host = true;
+  // kLastTick: the scene's memory rows are what the kept tick's FollowSplines completed
+  // (Backend::KeepVehicles), row for row (a device reads its own copy); kHost: the host's.
+  ColumnSource memory = ColumnSource::kHost;
 };
 
 // The snapshot's columns (caller's frame; an optional column is null when absent), the

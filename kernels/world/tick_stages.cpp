@@ -25,13 +25,16 @@ void ValidateAndGather(TickContext& c) {
   ValidateSnapshot(c.config, c.snapshot, c.has_state, c.last_tick,
                    /*agents_checked=*/c.snapshot_on_backend && c.w.state_on_backend_only);
   // Other ids than the kept ones are gathered from the kept rows on the host.
-  if (c.w.memory_on_backend_only && !c.w.memory.KeepsAgents(c.snapshot.agents.id)) {
+  if ((c.w.memory_on_backend_only && !c.w.memory.KeepsAgents(c.snapshot.agents.id)) ||
+      (c.w.vehicle_memory_on_backend_only && !c.w.memory.KeepsVehicles(c.snapshot.vehicles.id))) {
     BringKeptHome(c.w, nullptr);
   }
   c.w.agent_memory_in = c.w.memory.AgentsFor(c.snapshot.agents.id, &c.w.agent_memory);
   c.w.memory_in_on_backend =
       c.memory_on_backend && c.w.agent_memory_in == c.w.memory.KeptAgentRows();
   c.w.vehicle_memory_in = c.w.memory.VehiclesFor(c.snapshot.vehicles.id, &c.w.vehicle_memory);
+  c.w.vehicle_memory_in_on_backend = c.memory_on_backend && !c.snapshot.vehicles.id.empty() &&
+                                     c.w.vehicle_memory_in == c.w.memory.KeptVehicleRows();
 }
 
 void Pedestrians(TickContext& c) {

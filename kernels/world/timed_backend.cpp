@@ -110,6 +110,11 @@ void TimedBackend::FetchKeptPedestrians(const KeptPedestrianRows& out) {
   inner_->FetchKeptPedestrians(out);
 }
 
+void TimedBackend::FetchKeptVehicles(VehicleMemory* memory, size_t rows) {
+  CallTimer timer(this, BackendCall::kFollowSplines);
+  inner_->FetchKeptVehicles(memory, rows);
+}
+
 void TimedBackend::FollowSplines(const FollowerParams& params, float world_speed_limit,
                                  const VehicleColumns& vehicles, const FollowRunOptions& options,
                                  FollowerResults* out) {

@@ -173,6 +173,7 @@ void World::StepAfter(const Snapshot& s, const TickOptions& options, TickResult*
   // Commit: nothing below can reject the tick.
   Internals& w = *in_;
   w.backend->KeepPedestrians();
+  w.backend->KeepVehicles();
   const uint64_t tick_done = s.tick;  // s may be the kept state, which the swap replaces
   w.memory.Commit(s.agents.id, &w.agent_memory, s.vehicles.id, &w.vehicle_memory);
   if (w.crowd_refreshed) {
@@ -184,6 +185,7 @@ void World::StepAfter(const Snapshot& s, const TickOptions& options, TickResult*
   w.state_on_backend = options.integrate;
   w.memory_on_backend = true;
   w.memory_on_backend_only = tick.memory_left_on_backend;
+  w.vehicle_memory_on_backend_only = s.vehicles.size() > 0;  // DriveVehicles left it there
   w.state_on_backend_only = options.integrate && tick.state_left_on_backend;
   out->tick = tick_done;
   out->stats = tick.stats;
@@ -240,6 +242,10 @@ void World::Advance(int ticks, float dt, TickResult* last, const TickOptions& as
 }
 
 void BringKeptHome(World::Internals& w, Snapshot* state) {
+  if (w.vehicle_memory_on_backend_only) {
+    w.backend->FetchKeptVehicles(w.memory.KeptVehicleRowsToFill(), w.memory.KeptVehicleCount());
+    w.vehicle_memory_on_backend_only = false;
+  }
   const bool state_home = state != nullptr && w.state_on_backend_only;
   if (!state_home && !w.memory_on_backend_only) return;
   KeptPedestrianRows rows;
@@ -312,6 +318,7 @@ void World::Restore(WorldKept kept) {
   in_->crowd_field_built.assign(in_->crowd_field_built.size(), 0);
   in_->state_on_backend = in_->memory_on_backend = false;  // the backend's are from before
   in_->state_on_backend_only = in_->memory_on_backend_only = false;
+  in_->vehicle_memory_on_backend_only = false;
   has_state_ = kept.has_state;
   state_ = kept.has_state ? std::move(kept.state) : Snapshot{};
   totals_ = kept.totals;

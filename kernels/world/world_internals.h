@@ -46,8 +46,9 @@ struct World::Internals {
   // (Backend::KeepPedestrians): an integrated tick committed, and no tick on the caller's
   // snapshot, Restore or engine_backend() since (ColumnSource::kLastTick).
   bool state_on_backend = false;
-  // The kept agent memory is what the kept tick's report wrote, on the backend: a tick
-  // committed, and no Restore or engine_backend() since.
+  // The kept memory is what the kept tick's calls wrote, on the backend (the agents' the
+  // report, the vehicles' the follower): a tick committed, and no Restore or
+  // engine_backend() since.
   bool memory_on_backend = false;
   // Rows the host does not hold, only the backend (the calls were told not to copy them
   // back): the kept agent memory, and the state's moved pedestrian columns (left so by an
@@ -55,8 +56,13 @@ struct World::Internals {
   // them.
   bool memory_on_backend_only = false;
   bool state_on_backend_only = false;
+  // The kept vehicle memory likewise: no host stage reads it, so the follower never brings
+  // it home.
+  bool vehicle_memory_on_backend_only = false;
   // This tick's memory rows are the kept ones, as the last report left them on the backend.
   bool memory_in_on_backend = false;
+  // Likewise for the vehicles', as the last follower left them.
+  bool vehicle_memory_in_on_backend = false;
 
   // Buffers reused from tick to tick: copy-assigning into one keeps its capacity, so a
   // tick writes no fresh pages (at 1M agents they cost more than the copy).

@@ -40,7 +40,7 @@ const AgentMemory* WorldMemory::AgentsFor(const std::vector<uint32_t>& ids,
 
 const VehicleMemory* WorldMemory::VehiclesFor(const std::vector<uint32_t>& ids,
                                               std::vector<VehicleMemory>* gathered) const {
-  if (ids == vehicle_ids_) return vehicles_.data();
+  if (KeepsVehicles(ids)) return vehicles_.data();
   Gather(vehicle_ids_, vehicles_, ids, gathered);
   return gathered->data();
 }

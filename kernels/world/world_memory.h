@@ -65,6 +65,10 @@ class WorldMemory {
   // agents'.
   const VehicleMemory* VehiclesFor(const std::vector<uint32_t>& ids,
                                    std::vector<VehicleMemory>* gathered) const;
+  const VehicleMemory* KeptVehicleRows() const { return vehicles_.data(); }
+  VehicleMemory* KeptVehicleRowsToFill() { return vehicles_.data(); }
+  size_t KeptVehicleCount() const { return vehicles_.size(); }
+  bool KeepsVehicles(const std::vector<uint32_t>& ids) const { return ids == vehicle_ids_; }
   // Replaces the kept state; ids missing here are forgotten. The rows are swapped in: the
   // caller gets the old ones back, as buffers for the next Gather.
   void Commit(const std::vector<uint32_t>& agent_ids, std::vector<AgentMemory>* agents,

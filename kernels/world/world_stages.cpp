@@ -229,24 +229,31 @@ void DriveVehicles(const WorldConfig& config, const Snapshot& s, bool debug, Wor
                                  w.lane.data(),
                                  w.bodies.data(),
                                  w.vehicle_memory.data()};
+  // The prepared columns stay on the backend for the tick's other vehicle calls, but for
+  // the forward agents' fans, which meet the vehicles' boxes (bodies and heights) here.
+  const bool to_host = s.forward.size() > 0;
+  // The memory: last tick's where the backend kept it (the ids unchanged), this tick's left
+  // there for the follower, which completes it and leaves it there too: no host stage
+  // reads it (BringKeptHome brings it when Kept() or new ids want it). A tick without
+  // vehicles prepares none, which tells the backend that what the last tick's vehicle
+  // calls left is not this tick's.
+  const ColumnSource memory =
+      w.vehicle_memory_in_on_backend ? ColumnSource::kLastTick : ColumnSource::kHost;
+  w.backend->PrepareVehicles({config.frame, vd.length, vd.width, vd.max_speed, s.dt, to_host,
+                              /*memory_to_host=*/false, memory},
+                             scene, out);
   FollowerResults& fr = w.follower;
   if (m > 0) {
-    // The prepared columns stay on the backend for the tick's other vehicle calls, but for
-    // the forward agents' fans, which meet the vehicles' boxes (bodies and heights) here.
-    const bool to_host = s.forward.size() > 0;
-    // The memory stays for the follower, which completes it and brings it home.
-    w.backend->PrepareVehicles(
-        {config.frame, vd.length, vd.width, vd.max_speed, s.dt, to_host, /*memory_to_host=*/false},
-        scene, out);
     // The follower steers the vehicle the world integrates (its bicycle's geometry and
     // lag), once a tick, on the columns the preparation just wrote; its debug columns come
     // back only for the results that carry them (TickOptions::debug), and the three answers
     // the path check's braking caps come back from the braking (CheckVehiclePaths). It
     // completes the memory the preparation wrote: the progress, and the wheel angle the
     // world's bicycle turns to, whether the world or the caller moves the vehicle.
-    w.backend->FollowSplines(
-        told_the_vehicle(config.follower), config.world_speed_limit, vc,
-        {ColumnSource::kThisTick, debug, /*braking_follows=*/true, w.vehicle_memory.data()}, &fr);
+    w.backend->FollowSplines(told_the_vehicle(config.follower), config.world_speed_limit, vc,
+                             {ColumnSource::kThisTick, debug, /*braking_follows=*/true,
+                              w.vehicle_memory.data(), /*memory_to_host=*/false},
+                             &fr);
   } else {
     fr.Resize(0);  // no stale answers from a tick that had vehicles
   }

@@ -41,6 +41,10 @@ class CpuForwardingBackend : public Backend {
   void FetchKeptPedestrians(const KeptPedestrianRows& out) override {
     cpu_.FetchKeptPedestrians(out);
   }
+  void KeepVehicles() override { cpu_.KeepVehicles(); }
+  void FetchKeptVehicles(VehicleMemory* memory, size_t rows) override {
+    cpu_.FetchKeptVehicles(memory, rows);
+  }
   void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
                        const VehiclePrepareOutput& out) override {
     cpu_.PrepareVehicles(params, scene, out);

@@ -89,8 +89,17 @@ class ChainCheckBackend : public CpuForwardingBackend {
 
   void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
                        const VehiclePrepareOutput& out) override {
-    cpu_.PrepareVehicles(params, scene, out);
     const size_t m = scene.count;
+    // Last tick's memory, as the kept tick's follower completed it: a device reads it where
+    // it kept it.
+    VehiclePrepareScene device = scene;
+    if (params.memory == ColumnSource::kLastTick && m > 0) {
+      ++checked_calls_;
+      Check("vready", "kept.vmemory", scene.memory, m, /*whole=*/true);
+      device.memory = Fed("kept.vmemory", scene.memory);
+    }
+    completed_ = false;  // a new tick
+    cpu_.PrepareVehicles(params, device, out);
     ForEachReadyColumn(out, [&](const char* name, auto* c) {
       if (c != nullptr) {
         Keep(name, c, m);
@@ -170,6 +179,11 @@ class ChainCheckBackend : public CpuForwardingBackend {
       }
     }
     cpu_.FollowSplines(params, world_speed_limit, fed ? device : v, options, out);
+    if (options.memory != nullptr) {
+      Keep("vfollow.memory", options.memory, m);
+      if (!options.memory_to_host) Poison("vfollow.memory", options.memory, m);
+      completed_ = true;
+    }
     std::vector<float>* const followed[5] = {&out->steering, &out->throttle, &out->brake,
                                              &out->target_speed, &out->progress};
     for (int k = 0; k < 5; ++k) Keep(kFollowed[k], followed[k]->data(), followed[k]->size());
@@ -408,6 +422,23 @@ class ChainCheckBackend : public CpuForwardingBackend {
     for (int k = 0; k < 6 && moved_; ++k) KeepAs(kMovedState[k], kKeptState[k]);
     reported_ = moved_ = false;
     cpu_.KeepPedestrians();
+  }
+
+  // What this tick's follower completed becomes the memory kLastTick names (none: no
+  // vehicles this tick).
+  void KeepVehicles() override {
+    if (completed_) {
+      KeepAs("vfollow.memory", "kept.vmemory");
+    } else {
+      kept_["kept.vmemory"].clear();
+      on_backend_only_.erase("kept.vmemory");
+    }
+    completed_ = false;
+    cpu_.KeepVehicles();
+  }
+  void FetchKeptVehicles(VehicleMemory* memory, size_t rows) override {
+    ++fetches_;
+    CopyWhole("kept.vmemory", memory, rows);
   }
 
   // The kept copies, as a device brings them back.
@@ -697,6 +728,7 @@ class ChainCheckBackend : public CpuForwardingBackend {
   int checked_calls_ = 0;
   int fetches_ = 0;
   bool reported_ = false, moved_ = false;  // this tick's report and move ran
+  bool completed_ = false;                 // this tick's follower completed the vehicles' memory
 };
 
 }  // namespace throng::testing

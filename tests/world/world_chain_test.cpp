@@ -41,11 +41,16 @@ void MixKeptMemory(const World& world, Fnv1a* hash) {
     hash->Bytes(&m.goal, sizeof m.goal);
     hash->Bytes(&m.route, sizeof m.route);
   }
+  hash->Column(memory.vehicle_ids);
+  if (!memory.vehicles.empty()) {  // nine floats: no padding
+    hash->Bytes(memory.vehicles.data(), memory.vehicles.size() * sizeof(VehicleMemory));
+  }
 }
 
 // A Step, then Advance tick by tick (integrating) and several ticks at once, an Advance
 // stopped after the move of its third tick, a Step on the state with one position changed
-// by the caller, one more Advance, a Step without the first agent (new memory rows), and a
+// by the caller, one more Advance, a Step without the first agent and the first vehicle
+// (new memory rows), and a
 // Step that does not integrate and asks for the debug columns; the kept memory after some
 // of them.
 ChainRun RunScenario(const scenarios::Scenario& s, std::unique_ptr<Backend> backend) {
@@ -90,9 +95,11 @@ ChainRun RunScenario(const scenarios::Scenario& s, std::unique_ptr<Backend> back
   MixTick(world, r, &hash);
   next = world.state();
   ++next.tick;
-  VisitAgentColumns(next.agents, [](const auto&, auto& column) {
+  const auto without_the_first = [](const auto&, auto& column) {
     if (!column.empty()) column.erase(column.begin());
-  });
+  };
+  VisitAgentColumns(next.agents, without_the_first);
+  VisitVehicleColumns(next.vehicles, without_the_first);
   world.Step(next, options, &r);
   MixTick(world, r, &hash);
   next = world.state();

@@ -89,18 +89,20 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
   // every prepared column out and the memory, each when asked for.
   void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
                        const VehiclePrepareOutput& out) override {
+    cpu_.PrepareVehicles(params, scene, out);
+    if (scene.count == 0) return;  // nothing to copy
     for (const void* column :
          {scene.z, scene.progress_hint, scene.length, scene.width, scene.max_speed}) {
       if (column != nullptr) copied_.to_backend += scene.count * sizeof(float);
     }
     if (scene.profile != nullptr) copied_.to_backend += scene.count * sizeof(uint32_t);
     copied_.to_backend += scene.count * kReadyBytesIn + scene.lanes.count * 2 * sizeof(uint32_t);
+    if (params.memory == ColumnSource::kHost) CopyVehicleMemory(scene.count, 0);
     if (params.outputs_to_host) {
       copied_.to_host += scene.count * kReadyBytesOut;
       if (scene.profile != nullptr) copied_.to_host += scene.count * sizeof(uint16_t);
     }
-    if (params.memory_to_host) copied_.to_host += scene.count * sizeof(VehicleMemory);
-    cpu_.PrepareVehicles(params, scene, out);
+    if (params.memory_to_host) CopyVehicleMemory(0, scene.count);
   }
   // With kThisTick, nothing goes in: the preparation's, follower's and braking's columns.
   void MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,
@@ -139,13 +141,18 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
     copied_.to_host += vehicles.size() * (options.braking_follows ? kFollowResultBytesOut / 2
                                                                   : kFollowResultBytesOut);
     if (options.debug_to_host) copied_.to_host += vehicles.size() * kFollowDebugBytesOut;
-    // The memory it completes: up from the host unless the preparation left it, then home.
+    // The memory it completes: up from the host unless the preparation left it, home
+    // when asked for.
     if (options.memory != nullptr) {
-      if (options.vehicles == ColumnSource::kHost) {
-        copied_.to_backend += vehicles.size() * sizeof(VehicleMemory);
-      }
-      copied_.to_host += vehicles.size() * sizeof(VehicleMemory);
+      if (options.vehicles == ColumnSource::kHost) CopyVehicleMemory(vehicles.size(), 0);
+      if (options.memory_to_host) CopyVehicleMemory(0, vehicles.size());
     }
+  }
+  // What the world kept of the vehicles: the memory the follower completed.
+  void KeepVehicles() override { cpu_.KeepVehicles(); }
+  void FetchKeptVehicles(VehicleMemory* memory, size_t rows) override {
+    CopyVehicleMemory(0, rows);
+    cpu_.FetchKeptVehicles(memory, rows);
   }
   CollisionCounts CountContacts(const ContactScene& scene, const StopRequested& stop) override {
     if (scene.columns == ColumnSource::kHost) copied_.to_backend += scene.count * kContactBytesIn;
@@ -179,9 +186,9 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
   static constexpr uint64_t kDriveBytesIn = 64, kDriveBytesOut = 28;
   // The path check's body, lane, progress and speed.
   static constexpr uint64_t kPathBytesIn = sizeof(VehicleBody) + 12;
-  // Memory, id, spline id, x, y, yaw, speed in; 11 columns, lane and body out (the memory
-  // besides).
-  static constexpr uint64_t kReadyBytesIn = sizeof(VehicleMemory) + 24;
+  // Id, spline id, x, y, yaw, speed in; 11 columns, lane and body out (the memory besides,
+  // each way).
+  static constexpr uint64_t kReadyBytesIn = 24;
   static constexpr uint64_t kReadyBytesOut = 48 + sizeof(VehicleBody);
   // Body and speed in (beyond the layout); the ten agent columns out.
   static constexpr uint64_t kDiscBytesIn = 28, kDiscBytesOut = 37;
@@ -191,6 +198,8 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
   size_t solved_rows = 0;  // the last solve's: the pedestrians and the vehicles' discs
   // What the pedestrians' report, move and fetch copied, of copied_.
   TransferredBytes pedestrians;
+  // The vehicles' memory copied, of copied_ (rows, each way).
+  TransferredBytes vehicle_memory_rows;
   // Added to the ORCA solve's and the contact count's time (TickStats::backend_ms).
   std::chrono::milliseconds orca_delay{0}, contacts_delay{0};
 
@@ -200,6 +209,12 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
     copied_.to_host += to_host;
     pedestrians.to_backend += to_backend;
     pedestrians.to_host += to_host;
+  }
+  void CopyVehicleMemory(uint64_t rows_to_backend, uint64_t rows_to_host) {
+    copied_.to_backend += rows_to_backend * sizeof(VehicleMemory);
+    copied_.to_host += rows_to_host * sizeof(VehicleMemory);
+    vehicle_memory_rows.to_backend += rows_to_backend;
+    vehicle_memory_rows.to_host += rows_to_host;
   }
   TransferredBytes copied_;
   uint32_t last_prepare_present_ = 0;
@@ -257,10 +272,10 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
     const uint64_t prepare_in = PrepareBytesIn(world.state().agents);
     const uint64_t ready_in =
         CopyCountingBackend::kReadyBytesIn + ReadyOptionalBytesIn(world.state().vehicles);
-    // The prepared columns and the memory stay on the backend (the town has no forward
-    // agents, whose fans would read them on the host); the follower brings the memory home,
-    // completed.
-    const uint64_t ready_out = sizeof(VehicleMemory);
+    // The prepared columns stay on the backend (the town has no forward agents, whose fans
+    // would read them on the host), and the memory stays there from tick to tick: the
+    // preparation reads what the last tick's follower completed, and nothing comes home.
+    const uint64_t ready_out = 0;
     const uint64_t lanes = s.config.splines.size();
     const uint64_t braking_table =
         sizeof(BrakingProfile) *
@@ -345,6 +360,53 @@ TEST(WorldTransferTest, AnAdvanceBringsThePedestriansHomeOnceAtItsEnd) {
   EXPECT_EQ(backend.pedestrians.to_host - before.to_host,
             n * (CopyCountingBackend::kReportBytesOut + CopyCountingBackend::kNextStateBytes +
                  sizeof(AgentMemory)));
+}
+
+// The vehicles' memory goes up with the first tick and then stays on the backend, Step
+// after Step and Advance after Advance, while the ids are the kept ones; it comes home once
+// when the host asks for it (Kept), or when new ids are gathered from it on the host.
+TEST(WorldTransferTest, TheVehiclesMemoryStaysOnTheBackendWhileTheirIdsDo) {
+  const scenarios::Scenario s = scenarios::MakeScenario("town", 300, 3);
+  const size_t m = s.initial.vehicles.size();
+  ASSERT_GT(m, 2u);
+  auto owned = std::make_unique<CopyCountingBackend>();
+  const CopyCountingBackend& backend = *owned;
+  World world(s.config, std::move(owned));
+  const TransferredBytes& rows = backend.vehicle_memory_rows;
+  TickResult result = FirstTick(world, s.initial);
+  EXPECT_EQ(rows.to_backend, m);
+  EXPECT_EQ(rows.to_host, 0u);
+  TickOptions options;
+  options.integrate = true;
+  for (int tick = 0; tick < 2; ++tick) {  // the caller's snapshots, the same vehicles
+    Snapshot next = world.state();
+    ++next.tick;
+    world.Step(next, options, &result);
+  }
+  world.Advance(3, s.initial.dt, &result);
+  EXPECT_EQ(rows.to_backend, m);
+  EXPECT_EQ(rows.to_host, 0u);
+  EXPECT_EQ(world.Kept().memory.vehicles.size(), m);
+  EXPECT_EQ(rows.to_host, m);
+  world.Kept();  // home already: nothing more
+  EXPECT_EQ(rows.to_host, m);
+  // Without the first vehicle: the kept rows are gathered on the host and go up.
+  const auto without_the_first = [](const auto&, auto& column) {
+    if (!column.empty()) column.erase(column.begin());
+  };
+  Snapshot next = world.state();
+  ++next.tick;
+  VisitVehicleColumns(next.vehicles, without_the_first);
+  world.Step(next, options, &result);
+  EXPECT_EQ(rows.to_backend, m + (m - 1));
+  EXPECT_EQ(rows.to_host, m);
+  // Once more, with the memory on the backend only: it comes home first.
+  next = world.state();
+  ++next.tick;
+  VisitVehicleColumns(next.vehicles, without_the_first);
+  world.Step(next, options, &result);
+  EXPECT_EQ(rows.to_host, m + (m - 1));
+  EXPECT_EQ(rows.to_backend, m + (m - 1) + (m - 2));
 }
 
 TEST(WorldTransferTest, EachTickBooksTheTimeInsideItsBackendCalls) {
