@@ -8,6 +8,7 @@
 
 #include "kernels/backend_api/contacts.h"
 #include "kernels/backend_api/kept_pedestrians.h"
+#include "kernels/backend_api/kept_vehicles.h"
 #include "kernels/detection/pedestrian_report_types.h"
 #include "kernels/input/stop_request.h"
 #include "kernels/orca/orca_types.h"
@@ -100,18 +101,16 @@ class Backend {
   // `out` asks for. Nothing to copy on the backends that write host memory in place.
   virtual void FetchKeptPedestrians(const KeptPedestrianRows& out) { (void)out; }
   // Likewise for the vehicles: the memory this tick's FollowSplines completed
-  // (FollowRunOptions::memory) is what the next preparation's kLastTick memory names
-  // (VehiclePrepareParams::memory), until the next KeepVehicles; a tick that fails after it
-  // changes nothing. Nothing to do on the backends that write host memory in place.
+  // (FollowRunOptions::memory) and the next state its MoveVehicles wrote are what the next
+  // preparation's kLastTick promises name (VehiclePrepareParams::memory and columns), until
+  // the next KeepVehicles; a tick that fails after it changes neither. Nothing to do on the
+  // backends that write host memory in place.
   virtual void KeepVehicles() {}
-  // Copies the memory the last KeepVehicles kept to host memory (`rows` of them: left on
-  // the backend only, FollowRunOptions::memory_to_host false). Throws std::logic_error when
-  // it kept another row count. Nothing to copy on the backends that write host memory in
-  // place.
-  virtual void FetchKeptVehicles(VehicleMemory* memory, size_t rows) {
-    (void)memory;
-    (void)rows;
-  }
+  // Copies what the last KeepVehicles kept to host memory: the rows a call left on the
+  // backend only (FollowRunOptions::memory_to_host, VehicleMoveParams::next_state_to_host
+  // false). Throws std::logic_error when it kept other row counts than `out` asks for.
+  // Nothing to copy on the backends that write host memory in place.
+  virtual void FetchKeptVehicles(const KeptVehicleRows& out) { (void)out; }
 
   // The snapshot's vehicles made ready for the follower (vehicle_prepare_types.h): each
   // one's lane, its pose in the internal frame with the world's defaults, its progress

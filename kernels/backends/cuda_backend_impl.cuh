@@ -77,7 +77,7 @@ class CudaBackend final : public Backend {
   void KeepPedestrians() override;
   void FetchKeptPedestrians(const KeptPedestrianRows& out) override;
   void KeepVehicles() override;
-  void FetchKeptVehicles(VehicleMemory* memory, size_t rows) override;
+  void FetchKeptVehicles(const KeptVehicleRows& out) override;
 
   // Copies on the backend's stream. The host memory must outlive the copy: every caller
   // synchronises before it returns.

@@ -8,6 +8,7 @@
 #include <thrust/system/cuda/execution_policy.h>
 #include <thrust/transform.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -44,18 +45,28 @@ struct CudaBackend::VehiclePart {
   DeviceVector<uint32_t> q_spline;
   DeviceVector<float> q_s, q_px, q_py, q_pz, q_hint;
   DeviceVector<float> x, y, z, tx, ty, tz, k, progress;
-  // The preparation's columns in one block each way, and the memory it writes (last
-  // tick's goes up in the input block, unless it is the kept one), which the follower
-  // completes.
+  // The preparation's columns in one block each way (the input block's rows and columns
+  // present, for a kLastTick preparation that reads it again), last tick's memory when it
+  // goes up, and the memory it writes, which the follower completes.
   DeviceVector<uint8_t> prepare_in, prepare_out;
-  DeviceVector<VehicleMemory> memory;
+  size_t prepare_in_at[14] = {}, prepare_out_at[14] = {};
+  size_t prepare_in_rows = 0;
+  uint32_t prepare_in_present = 0;
+  DeviceVector<VehicleMemory> memory_in, memory;
   // The rows of `memory` this tick's follower completed (0 while none has, from the next
   // preparation on), and what the world kept (KeepVehicles): the kept tick's completed
   // memory, which a kLastTick preparation reads. A tick that fails leaves it.
   size_t completed_rows = 0;
   DeviceVector<VehicleMemory> kept_memory;
   size_t kept_memory_rows = 0;
-  size_t prepare_in_at[15] = {}, prepare_out_at[14] = {};
+  // The last move left its next state on the device only (VehicleMoveParams::
+  // next_state_to_host false), and what the world kept of it: the kept tick's move's output
+  // block (wheel angle, then x to progress hint), which a kLastTick preparation reads.
+  bool next_state_on_device_only = false;
+  DeviceVector<uint8_t> kept_state;
+  size_t kept_state_at[7] = {};
+  size_t kept_state_rows = 0;
+  bool kept_state_on_device_only = false;
   // The rows the last preparation left in prepare_out (the follower reads them there:
   // FollowRunOptions::vehicles), 0 while one runs or after one that failed.
   size_t prepared_rows = 0;
@@ -247,25 +258,51 @@ void CudaBackend::PrepareVehicles(const VehiclePrepareParams& params,
     throw std::logic_error("PrepareVehicles: last tick's memory of " + std::to_string(n) +
                            " vehicles promised, " + std::to_string(kept_rows) + " kept");
   }
-  if (n == 0) return;
   if (!vehicles_) vehicles_.reset(new VehiclePart);
   VehiclePart& d = *vehicles_;
   const size_t f = n * sizeof(float), u = n * sizeof(uint32_t);
   const size_t lanes = scene.lanes.count * sizeof(uint32_t);
   auto bytes = [](const void* column, size_t size) { return column != nullptr ? size : 0; };
-  // Last tick's memory goes up unless it is the kept one, which stays where it is.
-  const VehicleMemory* memory_up = kept_memory ? nullptr : scene.memory;
-  const void* in_data[15] = {memory_up,     scene.id,        scene.spline_id,
-                             scene.x,       scene.y,         scene.z,
-                             scene.yaw,     scene.speed,     scene.progress_hint,
-                             scene.length,  scene.width,     scene.max_speed,
-                             scene.profile, scene.lanes.ids, scene.lanes.index};
-  const size_t in_bytes[15] = {
-      n * sizeof(VehicleMemory), u, u, f, f, f, f, f, f, f, f, f, u, lanes, lanes};
-  HostColumnIn in_columns[15];
-  for (int k = 0; k < 15; ++k) in_columns[k] = {in_data[k], bytes(in_data[k], in_bytes[k])};
-  transferred_.to_backend +=
-      d.staging.Upload(in_columns, 15, d.prepare_in, d.prepare_in_at, stream_);
+  const void* in_data[14] = {
+      scene.id,        scene.spline_id,  scene.x,         scene.y,
+      scene.z,         scene.yaw,        scene.speed,     scene.progress_hint,
+      scene.length,    scene.width,      scene.max_speed, scene.profile,
+      scene.lanes.ids, scene.lanes.index};
+  uint32_t present = 0;
+  for (int k = 0; k < 14; ++k) present |= in_data[k] != nullptr ? 1u << k : 0u;
+  // The last tick's: its preparation's columns still in the input block, where the same
+  // columns lie at the same places (the same columns present, all six moved ones among
+  // them: bits 2-7; a caller's first snapshot may lack some), and its move's next state.
+  constexpr uint32_t kMoved = 0xfcu;
+  const bool last_tick = params.columns == ColumnSource::kLastTick && n > 0 &&
+                         d.prepare_in_rows == n && d.kept_state_rows == n &&
+                         (present & kMoved) == kMoved && d.prepare_in_present == present;
+  if (params.columns == ColumnSource::kLastTick && n > 0 && !last_tick &&
+      d.kept_state_on_device_only) {
+    throw std::logic_error(
+        "PrepareVehicles: the state was promised from the kept tick, which left it on the "
+        "device only, and it does not match");
+  }
+  if (n == 0) return;
+  if (last_tick) {
+    // Only the moved columns, from the kept move's block (x to progress hint: its 1 to 6).
+    for (int k = 0; k < 6; ++k) {
+      CopyOnDevice(Raw(d.prepare_in) + d.prepare_in_at[2 + k],
+                   Raw(d.kept_state) + d.kept_state_at[1 + k], f);
+    }
+  } else {
+    const size_t in_bytes[14] = {u, u, f, f, f, f, f, f, f, f, f, u, lanes, lanes};
+    HostColumnIn in_columns[14];
+    for (int k = 0; k < 14; ++k) in_columns[k] = {in_data[k], bytes(in_data[k], in_bytes[k])};
+    d.prepare_in_rows = 0;  // until the upload is made
+    transferred_.to_backend +=
+        d.staging.Upload(in_columns, 14, d.prepare_in, d.prepare_in_at, stream_);
+  }
+  d.prepare_in_rows = n;
+  d.prepare_in_present = present;
+  // Last tick's memory: the kept one where it is, else the caller's, up on its own (the
+  // world's first tick, and a tick whose ids changed).
+  if (!kept_memory) Upload(scene.memory, n, d.memory_in);
   const bool profiles = scene.profile != nullptr;
   const size_t out_bytes[14] = {u, u,
                                 f, f,
@@ -286,12 +323,11 @@ void CudaBackend::PrepareVehicles(const VehiclePrepareParams& params,
   auto at = [&](int k) { return out_block + d.prepare_out_at[k]; };
   auto at_f = [&](int k) { return reinterpret_cast<float*>(at(k)); };
   auto at_u = [&](int k) { return reinterpret_cast<uint32_t*>(at(k)); };
-  const VehicleMemory* memory =
-      kept_memory ? Raw(d.kept_memory)
-                  : reinterpret_cast<const VehicleMemory*>(in_block + d.prepare_in_at[0]);
+  const VehicleMemory* memory = kept_memory ? Raw(d.kept_memory) : Raw(d.memory_in);
   d.memory.resize(n);
-  const VehiclePrepareScene device_scene{in_u(1),
-                                         in_u(2),
+  const VehiclePrepareScene device_scene{in_u(0),
+                                         in_u(1),
+                                         in_f(2),
                                          in_f(3),
                                          in_f(4),
                                          in_f(5),
@@ -300,9 +336,8 @@ void CudaBackend::PrepareVehicles(const VehiclePrepareParams& params,
                                          in_f(8),
                                          in_f(9),
                                          in_f(10),
-                                         in_f(11),
-                                         in_u(12),
-                                         {in_u(13), in_u(14), scene.lanes.count},
+                                         in_u(11),
+                                         {in_u(12), in_u(13), scene.lanes.count},
                                          memory,
                                          n};
   const VehiclePrepareOutput device_out{
@@ -350,16 +385,34 @@ void CudaBackend::KeepVehicles() {
   d.memory.swap(d.kept_memory);
   d.kept_memory_rows = d.completed_rows;
   d.completed_rows = 0;
+  if (d.moved_rows > 0) {  // this tick moved its vehicles
+    d.move_out.swap(d.kept_state);
+    std::copy(d.move_out_at, d.move_out_at + 7, d.kept_state_at);
+    d.kept_state_rows = d.moved_rows;
+    d.kept_state_on_device_only = d.next_state_on_device_only;
+  }
 }
 
-void CudaBackend::FetchKeptVehicles(VehicleMemory* memory, size_t rows) {
-  const size_t kept = vehicles_ ? vehicles_->kept_memory_rows : 0;
-  if (rows != kept) {
-    throw std::logic_error("FetchKeptVehicles: " + std::to_string(rows) + " rows asked for, " +
-                           std::to_string(kept) + " kept");
+void CudaBackend::FetchKeptVehicles(const KeptVehicleRows& out) {
+  const size_t kept_memory = vehicles_ ? vehicles_->kept_memory_rows : 0;
+  const size_t kept_state = vehicles_ ? vehicles_->kept_state_rows : 0;
+  if ((out.memory != nullptr && out.memory_rows != kept_memory) ||
+      (out.x != nullptr && out.state_rows != kept_state)) {
+    throw std::logic_error("FetchKeptVehicles: " + std::to_string(out.memory_rows) +
+                           " memory and " + std::to_string(out.state_rows) +
+                           " state rows asked for, " + std::to_string(kept_memory) + " and " +
+                           std::to_string(kept_state) + " kept");
   }
-  if (rows == 0) return;
-  Download(Raw(vehicles_->kept_memory), rows, memory);
+  if (!vehicles_) return;
+  VehiclePart& d = *vehicles_;
+  if (out.memory != nullptr) Download(Raw(d.kept_memory), kept_memory, out.memory);
+  if (out.x != nullptr && kept_state > 0) {
+    const size_t f = kept_state * sizeof(float);
+    const HostColumnOut next[7] = {
+        {nullptr, 0},          {out.x, f}, {out.y, f}, {out.z, f}, {out.yaw, f}, {out.speed, f},
+        {out.progress_hint, f}};
+    transferred_.to_host += d.staging.Download(d.kept_state, d.kept_state_at, next, 7, stream_);
+  }
   Synchronize();
 }
 
@@ -428,10 +481,15 @@ void CudaBackend::MoveVehicles(const VehicleMoveParams& params, const VehicleMov
     const HostColumnOut moved[1] = {{out.bodies, b}};
     transferred_.to_host += d.staging.Download(d.move_in, d.move_in_at, moved, 1, stream_);
   }
-  const HostColumnOut next[7] = {
-      {out.wheel_angle, f},  {out.x, f}, {out.y, f}, {out.z, f}, {out.yaw, f}, {out.speed, f},
-      {out.progress_hint, f}};
-  transferred_.to_host += d.staging.Download(d.move_out, d.move_out_at, next, 7, stream_);
+  if (params.next_state_to_host) {
+    const HostColumnOut next[7] = {
+        {out.wheel_angle, f},  {out.x, f}, {out.y, f}, {out.z, f}, {out.yaw, f}, {out.speed, f},
+        {out.progress_hint, f}};
+    transferred_.to_host += d.staging.Download(d.move_out, d.move_out_at, next, 7, stream_);
+  } else if (!params.bodies_to_host && !this_tick) {
+    Synchronize();  // the upload's host rows
+  }
+  d.next_state_on_device_only = !params.next_state_to_host;
   d.moved_rows = n;
 }
 

@@ -26,6 +26,11 @@ struct VehicleMoveParams {
   // there (ContactScene::bodies_columns); a backend with memory of its own leaves the
   // host's rows as they were (the cpu and the reference move them anyway).
   bool bodies_to_host = true;
+  // false: the wheel angles and the next state stay on the backend, for the commit that
+  // keeps them (Backend::KeepVehicles) and the next preparation that reads them there
+  // (VehiclePrepareParams::columns kLastTick); a backend with memory of its own leaves
+  // the host's rows as they were (the cpu and the reference write them anyway).
+  bool next_state_to_host = true;
 };
 
 // Per vehicle, internal frame: the pose, speed and wheel angle it moves from, the controls

@@ -38,6 +38,11 @@ struct VehiclePrepareParams {
   // kLastTick: the scene's memory rows are what the kept tick's FollowSplines completed
   // (Backend::KeepVehicles), row for row (a device reads its own copy); kHost: the host's.
   ColumnSource memory = ColumnSource::kHost;
+  // kLastTick: the scene's x, y, z, yaw, speed and progress hint are what the kept tick's
+  // MoveVehicles wrote (its next state), and its other columns, lanes by id included, what
+  // that tick's preparation read, row for row (a device reads its own copies); kHost: the
+  // host's.
+  ColumnSource columns = ColumnSource::kHost;
 };
 
 // The snapshot's columns (caller's frame; an optional column is null when absent), the

@@ -23,7 +23,8 @@ void ValidateAndGather(TickContext& c) {
   // The pedestrians the last tick left on the backend only are the world's own, moved from
   // a checked state (World::Advance bounds how many ticks pass so).
   ValidateSnapshot(c.config, c.snapshot, c.has_state, c.last_tick,
-                   /*agents_checked=*/c.snapshot_on_backend && c.w.state_on_backend_only);
+                   /*agents_checked=*/c.snapshot_on_backend && c.w.state_on_backend_only,
+                   /*vehicles_checked=*/c.snapshot_on_backend && c.w.vehicle_state_on_backend_only);
   // Other ids than the kept ones are gathered from the kept rows on the host.
   if ((c.w.memory_on_backend_only && !c.w.memory.KeepsAgents(c.snapshot.agents.id)) ||
       (c.w.vehicle_memory_on_backend_only && !c.w.memory.KeepsVehicles(c.snapshot.vehicles.id))) {
@@ -43,7 +44,11 @@ void Pedestrians(TickContext& c) {
                      c.snapshot_on_backend ? ColumnSource::kLastTick : ColumnSource::kHost, c.w);
 }
 
-void Vehicles(TickContext& c) { DriveVehicles(c.config, c.snapshot, c.options.debug, c.w); }
+void Vehicles(TickContext& c) {
+  DriveVehicles(c.config, c.snapshot,
+                c.snapshot_on_backend ? ColumnSource::kLastTick : ColumnSource::kHost,
+                c.options.debug, c.w);
+}
 
 void VehiclePaths(TickContext& c) {
   c.vehicles_braking = CheckVehiclePaths(c.config, c.snapshot, c.options.stop, c.w);
@@ -99,8 +104,11 @@ void Move(TickContext& c) {
   } else {
     SizeNextState(c.snapshot, &c.next);
   }
+  // No host stage reads the vehicles' next state (the pedestrians' the navigation does).
   c.state_left_on_backend = c.keep_on_backend && c.config.navigation_targets.empty();
-  Integrate(c.config, c.snapshot, c.w, *c.out, !c.state_left_on_backend, &c.next);
+  c.vehicle_state_left_on_backend = c.keep_on_backend && !c.snapshot.vehicles.id.empty();
+  Integrate(c.config, c.snapshot, c.w, *c.out,
+            {!c.state_left_on_backend, !c.vehicle_state_left_on_backend}, &c.next);
   IntegrateForward(c.config, c.snapshot, c.w, &c.next);
 }
 

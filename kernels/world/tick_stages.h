@@ -53,6 +53,7 @@ struct TickContext {
   // state_on_backend_only once it commits).
   bool memory_left_on_backend = false;
   bool state_left_on_backend = false;
+  bool vehicle_state_left_on_backend = false;  // Internals::vehicle_state_on_backend_only
 };
 
 // One stage: the name its time is booked under (several stages may share one) and what it

@@ -110,9 +110,9 @@ void TimedBackend::FetchKeptPedestrians(const KeptPedestrianRows& out) {
   inner_->FetchKeptPedestrians(out);
 }
 
-void TimedBackend::FetchKeptVehicles(VehicleMemory* memory, size_t rows) {
+void TimedBackend::FetchKeptVehicles(const KeptVehicleRows& out) {
   CallTimer timer(this, BackendCall::kFollowSplines);
-  inner_->FetchKeptVehicles(memory, rows);
+  inner_->FetchKeptVehicles(out);
 }
 
 void TimedBackend::FollowSplines(const FollowerParams& params, float world_speed_limit,

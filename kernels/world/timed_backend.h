@@ -49,9 +49,10 @@ class TimedBackend final : public Backend {
   // state are what the report and the move left).
   void KeepPedestrians() override { inner_->KeepPedestrians(); }
   void FetchKeptPedestrians(const KeptPedestrianRows& out) override;
-  // Likewise; the fetch is booked as the follower's (it completed the kept memory).
+  // Likewise; the fetch is booked as the follower's (the memory it completed, and after
+  // a failed Advance the next state besides).
   void KeepVehicles() override { inner_->KeepVehicles(); }
-  void FetchKeptVehicles(VehicleMemory* memory, size_t rows) override;
+  void FetchKeptVehicles(const KeptVehicleRows& out) override;
   void FollowSplines(const FollowerParams& params, float world_speed_limit,
                      const VehicleColumns& vehicles, const FollowRunOptions& options,
                      FollowerResults* out) override;

@@ -186,6 +186,7 @@ void World::StepAfter(const Snapshot& s, const TickOptions& options, TickResult*
   w.memory_on_backend = true;
   w.memory_on_backend_only = tick.memory_left_on_backend;
   w.vehicle_memory_on_backend_only = s.vehicles.size() > 0;  // DriveVehicles left it there
+  w.vehicle_state_on_backend_only = options.integrate && tick.vehicle_state_left_on_backend;
   w.state_on_backend_only = options.integrate && tick.state_left_on_backend;
   out->tick = tick_done;
   out->stats = tick.stats;
@@ -242,9 +243,26 @@ void World::Advance(int ticks, float dt, TickResult* last, const TickOptions& as
 }
 
 void BringKeptHome(World::Internals& w, Snapshot* state) {
-  if (w.vehicle_memory_on_backend_only) {
-    w.backend->FetchKeptVehicles(w.memory.KeptVehicleRowsToFill(), w.memory.KeptVehicleCount());
+  const bool vehicle_state_home = state != nullptr && w.vehicle_state_on_backend_only;
+  if (w.vehicle_memory_on_backend_only || vehicle_state_home) {
+    KeptVehicleRows rows;
+    if (w.vehicle_memory_on_backend_only) {
+      rows.memory = w.memory.KeptVehicleRowsToFill();
+      rows.memory_rows = w.memory.KeptVehicleCount();
+    }
+    if (vehicle_state_home) {
+      VehicleSnapshot& v = state->vehicles;
+      rows.x = v.x.data();
+      rows.y = v.y.data();
+      rows.z = v.z.data();
+      rows.yaw = v.yaw.data();
+      rows.speed = v.speed.data();
+      rows.progress_hint = v.progress_hint.data();
+      rows.state_rows = v.size();
+    }
+    w.backend->FetchKeptVehicles(rows);
     w.vehicle_memory_on_backend_only = false;
+    if (vehicle_state_home) w.vehicle_state_on_backend_only = false;
   }
   const bool state_home = state != nullptr && w.state_on_backend_only;
   if (!state_home && !w.memory_on_backend_only) return;
@@ -318,7 +336,7 @@ void World::Restore(WorldKept kept) {
   in_->crowd_field_built.assign(in_->crowd_field_built.size(), 0);
   in_->state_on_backend = in_->memory_on_backend = false;  // the backend's are from before
   in_->state_on_backend_only = in_->memory_on_backend_only = false;
-  in_->vehicle_memory_on_backend_only = false;
+  in_->vehicle_memory_on_backend_only = in_->vehicle_state_on_backend_only = false;
   has_state_ = kept.has_state;
   state_ = kept.has_state ? std::move(kept.state) : Snapshot{};
   totals_ = kept.totals;

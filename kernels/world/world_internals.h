@@ -57,8 +57,10 @@ struct World::Internals {
   bool memory_on_backend_only = false;
   bool state_on_backend_only = false;
   // The kept vehicle memory likewise: no host stage reads it, so the follower never brings
-  // it home.
+  // it home. And the state's moved vehicle columns, left so by an Advance tick before its
+  // last.
   bool vehicle_memory_on_backend_only = false;
+  bool vehicle_state_on_backend_only = false;
   // This tick's memory rows are the kept ones, as the last report left them on the backend.
   bool memory_in_on_backend = false;
   // Likewise for the vehicles', as the last follower left them.
@@ -124,8 +126,10 @@ void PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, World::Int
 void PreparePedestrians(const WorldConfig& config, const Snapshot& s, ColumnSource columns,
                         World::Internals& w);
 // Vehicles: spline following, and their bodies for the stages after it.
+// `columns`: kLastTick when `s` is the state the last tick left on the backend.
 // `debug`: the follower's debug columns are wanted on the host (TickOptions::debug).
-void DriveVehicles(const WorldConfig& config, const Snapshot& s, bool debug, World::Internals& w);
+void DriveVehicles(const WorldConfig& config, const Snapshot& s, ColumnSource columns, bool debug,
+                   World::Internals& w);
 // Whether the tick's ORCA solve reads its agents where the pedestrians' preparation and the
 // vehicles' discs left them (ColumnSource::kThisTick): not when the world steers navigating
 // agents on the host in between (PreparePedestrians).
@@ -165,9 +169,14 @@ PedestrianSums FillResults(const WorldConfig& config, const Snapshot& s, const T
 // overwritten: at 100,000 pedestrians a whole copy is several megabytes a tick).
 void SizeNextState(const Snapshot& s, Snapshot* next);
 // Pedestrians move by their new velocity, vehicles by the bicycle model.
-// `state_to_host` false: the pedestrians' moved columns of `next` stay on the backend
-// (PedestrianMoveParams::next_state_to_host).
+// What of the moved columns of `next` comes back to the host: the pedestrians'
+// (PedestrianMoveParams::next_state_to_host) and the vehicles' (VehicleMoveParams::
+// next_state_to_host); the rest stays on the backend.
+struct StateToHost {
+  bool pedestrians = true;
+  bool vehicles = true;
+};
 void Integrate(const WorldConfig& config, const Snapshot& s, World::Internals& w,
-               const TickResult& result, bool state_to_host, Snapshot* next);
+               const TickResult& result, StateToHost to_host, Snapshot* next);
 
 }  // namespace throng

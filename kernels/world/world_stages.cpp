@@ -172,7 +172,8 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, ColumnSour
 }
 
 // Vehicles: spline following; their bodies for the stages after it.
-void DriveVehicles(const WorldConfig& config, const Snapshot& s, bool debug, World::Internals& w) {
+void DriveVehicles(const WorldConfig& config, const Snapshot& s, ColumnSource columns, bool debug,
+                   World::Internals& w) {
   const VehicleSnapshot& vs = s.vehicles;
   const size_t m = vs.size();
   const VehicleDefaults& vd = config.vehicle_defaults;
@@ -240,7 +241,7 @@ void DriveVehicles(const WorldConfig& config, const Snapshot& s, bool debug, Wor
   const ColumnSource memory =
       w.vehicle_memory_in_on_backend ? ColumnSource::kLastTick : ColumnSource::kHost;
   w.backend->PrepareVehicles({config.frame, vd.length, vd.width, vd.max_speed, s.dt, to_host,
-                              /*memory_to_host=*/false, memory},
+                              /*memory_to_host=*/false, memory, columns},
                              scene, out);
   FollowerResults& fr = w.follower;
   if (m > 0) {
@@ -459,7 +460,7 @@ void SizeNextState(const Snapshot& s, Snapshot* next) {
 }
 
 void Integrate(const WorldConfig& config, const Snapshot& s, World::Internals& w,
-               const TickResult& result, bool state_to_host, Snapshot* next) {
+               const TickResult& result, StateToHost to_host, Snapshot* next) {
   const Frame frame = config.frame;
   const size_t n = s.agents.size(), m = s.vehicles.size();
   const float dt = s.dt;
@@ -477,7 +478,7 @@ void Integrate(const WorldConfig& config, const Snapshot& s, World::Internals& w
   w.backend->MovePedestrians(
       // The solve's, preparation's and report's columns; the moved internal positions
       // stay on the backend for the contact count.
-      {frame, dt, ColumnSource::kThisTick, /*positions_to_host=*/false, state_to_host},
+      {frame, dt, ColumnSource::kThisTick, /*positions_to_host=*/false, to_host.pedestrians},
       {orca.vx.data(), orca.vy.data(), w.vz.data(), ar.vx.data(), ar.vy.data(), ar.vz.data(), n},
       {oa.px.data(), oa.py.data(), w.z.data(), na.x.data(), na.y.data(), na.z.data(), na.vx.data(),
        na.vy.data(), na.vz.data()});
@@ -491,7 +492,7 @@ void Integrate(const WorldConfig& config, const Snapshot& s, World::Internals& w
   // the moved bodies stay on the backend for the contact count (the next tick's
   // preparation writes them anew).
   w.backend->MoveVehicles({frame, config.vehicle_defaults.bicycle, dt, ColumnSource::kThisTick,
-                           /*bodies_to_host=*/false},
+                           /*bodies_to_host=*/false, to_host.vehicles},
                           {vc.px.data(), vc.py.data(), vc.pz.data(), vc.yaw.data(), vc.speed.data(),
                            vc.wheel_angle.data(), fr.steering.data(), fr.throttle.data(),
                            fr.brake.data(), fr.progress.data(), m},

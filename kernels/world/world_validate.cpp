@@ -400,7 +400,7 @@ void ValidateTimeStep(float dt) {
 }
 
 void ValidateSnapshot(const WorldConfig& config, const Snapshot& s, bool has_last_tick,
-                      uint64_t last_tick, bool agents_checked) {
+                      uint64_t last_tick, bool agents_checked, bool vehicles_checked) {
   if (s.tick > kMaxTick) {
     Reject("tick: " + std::to_string(s.tick) + " is beyond the limit of " +
            std::to_string(kMaxTick) + " (2^53)");
@@ -415,7 +415,7 @@ void ValidateSnapshot(const WorldConfig& config, const Snapshot& s, bool has_las
     ValidateBehaviors(s.agents, config.agent_defaults.behavior);
     ValidateTargets(config, s.agents);
   }
-  ValidateVehicleSnapshot(config, s.vehicles);
+  if (!vehicles_checked) ValidateVehicleSnapshot(config, s.vehicles);
   ValidateForwardSnapshot(config, s.forward);
 }
 

@@ -42,9 +42,7 @@ class CpuForwardingBackend : public Backend {
     cpu_.FetchKeptPedestrians(out);
   }
   void KeepVehicles() override { cpu_.KeepVehicles(); }
-  void FetchKeptVehicles(VehicleMemory* memory, size_t rows) override {
-    cpu_.FetchKeptVehicles(memory, rows);
-  }
+  void FetchKeptVehicles(const KeptVehicleRows& out) override { cpu_.FetchKeptVehicles(out); }
   void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
                        const VehiclePrepareOutput& out) override {
     cpu_.PrepareVehicles(params, scene, out);

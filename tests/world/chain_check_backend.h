@@ -98,7 +98,33 @@ class ChainCheckBackend : public CpuForwardingBackend {
       Check("vready", "kept.vmemory", scene.memory, m, /*whole=*/true);
       device.memory = Fed("kept.vmemory", scene.memory);
     }
-    completed_ = false;  // a new tick
+    // Last tick's state: its move's next state, and the other columns as its preparation
+    // read them (a device reads both where they are).
+    const float** const moved[6] = {&device.x,   &device.y,     &device.z,
+                                    &device.yaw, &device.speed, &device.progress_hint};
+    if (params.columns == ColumnSource::kLastTick && m > 0) {
+      ++checked_calls_;
+      for (int k = 0; k < 6; ++k) {
+        if (*moved[k] == nullptr) throw std::logic_error("vready: a moved column is absent");
+        Check("vready", kVehicleKeptState[k], *moved[k], m, /*whole=*/true);
+        *moved[k] = Fed(kVehicleKeptState[k], *moved[k]);
+      }
+      ForEachVehicleInput(scene, [&](const std::string& name, const auto* c, size_t rows) {
+        if ((c != nullptr) != (kept_.count(name) > 0)) {
+          throw std::logic_error("vready: " + name +
+                                 " is present where the last preparation's was not, or not");
+        }
+        if (c != nullptr) Check("vready", name, c, rows, /*whole=*/true);
+      });
+    }
+    ForEachVehicleInput(scene, [&](const std::string& name, const auto* c, size_t rows) {
+      if (c == nullptr) {
+        kept_.erase(name);
+      } else {
+        Keep(name, c, rows);
+      }
+    });
+    completed_ = vehicles_moved_ = false;  // a new tick
     cpu_.PrepareVehicles(params, device, out);
     ForEachReadyColumn(out, [&](const char* name, auto* c) {
       if (c != nullptr) {
@@ -426,6 +452,7 @@ class ChainCheckBackend : public CpuForwardingBackend {
 
   // What this tick's follower completed becomes the memory kLastTick names (none: no
   // vehicles this tick).
+  // And the next state this tick's move wrote, as the pedestrians'.
   void KeepVehicles() override {
     if (completed_) {
       KeepAs("vfollow.memory", "kept.vmemory");
@@ -433,12 +460,19 @@ class ChainCheckBackend : public CpuForwardingBackend {
       kept_["kept.vmemory"].clear();
       on_backend_only_.erase("kept.vmemory");
     }
-    completed_ = false;
+    for (int k = 0; k < 6 && vehicles_moved_; ++k) {
+      KeepAs(kVehicleMovedState[k], kVehicleKeptState[k]);
+    }
+    completed_ = vehicles_moved_ = false;
     cpu_.KeepVehicles();
   }
-  void FetchKeptVehicles(VehicleMemory* memory, size_t rows) override {
+  void FetchKeptVehicles(const KeptVehicleRows& out) override {
     ++fetches_;
-    CopyWhole("kept.vmemory", memory, rows);
+    if (out.memory != nullptr) CopyWhole("kept.vmemory", out.memory, out.memory_rows);
+    if (out.x != nullptr) {
+      float* const to[6] = {out.x, out.y, out.z, out.yaw, out.speed, out.progress_hint};
+      for (int k = 0; k < 6; ++k) CopyWhole(kVehicleKeptState[k], to[k], out.state_rows);
+    }
   }
 
   // The kept copies, as a device brings them back.
@@ -548,6 +582,13 @@ class ChainCheckBackend : public CpuForwardingBackend {
     cpu_.MoveVehicles(params, device, out);
     Keep("vmove.bodies", out.bodies, m);
     if (!params.bodies_to_host) Poison("vmove.bodies", out.bodies, m);
+    float* const next[6] = {out.x, out.y, out.z, out.yaw, out.speed, out.progress_hint};
+    for (int k = 0; k < 6; ++k) {
+      Keep(kVehicleMovedState[k], next[k], m);
+      if (!params.next_state_to_host) Poison(kVehicleMovedState[k], next[k], m);
+    }
+    if (!params.next_state_to_host) Poison("vmove.wheel_angle", out.wheel_angle, m);
+    vehicles_moved_ = true;
   }
 
   CollisionCounts CountContacts(const ContactScene& s, const StopRequested& stop) override {
@@ -612,6 +653,24 @@ class ChainCheckBackend : public CpuForwardingBackend {
                                                "vfollow.progress"};
   static constexpr const char* kKeptState[6] = {"kept.x",  "kept.y",  "kept.z",
                                                 "kept.vx", "kept.vy", "kept.vz"};
+  // The vehicles' move's next state, and the names it is kept under.
+  static constexpr const char* kVehicleMovedState[6] = {
+      "vmove.x", "vmove.y", "vmove.z", "vmove.yaw", "vmove.speed", "vmove.progress_hint"};
+  static constexpr const char* kVehicleKeptState[6] = {
+      "vkept.x", "vkept.y", "vkept.z", "vkept.yaw", "vkept.speed", "vkept.progress_hint"};
+  // Calls f(name, column, rows) for the preparation's inputs that its move does not write,
+  // named vready.in.column (a null column: absent).
+  template <class F>
+  static void ForEachVehicleInput(const VehiclePrepareScene& s, F&& f) {
+    f("vready.in.id", s.id, s.count);
+    f("vready.in.spline_id", s.spline_id, s.count);
+    f("vready.in.length", s.length, s.count);
+    f("vready.in.width", s.width, s.count);
+    f("vready.in.max_speed", s.max_speed, s.count);
+    f("vready.in.profile", s.profile, s.count);
+    f("vready.in.lane_ids", s.lanes.ids, s.lanes.count);
+    f("vready.in.lane_index", s.lanes.index, s.lanes.count);
+  }
   void KeepAs(const std::string& from, const std::string& to) {
     kept_[to] = kept_.at(from);
     if (on_backend_only_.count(from) > 0) {
@@ -729,6 +788,7 @@ class ChainCheckBackend : public CpuForwardingBackend {
   int fetches_ = 0;
   bool reported_ = false, moved_ = false;  // this tick's report and move ran
   bool completed_ = false;                 // this tick's follower completed the vehicles' memory
+  bool vehicles_moved_ = false;            // this tick's vehicles' move ran
 };
 
 }  // namespace throng::testing

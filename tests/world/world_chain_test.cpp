@@ -48,11 +48,10 @@ void MixKeptMemory(const World& world, Fnv1a* hash) {
 }
 
 // A Step, then Advance tick by tick (integrating) and several ticks at once, an Advance
-// stopped after the move of its third tick, a Step on the state with one position changed
-// by the caller, one more Advance, a Step without the first agent and the first vehicle
-// (new memory rows), and a
-// Step that does not integrate and asks for the debug columns; the kept memory after some
-// of them.
+// stopped after the move of its third tick, a Step on the state with a pedestrian's and a
+// vehicle's position changed by the caller, one more Advance, a Step without the first agent and
+// the first vehicle (new memory rows), and a Step that does not integrate and asks for the debug
+// columns; the kept memory after some of them.
 ChainRun RunScenario(const scenarios::Scenario& s, std::unique_ptr<Backend> backend) {
   auto* checker = dynamic_cast<ChainCheckBackend*>(backend.get());
   World world(s.config, std::move(backend));
@@ -88,7 +87,8 @@ ChainRun RunScenario(const scenarios::Scenario& s, std::unique_ptr<Backend> back
   MixTick(world, r, &hash);
   Snapshot next = world.state();
   ++next.tick;
-  if (!next.agents.x.empty()) next.agents.x[0] += 0.01f;  // the caller's change
+  if (!next.agents.x.empty()) next.agents.x[0] += 0.01f;  // the caller's changes
+  if (!next.vehicles.x.empty()) next.vehicles.x[0] += 0.01f;
   world.Step(next, options, &r);
   MixTick(world, r, &hash);
   world.Advance(1, s.initial.dt, &r, options);

@@ -91,12 +91,26 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
                        const VehiclePrepareOutput& out) override {
     cpu_.PrepareVehicles(params, scene, out);
     if (scene.count == 0) return;  // nothing to copy
-    for (const void* column :
-         {scene.z, scene.progress_hint, scene.length, scene.width, scene.max_speed}) {
-      if (column != nullptr) copied_.to_backend += scene.count * sizeof(float);
+    // Last tick's columns where it left them, when the same ones are present (a caller's
+    // first snapshot may lack some the move writes).
+    uint32_t present = 0, bit = 1;
+    const void* const optional[6] = {scene.z,     scene.progress_hint, scene.length,
+                                     scene.width, scene.max_speed,     scene.profile};
+    for (const void* column : optional) {
+      if (column != nullptr) present |= bit;
+      bit <<= 1;
     }
-    if (scene.profile != nullptr) copied_.to_backend += scene.count * sizeof(uint32_t);
-    copied_.to_backend += scene.count * kReadyBytesIn + scene.lanes.count * 2 * sizeof(uint32_t);
+    const bool last_tick =
+        params.columns == ColumnSource::kLastTick && present == last_vehicle_present_;
+    last_vehicle_present_ = present;
+    if (!last_tick) {
+      for (const void* column :
+           {scene.z, scene.progress_hint, scene.length, scene.width, scene.max_speed}) {
+        if (column != nullptr) copied_.to_backend += scene.count * sizeof(float);
+      }
+      if (scene.profile != nullptr) copied_.to_backend += scene.count * sizeof(uint32_t);
+      copied_.to_backend += scene.count * kReadyBytesIn + scene.lanes.count * 2 * sizeof(uint32_t);
+    }
     if (params.memory == ColumnSource::kHost) CopyVehicleMemory(scene.count, 0);
     if (params.outputs_to_host) {
       copied_.to_host += scene.count * kReadyBytesOut;
@@ -108,7 +122,7 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
   void MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,
                     const VehicleMoveOutput& out) override {
     if (params.columns == ColumnSource::kHost) copied_.to_backend += scene.count * kDriveBytesIn;
-    copied_.to_host += scene.count * kDriveBytesOut;
+    if (params.next_state_to_host) CopyVehicleState(scene.count);
     if (params.bodies_to_host) copied_.to_host += scene.count * sizeof(VehicleBody);
     cpu_.MoveVehicles(params, scene, out);
   }
@@ -150,9 +164,10 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
   }
   // What the world kept of the vehicles: the memory the follower completed.
   void KeepVehicles() override { cpu_.KeepVehicles(); }
-  void FetchKeptVehicles(VehicleMemory* memory, size_t rows) override {
-    CopyVehicleMemory(0, rows);
-    cpu_.FetchKeptVehicles(memory, rows);
+  void FetchKeptVehicles(const KeptVehicleRows& out) override {
+    if (out.memory != nullptr) CopyVehicleMemory(0, out.memory_rows);
+    if (out.x != nullptr) CopyVehicleState(out.state_rows);
+    cpu_.FetchKeptVehicles(out);
   }
   CollisionCounts CountContacts(const ContactScene& scene, const StopRequested& stop) override {
     if (scene.columns == ColumnSource::kHost) copied_.to_backend += scene.count * kContactBytesIn;
@@ -182,7 +197,7 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
   static constexpr uint64_t kReportBytesIn = 47, kReportBytesOut = 14, kReportLocalBytesOut = 14;
   static constexpr uint64_t kMoveBytesIn = 36, kMovedPositionBytes = 12, kNextStateBytes = 24;
   // Body, pose, speed, wheel angle, controls and progress in; the wheel angle and the next
-  // state out (the moved body besides, when asked for).
+  // state out, when asked for (the moved body likewise).
   static constexpr uint64_t kDriveBytesIn = 64, kDriveBytesOut = 28;
   // The path check's body, lane, progress and speed.
   static constexpr uint64_t kPathBytesIn = sizeof(VehicleBody) + 12;
@@ -198,8 +213,10 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
   size_t solved_rows = 0;  // the last solve's: the pedestrians and the vehicles' discs
   // What the pedestrians' report, move and fetch copied, of copied_.
   TransferredBytes pedestrians;
-  // The vehicles' memory copied, of copied_ (rows, each way).
+  // The vehicles' memory copied, of copied_ (rows, each way), and their next state's rows
+  // that came home.
   TransferredBytes vehicle_memory_rows;
+  uint64_t vehicle_state_rows_home = 0;
   // Added to the ORCA solve's and the contact count's time (TickStats::backend_ms).
   std::chrono::milliseconds orca_delay{0}, contacts_delay{0};
 
@@ -210,6 +227,10 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
     pedestrians.to_backend += to_backend;
     pedestrians.to_host += to_host;
   }
+  void CopyVehicleState(uint64_t rows) {
+    copied_.to_host += rows * kDriveBytesOut;
+    vehicle_state_rows_home += rows;
+  }
   void CopyVehicleMemory(uint64_t rows_to_backend, uint64_t rows_to_host) {
     copied_.to_backend += rows_to_backend * sizeof(VehicleMemory);
     copied_.to_host += rows_to_host * sizeof(VehicleMemory);
@@ -217,7 +238,7 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
     vehicle_memory_rows.to_host += rows_to_host;
   }
   TransferredBytes copied_;
-  uint32_t last_prepare_present_ = 0;
+  uint32_t last_prepare_present_ = 0, last_vehicle_present_ = 0;
 };
 
 uint64_t Sum(const std::array<uint64_t, kStageCount>& bytes) {
@@ -312,8 +333,16 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
     // follower's six answers comes back once (three from the follower, three capped from
     // the braking; no debug columns: TickOptions::debug is off), and the discs stay for the
     // solve.
+    // The vehicles' state likewise: nothing goes in for them, unless the first snapshot
+    // lacked a column their move writes.
+    const VehicleSnapshot& first_vehicles = s.initial.vehicles;
+    const bool first_had_moved_vehicle_columns =
+        !first_vehicles.z.empty() && !first_vehicles.progress_hint.empty();
     EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kVehicles)],
-              m * ready_in + lanes * 2 * sizeof(uint32_t) + braking_table);
+              (tick > 0 || first_had_moved_vehicle_columns
+                   ? 0
+                   : m * ready_in + lanes * 2 * sizeof(uint32_t)) +
+                  braking_table);
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kVehicles)],
               m * (ready_out + CopyCountingBackend::kFollowResultBytesOut / 2 + sizeof(float) +
                    CopyCountingBackend::kBrakeBytesOut));
@@ -337,7 +366,8 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
 
 // An Advance of several ticks: the pedestrians' columns never go in, and come back once,
 // after its last tick (its results and the next state); the memory stays on the backend
-// until the host asks for it (Kept), and comes home once.
+// until the host asks for it (Kept), and comes home once. The vehicles' next state comes
+// back once too.
 TEST(WorldTransferTest, AnAdvanceBringsThePedestriansHomeOnceAtItsEnd) {
   const scenarios::Scenario s = scenarios::MakeScenario("town", 300, 3);
   const size_t n = s.initial.agents.size();
@@ -347,7 +377,10 @@ TEST(WorldTransferTest, AnAdvanceBringsThePedestriansHomeOnceAtItsEnd) {
   TickResult result = FirstTick(world, s.initial);
   world.Advance(1, s.initial.dt, &result);  // the state on the backend from here on
   const TransferredBytes before = backend.pedestrians;
+  const uint64_t vehicle_rows_before = backend.vehicle_state_rows_home;
   world.Advance(5, s.initial.dt, &result);
+  // The vehicles' next state likewise: once, after the last tick.
+  EXPECT_EQ(backend.vehicle_state_rows_home - vehicle_rows_before, s.initial.vehicles.size());
   EXPECT_EQ(backend.pedestrians.to_backend, before.to_backend);
   EXPECT_EQ(backend.pedestrians.to_host - before.to_host,
             n * (CopyCountingBackend::kReportBytesOut + CopyCountingBackend::kNextStateBytes));
