@@ -6,7 +6,9 @@
 #include <thrust/system/cuda/execution_policy.h>
 #include <thrust/transform_reduce.h>
 
+#include <cstring>
 #include <stdexcept>
+#include <vector>
 
 #include "kernels/backends/cuda_backend_impl.cuh"
 #include "kernels/backends/cuda_staging.cuh"
@@ -28,6 +30,10 @@ struct CudaBackend::PathPart {
   CudaStaging staging;
   DeviceVector<uint8_t> brake_block;
   size_t brake_at[7] = {};
+  // The profiles' table the block holds (at brake_at[6]), as last uploaded: a braking on
+  // this tick's columns with the same table uploads nothing.
+  std::vector<BrakingProfile> table;
+  bool table_in_block = false;
   // The capped answers, gathered for their download when the follower's were capped where
   // they lie.
   DeviceVector<uint8_t> answers;
@@ -96,8 +102,10 @@ void CudaBackend::CheckPaths(const PathCheckParams& params, float max_brake_dece
                    view, {}, static_cast<uint32_t>(m), Raw(d.clear));
   }
   THRONG_CUDA_CHECK(cudaGetLastError());
-  Download(d.clear, *clear);
-  Synchronize();
+  if (scene.clear_to_host) {
+    Download(d.clear, *clear);
+    Synchronize();
+  }
   d.clear_rows = m;
   d.clear_tick = vehicle_tick_;
 }
@@ -131,7 +139,16 @@ uint64_t CudaBackend::BrakeForPaths(const PathBrakingScene& scene, const PathBra
       {scene.speed, up},
       {scene.profile, scene.profile != nullptr && !this_tick ? m * sizeof(uint16_t) : 0},
       {scene.profiles, scene.profile_count * sizeof(BrakingProfile)}};
-  transferred_.to_backend += d.staging.Upload(columns, 7, d.brake_block, d.brake_at, stream_);
+  const bool same_table =
+      this_tick && d.table_in_block && d.table.size() == scene.profile_count &&
+      (scene.profile_count == 0 || std::memcmp(d.table.data(), scene.profiles,
+                                               scene.profile_count * sizeof(BrakingProfile)) == 0);
+  if (!same_table) {
+    d.table_in_block = false;  // until the upload is made
+    transferred_.to_backend += d.staging.Upload(columns, 7, d.brake_block, d.brake_at, stream_);
+    d.table.assign(scene.profiles, scene.profiles + scene.profile_count);
+    d.table_in_block = true;
+  }
   uint8_t* block = Raw(d.brake_block);
   auto at = [&](int k) { return reinterpret_cast<float*>(block + d.brake_at[k]); };
   PathBrakingScene device_scene = scene;
@@ -155,6 +172,7 @@ uint64_t CudaBackend::BrakeForPaths(const PathBrakingScene& scene, const PathBra
                                                    uint64_t{0}, thrust::plus<uint64_t>());
   THRONG_CUDA_CHECK(cudaGetLastError());
   const HostColumnOut answers[3] = {{out.target_speed, f}, {out.throttle, f}, {out.brake, f}};
+  if (this_tick && !scene.answers_to_host) return slowed;  // capped where they lie, for the move
   ForgetAnswersOnDeviceOnly();  // the host has them, capped, once the download below is done
   if (this_tick) {
     // The capped answers gathered in one block, for one download (the block's last

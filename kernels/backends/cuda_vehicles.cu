@@ -190,20 +190,24 @@ void CudaBackend::FollowSplines(const FollowerParams& params, float world_speed_
                                 &out->target_x,       &out->target_y,      &out->target_z,
                                 &out->progress_x,     &out->progress_y,    &out->progress_z,
                                 &out->tangent_x,      &out->tangent_y,     &out->tangent_z};
-  // The first six are the results; the rest are debug signals. Target speed, throttle and
-  // brake (1 to 3) come from the braking when it follows.
+  // The first six are the results (when the host wants them); the rest are debug signals.
+  // Target speed, throttle and brake (1 to 3) come from the braking when it follows.
   const int wanted = options.debug_to_host ? VehiclePart::kFollowerOutputs : 6;
   HostColumnOut columns[VehiclePart::kFollowerOutputs] = {};
+  size_t wanted_bytes = 0;
   for (int k = 0; k < wanted; ++k) {
     const bool braked_later = options.braking_follows && k >= 1 && k <= 3;
-    columns[k] = {host[k]->data(), braked_later ? 0 : n * sizeof(float)};
+    const bool result = k < 6;
+    const bool down = result ? options.answers_to_host && !braked_later : true;
+    columns[k] = {host[k]->data(), down ? n * sizeof(float) : 0};
+    wanted_bytes += columns[k].bytes;
   }
   // The memory first: the answers' download waits for both.
-  if (options.memory != nullptr && options.memory_to_host) {
-    Download(Raw(d.memory), n, options.memory);
-  }
+  const bool memory_down = options.memory != nullptr && options.memory_to_host;
+  if (memory_down) Download(Raw(d.memory), n, options.memory);
   transferred_.to_host +=
       d.staging.Download(d.out_block, d.out_at, columns, static_cast<size_t>(wanted), stream_);
+  if (wanted_bytes == 0 && memory_down) Synchronize();
   d.followed_rows = n;
   d.answers_on_device_only = options.braking_follows;
 }

@@ -42,6 +42,10 @@ struct PathCheckScene {
   // kThisTick: bodies, spline and speed are the last PrepareVehicles' bodies, lane and
   // speed, and progress the last FollowSplines' progress (a device reads its own copies).
   ColumnSource vehicle_columns = ColumnSource::kHost;
+  // false: the answer stays on the backend, for the braking that reads it there
+  // (PathBrakingScene::columns kThisTick), and `clear` comes back empty (the cpu and the
+  // reference fill it anyway).
+  bool clear_to_host = true;
 };
 
 // Braking for what the path check found: a vehicle's brakes and speed loop, as its
@@ -66,6 +70,10 @@ struct PathBrakingScene {
   // PrepareVehicles' speed and profile, and the output's columns the last FollowSplines'
   // target speed, throttle and brake (a device caps its own copies, then brings them home).
   ColumnSource columns = ColumnSource::kHost;
+  // false: with kThisTick, the capped answers stay on the backend, for the move that reads
+  // them there (VehicleMoveParams::columns kThisTick); a backend with memory of its own
+  // leaves the host's rows as they were (the cpu and the reference cap them anyway).
+  bool answers_to_host = true;
 };
 
 // The follower's answers, in and out: a vehicle whose target speed is above the speed

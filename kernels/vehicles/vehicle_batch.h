@@ -76,6 +76,11 @@ struct FollowRunOptions {
   // memory of its own leaves the host's rows as they were (the cpu and the reference write
   // them anyway).
   bool memory_to_host = true;
+  // false: steering, cte and progress stay on the backend too (the results of a tick no
+  // host stage reads: an Advance's before its last), for the calls of the tick that read
+  // them there; a backend with memory of its own leaves the host's rows as they were (the
+  // cpu and the reference write them anyway).
+  bool answers_to_host = true;
 };
 
 // Throws std::invalid_argument naming the field ("follower.max_yaw_delta: ..." or, with

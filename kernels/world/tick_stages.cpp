@@ -47,11 +47,12 @@ void Pedestrians(TickContext& c) {
 void Vehicles(TickContext& c) {
   DriveVehicles(c.config, c.snapshot,
                 c.snapshot_on_backend ? ColumnSource::kLastTick : ColumnSource::kHost,
-                c.options.debug, c.w);
+                c.vehicle_results_to_host(), c.options.debug, c.w);
 }
 
 void VehiclePaths(TickContext& c) {
-  c.vehicles_braking = CheckVehiclePaths(c.config, c.snapshot, c.options.stop, c.w);
+  c.vehicles_braking =
+      CheckVehiclePaths(c.config, c.snapshot, c.options.stop, c.vehicle_results_to_host(), c.w);
 }
 
 // Before the vehicles' discs join the pedestrians: forward agents meet vehicles as boxes.
@@ -88,9 +89,10 @@ void Orca(TickContext& c) {
 void Results(TickContext& c) {
   const bool host_reads = !c.config.navigation_targets.empty();
   c.memory_left_on_backend = !host_reads;
-  c.pedestrians =
-      FillResults(c.config, c.snapshot, c.options,
-                  {!(c.keep_on_backend && !host_reads), !c.memory_left_on_backend}, c.w, c.out);
+  c.pedestrians = FillResults(
+      c.config, c.snapshot, c.options,
+      {!(c.keep_on_backend && !host_reads), !c.memory_left_on_backend, c.vehicle_results_to_host()},
+      c.w, c.out);
 }
 
 void Move(TickContext& c) {

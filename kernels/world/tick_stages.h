@@ -54,6 +54,9 @@ struct TickContext {
   bool memory_left_on_backend = false;
   bool state_left_on_backend = false;
   bool vehicle_state_left_on_backend = false;  // Internals::vehicle_state_on_backend_only
+  // This tick's vehicle results come to the host: not on an Advance's ticks before its
+  // last (keep_on_backend), whose results no host stage reads.
+  bool vehicle_results_to_host() const { return !keep_on_backend; }
 };
 
 // One stage: the name its time is booked under (several stages may share one) and what it

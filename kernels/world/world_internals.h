@@ -127,9 +127,11 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, ColumnSour
                         World::Internals& w);
 // Vehicles: spline following, and their bodies for the stages after it.
 // `columns`: kLastTick when `s` is the state the last tick left on the backend.
-// `debug`: the follower's debug columns are wanted on the host (TickOptions::debug).
-void DriveVehicles(const WorldConfig& config, const Snapshot& s, ColumnSource columns, bool debug,
-                   World::Internals& w);
+// `results_to_host` false: no host stage reads this tick's vehicle results (an Advance's
+// tick before its last), and the follower's answers stay on the backend; `debug`: its
+// debug columns are wanted on the host besides (TickOptions::debug).
+void DriveVehicles(const WorldConfig& config, const Snapshot& s, ColumnSource columns,
+                   bool results_to_host, bool debug, World::Internals& w);
 // Whether the tick's ORCA solve reads its agents where the pedestrians' preparation and the
 // vehicles' discs left them (ColumnSource::kThisTick): not when the world steers navigating
 // agents on the host in between (PreparePedestrians).
@@ -141,8 +143,9 @@ inline bool SolveReadsThisTick(const WorldConfig& config) {
 void AddVehicleDiscs(const WorldConfig& config, const Snapshot& s, World::Internals& w);
 // After the ORCA solve: the path check caps the vehicles' speed. Returns how many vehicles
 // it slowed. `stop` is asked inside the path check, between chunks of vehicles.
+// `results_to_host` as for DriveVehicles: the clear distances and the capped answers.
 uint64_t CheckVehiclePaths(const WorldConfig& config, const Snapshot& s, const StopRequested& stop,
-                           World::Internals& w);
+                           bool results_to_host, World::Internals& w);
 // The static shapes forward agents meet (internal frame), from the configuration and the
 // world's internal polygons, and the cell of their grid (about one probe reach).
 FanShapes InternalFanShapes(const WorldConfig& config, const std::vector<Polygon>& polygons);
@@ -161,6 +164,7 @@ void IntegrateForward(const WorldConfig& config, const Snapshot& s, const World:
 struct ReportToHost {
   bool results = true;
   bool memory = true;
+  bool vehicle_results = true;  // as DriveVehicles and CheckVehiclePaths were told
 };
 PedestrianSums FillResults(const WorldConfig& config, const Snapshot& s, const TickOptions& options,
                            ReportToHost to_host, World::Internals& w, TickResult* out);

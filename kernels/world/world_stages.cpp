@@ -172,8 +172,8 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, ColumnSour
 }
 
 // Vehicles: spline following; their bodies for the stages after it.
-void DriveVehicles(const WorldConfig& config, const Snapshot& s, ColumnSource columns, bool debug,
-                   World::Internals& w) {
+void DriveVehicles(const WorldConfig& config, const Snapshot& s, ColumnSource columns,
+                   bool results_to_host, bool debug, World::Internals& w) {
   const VehicleSnapshot& vs = s.vehicles;
   const size_t m = vs.size();
   const VehicleDefaults& vd = config.vehicle_defaults;
@@ -251,10 +251,11 @@ void DriveVehicles(const WorldConfig& config, const Snapshot& s, ColumnSource co
     // the path check's braking caps come back from the braking (CheckVehiclePaths). It
     // completes the memory the preparation wrote: the progress, and the wheel angle the
     // world's bicycle turns to, whether the world or the caller moves the vehicle.
-    w.backend->FollowSplines(told_the_vehicle(config.follower), config.world_speed_limit, vc,
-                             {ColumnSource::kThisTick, debug, /*braking_follows=*/true,
-                              w.vehicle_memory.data(), /*memory_to_host=*/false},
-                             &fr);
+    w.backend->FollowSplines(
+        told_the_vehicle(config.follower), config.world_speed_limit, vc,
+        {ColumnSource::kThisTick, debug && results_to_host, /*braking_follows=*/true,
+         w.vehicle_memory.data(), /*memory_to_host=*/false, results_to_host},
+        &fr);
   } else {
     fr.Resize(0);  // no stale answers from a tick that had vehicles
   }
@@ -265,7 +266,7 @@ void DriveVehicles(const WorldConfig& config, const Snapshot& s, ColumnSource co
 // the backend reads that solve's neighbour grid instead of sorting them again; nothing
 // between the two reads its answer. Returns how many vehicles it slowed.
 uint64_t CheckVehiclePaths(const WorldConfig& config, const Snapshot& s, const StopRequested& stop,
-                           World::Internals& w) {
+                           bool results_to_host, World::Internals& w) {
   const size_t n = s.agents.size(), m = s.vehicles.size();
   const AgentColumns& oa = w.orca_agents;
   const VehicleColumns& vc = w.vehicles;
@@ -285,6 +286,7 @@ uint64_t CheckVehiclePaths(const WorldConfig& config, const Snapshot& s, const S
     scene.vehicles = m;
     scene.points_were_last_solve = true;  // AddVehicleDiscs, then the ORCA stage
     scene.vehicle_columns = ColumnSource::kThisTick;  // DriveVehicles' calls, as they left them
+    scene.clear_to_host = results_to_host;            // else for the braking only
     // It looks as far ahead as the weakest brakes need.
     float weakest_brake = config.follower.max_brake_decel;
     for (const FollowerParams& p : vc.profiles) {
@@ -304,7 +306,7 @@ uint64_t CheckVehiclePaths(const WorldConfig& config, const Snapshot& s, const S
   return w.backend->BrakeForPaths(
       {config.path_check.gap, w.clear.data(), vc.speed.data(),
        vc.profile.empty() ? nullptr : vc.profile.data(), w.braking_profiles.data(),
-       w.braking_profiles.size(), m, ColumnSource::kThisTick},
+       w.braking_profiles.size(), m, ColumnSource::kThisTick, results_to_host},
       {fr.target_speed.data(), fr.throttle.data(), fr.brake.data()});
 }
 
@@ -391,6 +393,7 @@ PedestrianSums FillResults(const WorldConfig& config, const Snapshot& s, const T
       ar.flags.data(),   w.agent_memory.data()};
   const PedestrianSums sums = w.backend->ReportPedestrians(params, scene, report);
 
+  if (!to_host.vehicle_results) return sums;  // the vehicles' stayed on the backend
   VehicleResults& vr = out->vehicles;
   vr.steering = fr.steering;
   vr.throttle = fr.throttle;

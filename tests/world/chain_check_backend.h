@@ -216,6 +216,11 @@ class ChainCheckBackend : public CpuForwardingBackend {
     if (options.braking_follows) {  // as a device leaves them: the braking brings them home
       for (int k = 1; k < 4; ++k) Poison(kFollowed[k], followed[k]->data(), followed[k]->size());
     }
+    if (!options.answers_to_host) {  // as a device leaves them: steering, cte and progress
+      Poison(kFollowed[0], out->steering.data(), m);
+      Poison(kFollowed[4], out->progress.data(), m);
+      Poison("vfollow.cte", out->cte.data(), m);
+    }
     if (!options.debug_to_host) {  // as a device leaves them: not written
       for (std::vector<float>* c :
            {&out->position_delta, &out->heading_delta, &out->look_ahead, &out->target_x,
@@ -516,6 +521,7 @@ class ChainCheckBackend : public CpuForwardingBackend {
     }
     cpu_.CheckPaths(params, max_brake_decel, device, stop, clear);
     Keep("paths.clear", clear->data(), clear->size());
+    if (!s.clear_to_host) Poison("paths.clear", clear->data(), clear->size());
   }
 
   // With kThisTick, the braking reads the path check's answer and the preparation's
@@ -533,6 +539,7 @@ class ChainCheckBackend : public CpuForwardingBackend {
     }
     PathBrakingScene device = s;
     if (s.columns == ColumnSource::kThisTick && m > 0) {
+      device.clear = Fed("paths.clear", s.clear);
       device.speed = Fed("vready.speed", s.speed);
       if (s.profile != nullptr) device.profile = Fed("vready.profile", s.profile);
       // A device caps its own copies of the follower's answers and brings them home.
@@ -546,6 +553,11 @@ class ChainCheckBackend : public CpuForwardingBackend {
     Keep("vfollow.target_speed", out.target_speed, m);
     Keep("vfollow.throttle", out.throttle, m);
     Keep("vfollow.brake", out.brake, m);
+    if (s.columns == ColumnSource::kThisTick && !s.answers_to_host) {  // capped where they lie
+      Poison("vfollow.target_speed", out.target_speed, m);
+      Poison("vfollow.throttle", out.throttle, m);
+      Poison("vfollow.brake", out.brake, m);
+    }
     return slowed;
   }
 
@@ -576,6 +588,10 @@ class ChainCheckBackend : public CpuForwardingBackend {
       device.yaw = Fed("vready.yaw", s.yaw);
       device.speed = Fed("vready.speed", s.speed);
       device.wheel_angle = Fed("vready.wheel_angle", s.wheel_angle);
+      device.steering = Fed("vfollow.steering", s.steering);
+      device.throttle = Fed("vfollow.throttle", s.throttle);
+      device.brake = Fed("vfollow.brake", s.brake);
+      device.progress = Fed("vfollow.progress", s.progress);
       // The bodies move in place: a device moves its copy of the prepared ones.
       if (on_backend_only_.count("vready.bodies") > 0) CopyWhole("vready.bodies", out.bodies, m);
     }

@@ -126,13 +126,24 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
     if (params.bodies_to_host) copied_.to_host += scene.count * sizeof(VehicleBody);
     cpu_.MoveVehicles(params, scene, out);
   }
-  // The profiles' table always; the columns only from the host.
+  // The profiles' table when it is not the one the backend holds; the columns only from the
+  // host; the capped answers when asked for.
   uint64_t BrakeForPaths(const PathBrakingScene& scene, const PathBrakingOutput& out) override {
-    copied_.to_backend += scene.profile_count * sizeof(BrakingProfile);
+    const std::vector<BrakingProfile> table(scene.profiles, scene.profiles + scene.profile_count);
+    const auto same = [](const BrakingProfile& a, const BrakingProfile& b) {
+      return a.max_brake_decel == b.max_brake_decel && a.speed_gain == b.speed_gain;
+    };
+    const bool held = scene.columns == ColumnSource::kThisTick && table_held_ &&
+                      std::equal(table.begin(), table.end(), table_.begin(), table_.end(), same);
+    if (!held) copied_.to_backend += scene.profile_count * sizeof(BrakingProfile);
+    table_ = table;
+    table_held_ = true;
     if (scene.columns == ColumnSource::kHost) {
       copied_.to_backend += scene.count * (kBrakeBytesIn + (scene.profile != nullptr ? 2 : 0));
     }
-    copied_.to_host += scene.count * kBrakeBytesOut;
+    if (scene.columns == ColumnSource::kHost || scene.answers_to_host) {
+      CopyVehicleAnswers(scene.count * kBrakeBytesOut);
+    }
     return cpu_.BrakeForPaths(scene, out);
   }
   // The bodies, speeds and layout from the host; nothing from this tick's preparation (the
@@ -151,9 +162,10 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
     if (options.vehicles == ColumnSource::kHost) {
       copied_.to_backend += vehicles.size() * (kFollowBytesIn + (vehicles.profile.empty() ? 0 : 2));
     }
-    // Three of the six answers come back from the braking when it follows.
-    copied_.to_host += vehicles.size() * (options.braking_follows ? kFollowResultBytesOut / 2
-                                                                  : kFollowResultBytesOut);
+    // Three of the six answers come back from the braking when it follows; the others when
+    // asked for.
+    if (!options.braking_follows) CopyVehicleAnswers(vehicles.size() * kFollowResultBytesOut / 2);
+    if (options.answers_to_host) CopyVehicleAnswers(vehicles.size() * kFollowResultBytesOut / 2);
     if (options.debug_to_host) copied_.to_host += vehicles.size() * kFollowDebugBytesOut;
     // The memory it completes: up from the host unless the preparation left it, home
     // when asked for.
@@ -183,7 +195,7 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
     if (scene.vehicle_columns == ColumnSource::kHost) {
       copied_.to_backend += scene.vehicles * kPathBytesIn;
     }
-    copied_.to_host += clear->size() * sizeof(float);
+    if (scene.clear_to_host) CopyVehicleAnswers(clear->size() * sizeof(float));
   }
 
   static constexpr uint64_t kOrcaBytesIn = 37, kOrcaBytesOut = 11;
@@ -217,6 +229,9 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
   // that came home.
   TransferredBytes vehicle_memory_rows;
   uint64_t vehicle_state_rows_home = 0;
+  // The vehicles' answers that came home (the follower's, the braking's, the clear
+  // distances), bytes.
+  uint64_t vehicle_answers_home = 0;
   // Added to the ORCA solve's and the contact count's time (TickStats::backend_ms).
   std::chrono::milliseconds orca_delay{0}, contacts_delay{0};
 
@@ -226,6 +241,10 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
     copied_.to_host += to_host;
     pedestrians.to_backend += to_backend;
     pedestrians.to_host += to_host;
+  }
+  void CopyVehicleAnswers(uint64_t bytes) {
+    copied_.to_host += bytes;
+    vehicle_answers_home += bytes;
   }
   void CopyVehicleState(uint64_t rows) {
     copied_.to_host += rows * kDriveBytesOut;
@@ -239,6 +258,8 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
   }
   TransferredBytes copied_;
   uint32_t last_prepare_present_ = 0, last_vehicle_present_ = 0;
+  std::vector<BrakingProfile> table_;  // the braking profiles the backend holds
+  bool table_held_ = false;
 };
 
 uint64_t Sum(const std::array<uint64_t, kStageCount>& bytes) {
@@ -298,9 +319,6 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
     // preparation reads what the last tick's follower completed, and nothing comes home.
     const uint64_t ready_out = 0;
     const uint64_t lanes = s.config.splines.size();
-    const uint64_t braking_table =
-        sizeof(BrakingProfile) *
-        (1 + (world.state().vehicles.profile.empty() ? 0 : s.config.vehicle_profiles.size()));
     ASSERT_GT(prepare_in, 8u);  // positions, and more
     world.Advance(1, s.initial.dt, &result);
     const TransferredBytes after = backend.transferred();
@@ -328,21 +346,20 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
     const uint64_t solved = backend.solved_rows;
     EXPECT_GT(solved, n);
     // The preparation, the follower, the discs, the path check and the braking are the
-    // vehicles' stage; the calls after the preparation read the vehicles where it left them
-    // (the braking its profiles' table besides), each of the
+    // vehicles' stage. The state they start from is the one the last tick left on the
+    // backend, so nothing goes in for them, unless the first snapshot lacked a column their
+    // move writes; the calls after the preparation read the vehicles where it left them, and
+    // the braking the profiles' table the backend holds since the first tick. Each of the
     // follower's six answers comes back once (three from the follower, three capped from
-    // the braking; no debug columns: TickOptions::debug is off), and the discs stay for the
-    // solve.
-    // The vehicles' state likewise: nothing goes in for them, unless the first snapshot
-    // lacked a column their move writes.
+    // the braking; no debug columns: TickOptions::debug is off), with the clear distance,
+    // and the discs stay for the solve.
     const VehicleSnapshot& first_vehicles = s.initial.vehicles;
     const bool first_had_moved_vehicle_columns =
         !first_vehicles.z.empty() && !first_vehicles.progress_hint.empty();
     EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kVehicles)],
-              (tick > 0 || first_had_moved_vehicle_columns
-                   ? 0
-                   : m * ready_in + lanes * 2 * sizeof(uint32_t)) +
-                  braking_table);
+              tick > 0 || first_had_moved_vehicle_columns
+                  ? 0
+                  : m * ready_in + lanes * 2 * sizeof(uint32_t));
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kVehicles)],
               m * (ready_out + CopyCountingBackend::kFollowResultBytesOut / 2 + sizeof(float) +
                    CopyCountingBackend::kBrakeBytesOut));
@@ -378,9 +395,14 @@ TEST(WorldTransferTest, AnAdvanceBringsThePedestriansHomeOnceAtItsEnd) {
   world.Advance(1, s.initial.dt, &result);  // the state on the backend from here on
   const TransferredBytes before = backend.pedestrians;
   const uint64_t vehicle_rows_before = backend.vehicle_state_rows_home;
+  const uint64_t vehicle_answers_before = backend.vehicle_answers_home;
   world.Advance(5, s.initial.dt, &result);
-  // The vehicles' next state likewise: once, after the last tick.
-  EXPECT_EQ(backend.vehicle_state_rows_home - vehicle_rows_before, s.initial.vehicles.size());
+  // The vehicles' next state likewise, and their answers (the follower's six and the
+  // clear distance): once, after the last tick.
+  const uint64_t m = s.initial.vehicles.size();
+  EXPECT_EQ(backend.vehicle_state_rows_home - vehicle_rows_before, m);
+  EXPECT_EQ(backend.vehicle_answers_home - vehicle_answers_before,
+            m * (CopyCountingBackend::kFollowResultBytesOut + sizeof(float)));
   EXPECT_EQ(backend.pedestrians.to_backend, before.to_backend);
   EXPECT_EQ(backend.pedestrians.to_host - before.to_host,
             n * (CopyCountingBackend::kReportBytesOut + CopyCountingBackend::kNextStateBytes));
