@@ -1,6 +1,5 @@
 #include "kernels/reference/reference_backend.h"
 
-#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -22,22 +21,15 @@ const FollowerParams& ProfileOf(const FollowerParams& world, const VehicleColumn
 }
 
 // The memory a world keeps for the next tick (docs/WORLD.md, "Per-id state"): the progress
-// found, and the wheel angle a first-order lag behind the steering's command over the
-// tick, as the reference's move turns it (vehicle_move_ref.cpp).
+// found, and the wheel angle the reference's move turns to over the tick (LaggedWheel).
 void RememberFollowed(const FollowerParams& told, const FollowerResults& followed,
                       VehicleMemory* memory) {
-  const double dt = told.control_period;
   for (size_t i = 0; i < followed.progress.size(); ++i) {
     VehicleMemory& m = memory[i];
     m.progress = followed.progress[i];
-    const double command =
-        std::min(std::max(static_cast<double>(followed.steering[i]), -1.0), 1.0) *
-        told.max_steer_angle;
-    double wheel = command;
-    if (told.steering_lag > 0.f) {
-      wheel = m.wheel_angle + (command - m.wheel_angle) * std::min(dt / told.steering_lag, 1.0);
-    }
-    m.wheel_angle = static_cast<float>(wheel);
+    m.wheel_angle =
+        static_cast<float>(LaggedWheel(m.wheel_angle, followed.steering[i], told.max_steer_angle,
+                                       told.steering_lag, told.control_period));
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include "kernels/reference/frame_ref.h"
 #include "kernels/reference/reference_backend.h"
+#include "kernels/reference/vehicle_ref.h"
 
 namespace throng::reference {
 namespace {
@@ -25,6 +26,13 @@ double Wrapped(double a) {
 
 }  // namespace
 
+double LaggedWheel(double wheel, double steering, double max_steer_angle, double time_constant,
+                   double dt) {
+  const double command = Within(steering, -1.0, 1.0) * max_steer_angle;
+  if (!(time_constant > 0.0)) return command;
+  return wheel + (command - wheel) * std::min(dt / time_constant, 1.0);
+}
+
 void ReferenceBackend::MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,
                                     const VehicleMoveOutput& out) {
   const BicycleParams& b = params.bicycle;
@@ -32,17 +40,12 @@ void ReferenceBackend::MoveVehicles(const VehicleMoveParams& params, const Vehic
   const bool mirrored =
       (params.frame.up == UpAxis::kZ) == (params.frame.handedness == Handedness::kLeft);
   for (size_t i = 0; i < scene.count; ++i) {
-    const double steering = Within(scene.steering[i], -1.0, 1.0);
     const double throttle = Within(scene.throttle[i], 0.0, 1.0);
     const double brake = Within(scene.brake[i], 0.0, 1.0);
     const double speed =
         std::max(0.0, scene.speed[i] + (throttle * b.max_accel - brake * b.max_brake) * dt);
-    const double command = steering * b.max_steer_angle;
-    double wheel = command;
-    if (b.steering_time_constant > 0.f) {
-      wheel = scene.wheel_angle[i] +
-              (command - scene.wheel_angle[i]) * std::min(dt / b.steering_time_constant, 1.0);
-    }
+    const double wheel = LaggedWheel(scene.wheel_angle[i], scene.steering[i], b.max_steer_angle,
+                                     b.steering_time_constant, dt);
     const double yaw = Wrapped(scene.yaw[i] - speed / b.wheelbase * std::tan(wheel) * dt);
     const double x = scene.px[i] + speed * dt * std::cos(yaw);
     const double y = scene.py[i] + speed * dt * std::sin(yaw);

@@ -17,4 +17,10 @@ FollowerOutput FollowSpline(const ReferenceSpline& spline, double spline_speed_l
                             const VehicleState& v, const FollowerParams& p,
                             double world_speed_limit);
 
+// The bicycle's wheel angle after dt: a first-order lag of time constant `time_constant`
+// (<= 0: none) behind the command, steering clamped to [-1, 1] times `max_steer_angle`
+// (vehicle_move_ref.cpp; the world's memory turns it so too).
+double LaggedWheel(double wheel, double steering, double max_steer_angle, double time_constant,
+                   double dt);
+
 }  // namespace throng::reference
