@@ -528,35 +528,33 @@ class ChainCheckBackend : public CpuForwardingBackend {
   // columns, and caps the follower's answers where a device left them.
   uint64_t BrakeForPaths(const PathBrakingScene& s, const PathBrakingOutput& out) override {
     const size_t m = s.count;
+    // The follower's answers it caps, and the names they are kept under.
+    float* const answers[3] = {out.target_speed, out.throttle, out.brake};
+    const char* const names[3] = {"vfollow.target_speed", "vfollow.throttle", "vfollow.brake"};
     if (s.columns == ColumnSource::kThisTick && m > 0) {
       ++checked_calls_;
       Check("brake", "paths.clear", s.clear, m, /*whole=*/true);
       Check("brake", "vready.speed", s.speed, m, true);
       if (s.profile != nullptr) Check("brake", "vready.profile", s.profile, m, true);
-      Check("brake", "vfollow.target_speed", out.target_speed, m, true);
-      Check("brake", "vfollow.throttle", out.throttle, m, true);
-      Check("brake", "vfollow.brake", out.brake, m, true);
+      for (int k = 0; k < 3; ++k) Check("brake", names[k], answers[k], m, true);
     }
     PathBrakingScene device = s;
     if (s.columns == ColumnSource::kThisTick && m > 0) {
       device.clear = Fed("paths.clear", s.clear);
       device.speed = Fed("vready.speed", s.speed);
       if (s.profile != nullptr) device.profile = Fed("vready.profile", s.profile);
-      // A device caps its own copies of the follower's answers and brings them home.
-      float* const answers[3] = {out.target_speed, out.throttle, out.brake};
-      const char* const names[3] = {"vfollow.target_speed", "vfollow.throttle", "vfollow.brake"};
+      // A device caps its own copies of the follower's answers.
       for (int k = 0; k < 3; ++k) {
         if (on_backend_only_.count(names[k]) > 0) CopyWhole(names[k], answers[k], m);
       }
     }
     const uint64_t slowed = cpu_.BrakeForPaths(device, out);
-    Keep("vfollow.target_speed", out.target_speed, m);
-    Keep("vfollow.throttle", out.throttle, m);
-    Keep("vfollow.brake", out.brake, m);
-    if (s.columns == ColumnSource::kThisTick && !s.answers_to_host) {  // capped where they lie
-      Poison("vfollow.target_speed", out.target_speed, m);
-      Poison("vfollow.throttle", out.throttle, m);
-      Poison("vfollow.brake", out.brake, m);
+    for (int k = 0; k < 3; ++k) {
+      Keep(names[k], answers[k], m);
+      // Capped where they lie, unless they come home.
+      if (s.columns == ColumnSource::kThisTick && !s.answers_to_host) {
+        Poison(names[k], answers[k], m);
+      }
     }
     return slowed;
   }
