@@ -14,6 +14,7 @@
 #include "kernels/orca/orca_types.h"
 #include "kernels/steering/forward_batch.h"
 #include "kernels/steering/forward_move_types.h"
+#include "kernels/steering/forward_prepare_types.h"
 #include "kernels/steering/forward_scene_types.h"
 #include "kernels/steering/pedestrian_move_types.h"
 #include "kernels/steering/pedestrian_prepare_types.h"
@@ -149,18 +150,25 @@ class Backend {
   // casts meet, indexed with cells of `cell` m (about one probe reach). Replaces any
   // earlier set. The world validates them.
   virtual void SetFanObstacles(const FanShapes& shapes, float cell) = 0;
-  // The cast fan of every agent against the installed shapes and this tick's bodies, in
-  // the ground plane or in 3D, and the direction to move along after turning for dt.
-  // Inputs are validated by the world (every column filled, probes within 1..64). `stop`
-  // is asked between chunks of agents (TickCancelled): a crowd packed onto one point
-  // costs every agent a cast against every other, and must not hold a tick past its
-  // deadline.
-  virtual void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
-                                 const FanBodies& bodies, const StopRequested& stop,
-                                 ForwardSceneResults* out) = 0;
+  // The snapshot's forward agents made ready for their fans (forward_prepare_types.h): each
+  // one in the internal frame with the world's defaults, and every body their casts meet
+  // this tick (the pedestrians upright, the vehicles as boxes, the agents as spheres),
+  // indexed. Kept on the backend for the two calls below. The world passes a validated
+  // snapshot.
+  virtual void PrepareForwardScene(const ForwardPrepareParams& params,
+                                   const ForwardPrepareScene& scene) = 0;
+  // The cast fan of every agent the last PrepareForwardScene made ready, against the
+  // installed shapes and the bodies, in the ground plane or in 3D, and the direction to
+  // move along after turning for dt (kept for MoveForwardAgents); the answers in the
+  // caller's frame (ForwardSteerParams::results_to_host) and their sums. `stop` is asked
+  // between chunks of agents (TickCancelled): a crowd packed onto one point costs every
+  // agent a cast against every other, and must not hold a tick past its deadline.
+  virtual ForwardSums SteerForwardScene(const ForwardSteerParams& params, const StopRequested& stop,
+                                        const ForwardSteerOutput& out) = 0;
   // Each forward agent moved for dt along the direction its fan chose (forward_move_types.h):
-  // the next state's position and heading. Host memory in and out; the world's own
-  // columns, not validated again.
+  // the next state's position and heading. Host memory in and out (ForwardMoveParams::
+  // columns kThisTick: where the last PrepareForwardScene put them and the direction the
+  // last SteerForwardScene chose); the world's own columns, not validated again.
   virtual void MoveForwardAgents(const ForwardMoveParams& params, const ForwardMoveScene& scene,
                                  const ForwardMoveOutput& out) = 0;
 

@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "kernels/backends/contact_pipeline.cuh"
@@ -147,8 +149,18 @@ void CpuBackend::MoveVehicles(const VehicleMoveParams& params, const VehicleMove
 
 void CpuBackend::MoveForwardAgents(const ForwardMoveParams& params, const ForwardMoveScene& scene,
                                    const ForwardMoveOutput& out) {
+  ForwardMoveFunctor move{params, scene, out};
+  if (params.columns == ColumnSource::kThisTick) {  // the scene's pointers are not read
+    if (scene.count != forward_->prepared()) {
+      throw std::logic_error("MoveForwardAgents: " + std::to_string(scene.count) +
+                             " agents promised from a preparation of " +
+                             std::to_string(forward_->prepared()));
+    }
+    move.in = {forward_->positions(), forward_->moves(), nullptr, scene.count};
+    move.step = forward_->steps();
+  }
   thrust::for_each_n(Light(cpu_system::par), thrust::counting_iterator<size_t>(0), scene.count,
-                     ForwardMoveFunctor{params, scene, out});
+                     move);
 }
 
 uint64_t CpuBackend::BrakeForPaths(const PathBrakingScene& scene, const PathBrakingOutput& out) {
@@ -229,19 +241,30 @@ void CpuBackend::SetFanObstacles(const FanShapes& shapes, float cell) {
   forward_->SetStatic(BuildFanObstacleSet(shapes), cell, kCopy);
 }
 
-void CpuBackend::SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
-                                   const FanBodies& bodies, const StopRequested& stop,
-                                   ForwardSceneResults* out) {
-  const ForwardSceneFunctor f = forward_->Prepare(mode, dt, agents, bodies, kCopy);
-  const auto n = static_cast<uint32_t>(agents.size());
+void CpuBackend::PrepareForwardScene(const ForwardPrepareParams& params,
+                                     const ForwardPrepareScene& scene) {
+  // The bodies' bounds are host memory here: the host's grid build, a counting pass, costs
+  // less than the sort a device needs (about 0.5 ms a tick for 10,000 birds).
+  forward_->Prepare(cpu_system::par, params, scene,
+                    [](const std::vector<Vec2>& lo, const std::vector<Vec2>& hi, float cell,
+                       AabbGridBuffers<std::vector>* grid, AabbGridScratch<std::vector>&) {
+                      grid->Set(BuildAabbGrid(lo, hi, cell), kCopy);
+                    });
+}
+
+ForwardSums CpuBackend::SteerForwardScene(const ForwardSteerParams& params,
+                                          const StopRequested& stop,
+                                          const ForwardSteerOutput& out) {
+  const ForwardSceneFunctor& f = forward_->Functor();
+  const auto n = static_cast<uint32_t>(forward_->prepared());
   constexpr uint32_t kChunk = 8192;
   for (uint32_t begin = 0; begin < n; begin += kChunk) {
     ThrowIfStopRequested(stop, "forward");
     thrust::for_each_n(cpu_system::par, thrust::counting_iterator<uint32_t>(begin),
                        std::min(kChunk, n - begin), f);
   }
-  out->Resize(agents.size());
-  forward_->Results(out, kCopy);
+  // Host memory is this backend's: the answers are written whatever results_to_host says.
+  return forward_->Answer(Light(cpu_system::par), params.frame, out);
 }
 
 CollisionCounts CpuBackend::CountContacts(const ContactScene& scene, const StopRequested& stop) {

@@ -55,9 +55,10 @@ class CpuBackend final : public Backend {
   void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& agents,
                     FanResults* out) override;
   void SetFanObstacles(const FanShapes& shapes, float cell) override;
-  void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
-                         const FanBodies& bodies, const StopRequested& stop,
-                         ForwardSceneResults* out) override;
+  void PrepareForwardScene(const ForwardPrepareParams& params,
+                           const ForwardPrepareScene& scene) override;
+  ForwardSums SteerForwardScene(const ForwardSteerParams& params, const StopRequested& stop,
+                                const ForwardSteerOutput& out) override;
   CollisionCounts CountContacts(const ContactScene& scene, const StopRequested& stop) override;
   void CheckPaths(const PathCheckParams& params, float max_brake_decel, const PathCheckScene& scene,
                   const StopRequested& stop, std::vector<float>* clear) override;

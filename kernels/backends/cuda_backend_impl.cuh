@@ -45,9 +45,10 @@ class CudaBackend final : public Backend {
   void QuerySplines(const SplineQueries& q, SplineQueryResults* out) override;
   // cuda_forward.cu
   void SetFanObstacles(const FanShapes& shapes, float cell) override;
-  void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
-                         const FanBodies& bodies, const StopRequested& stop,
-                         ForwardSceneResults* out) override;
+  void PrepareForwardScene(const ForwardPrepareParams& params,
+                           const ForwardPrepareScene& scene) override;
+  ForwardSums SteerForwardScene(const ForwardSteerParams& params, const StopRequested& stop,
+                                const ForwardSteerOutput& out) override;
   void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& a,
                     FanResults* out) override;
   // cuda_contacts.cu
@@ -156,6 +157,12 @@ class CudaBackend final : public Backend {
   // `count` rows (the caller then copies the host's).
   bool PedestriansThisTick(size_t count, bool moved, const float** x, const float** y,
                            const float** radius) const;
+  // cuda_orca.cu: this tick's prepared pedestrians' px, py, radius and z on the device
+  // (`out` in that order), when the last PreparePedestrians prepared `count` rows; false
+  // otherwise. PedestriansPreparedOnDeviceOnly: it left them there only (the host's are
+  // stale).
+  bool PreparedPedestrians(size_t count, const float* out[4]) const;
+  bool PedestriansPreparedOnDeviceOnly() const;
   // cuda_orca.cu: the last solve's agent columns px, py, vx, vy and radius on the device
   // (`out` in that order), when it solved at least `count` rows; false otherwise.
   bool SolvedAgents(size_t count, const float* out[5]) const;

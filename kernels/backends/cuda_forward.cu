@@ -5,6 +5,9 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/system/cuda/execution_policy.h>
 
+#include <stdexcept>
+#include <string>
+
 #include "kernels/backends/cuda_backend_impl.cuh"
 #include "kernels/backends/cuda_staging.cuh"
 #include "kernels/backends/fan_kernel.cuh"
@@ -15,6 +18,13 @@ namespace throng {
 
 struct CudaBackend::ForwardPart {
   ForwardSceneBuffers<thrust::device_vector> scene;
+  // The snapshot's forward columns in one block; the pedestrians' and vehicles' bodies in
+  // another where this tick's preparations did not leave them here.
+  DeviceVector<uint8_t> prepare_in, bodies_in;
+  size_t prepare_in_at[15] = {}, bodies_in_at[6] = {};
+  // The fan's answers in the caller's frame, in one block.
+  DeviceVector<uint8_t> answers;
+  size_t answers_at[6] = {};
   DeviceVector<float> fan_in[5], fan_out[5];
   DeviceVector<int16_t> fan_probe;
   DeviceVector<uint8_t> fan_blocked;
@@ -32,19 +42,133 @@ void CudaBackend::SetFanObstacles(const FanShapes& shapes, float cell) {
   Synchronize();
 }
 
-void CudaBackend::SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
-                                    const FanBodies& bodies, const StopRequested& stop,
-                                    ForwardSceneResults* out) {
+// The snapshot's forward columns go up in one block; the pedestrians and the vehicles are
+// read where this tick's preparations left them (else the host's go up in a second block).
+void CudaBackend::PrepareForwardScene(const ForwardPrepareParams& params,
+                                      const ForwardPrepareScene& scene) {
+  if (!forward_) forward_.reset(new ForwardPart);
+  ForwardPart& d = *forward_;
+  const size_t n = scene.count, f = n * sizeof(float);
+  auto bytes = [](const void* column, size_t size) { return column != nullptr ? size : 0; };
+  const void* in_data[15] = {
+      scene.x,         scene.y,      scene.z,          scene.forward_x,    scene.forward_y,
+      scene.forward_z, scene.speed,  scene.radius,     scene.goal_x,       scene.goal_y,
+      scene.goal_z,    scene.probes, scene.half_angle, scene.probe_length, scene.turn_speed};
+  HostColumnIn in_columns[15];
+  for (int k = 0; k < 15; ++k) in_columns[k] = {in_data[k], bytes(in_data[k], f)};  // 4 bytes each
+  transferred_.to_backend +=
+      d.staging.Upload(in_columns, 15, d.prepare_in, d.prepare_in_at, stream_);
+  const uint8_t* in_block = Raw(d.prepare_in);
+  auto in_f = [&](int k) {
+    return in_data[k] != nullptr ? reinterpret_cast<const float*>(in_block + d.prepare_in_at[k])
+                                 : nullptr;
+  };
+  ForwardPrepareScene device = scene;
+  device.x = in_f(0);
+  device.y = in_f(1);
+  device.z = in_f(2);
+  device.forward_x = in_f(3);
+  device.forward_y = in_f(4);
+  device.forward_z = in_f(5);
+  device.speed = in_f(6);
+  device.radius = in_f(7);
+  device.goal_x = in_f(8);
+  device.goal_y = in_f(9);
+  device.goal_z = in_f(10);
+  device.probes = scene.probes != nullptr
+                      ? reinterpret_cast<const uint32_t*>(in_block + d.prepare_in_at[11])
+                      : nullptr;
+  device.half_angle = in_f(12);
+  device.probe_length = in_f(13);
+  device.turn_speed = in_f(14);
+
+  // The bodies: this tick's where its preparations left them.
+  const size_t p = scene.pedestrians, m = scene.vehicles;
+  const float* pedestrians[4] = {};
+  const bool pedestrians_here =
+      params.pedestrians == ColumnSource::kThisTick && p > 0 && PreparedPedestrians(p, pedestrians);
+  const DeviceVehicleColumns vehicles = VehiclesThisTick(m);
+  const bool vehicles_here =
+      params.vehicles == ColumnSource::kThisTick && m > 0 && vehicles.bodies != nullptr;
+  ThrowIfPreparedOnDeviceOnly("PrepareForwardScene",
+                              params.vehicles == ColumnSource::kThisTick && m > 0, vehicles_here,
+                              vehicles);
+  if (params.pedestrians == ColumnSource::kThisTick && p > 0 && !pedestrians_here &&
+      PedestriansPreparedOnDeviceOnly()) {
+    throw std::logic_error(
+        "PrepareForwardScene: this tick's pedestrians were promised, left on the device only, "
+        "and not found there");
+  }
+  const size_t pf = p * sizeof(float), mf = m * sizeof(float);
+  const HostColumnIn body_columns[6] = {
+      {scene.pedestrian_x, pedestrians_here ? 0 : pf},
+      {scene.pedestrian_y, pedestrians_here ? 0 : pf},
+      {scene.pedestrian_radius, pedestrians_here ? 0 : pf},
+      {scene.pedestrian_z, pedestrians_here ? 0 : pf},
+      {scene.vehicle_bodies, vehicles_here ? 0 : m * sizeof(VehicleBody)},
+      {scene.vehicle_z, vehicles_here ? 0 : mf}};
+  transferred_.to_backend +=
+      d.staging.Upload(body_columns, 6, d.bodies_in, d.bodies_in_at, stream_);
+  const uint8_t* bodies_block = Raw(d.bodies_in);
+  auto body_f = [&](int k) {
+    return reinterpret_cast<const float*>(bodies_block + d.bodies_in_at[k]);
+  };
+  if (pedestrians_here) {
+    device.pedestrian_x = pedestrians[0];
+    device.pedestrian_y = pedestrians[1];
+    device.pedestrian_radius = pedestrians[2];
+    device.pedestrian_z = pedestrians[3];
+  } else {
+    device.pedestrian_x = body_f(0);
+    device.pedestrian_y = body_f(1);
+    device.pedestrian_radius = body_f(2);
+    device.pedestrian_z = body_f(3);
+  }
+  if (vehicles_here) {
+    device.vehicle_bodies = vehicles.bodies;
+    device.vehicle_z = vehicles.pz;
+  } else {
+    device.vehicle_bodies = reinterpret_cast<const VehicleBody*>(bodies_block + d.bodies_in_at[4]);
+    device.vehicle_z = body_f(5);
+  }
+  d.scene.Prepare(Policy(), params, device,
+                  [this](const DeviceVector<Vec2>& lo, const DeviceVector<Vec2>& hi, float cell,
+                         AabbGridBuffers<thrust::device_vector>* grid,
+                         AabbGridScratch<thrust::device_vector>& scratch) {
+                    BuildAabbGridOn(Policy(), Raw(lo), Raw(hi), static_cast<int32_t>(lo.size()),
+                                    cell, scratch, grid);
+                  });
+  THRONG_CUDA_CHECK(cudaGetLastError());
+  Synchronize();  // the staged host columns may go
+}
+
+ForwardSums CudaBackend::SteerForwardScene(const ForwardSteerParams& params,
+                                           const StopRequested& stop,
+                                           const ForwardSteerOutput& out) {
   ThrowIfStopRequested(stop, "forward");  // one launch, as the ORCA stages
   if (!forward_) forward_.reset(new ForwardPart);
-  ForwardSceneBuffers<thrust::device_vector>& scene = forward_->scene;
-  const ForwardSceneFunctor f = scene.Prepare(mode, dt, agents, bodies, Uploader());
-  thrust::for_each_n(Policy(), thrust::counting_iterator<uint32_t>(0),
-                     static_cast<uint32_t>(agents.size()), f);
+  ForwardPart& d = *forward_;
+  const size_t n = d.scene.prepared();
+  thrust::for_each_n(Policy(), thrust::counting_iterator<uint32_t>(0), static_cast<uint32_t>(n),
+                     d.scene.Functor());
   THRONG_CUDA_CHECK(cudaGetLastError());
-  out->Resize(agents.size());
-  scene.Results(out, [this](const auto& device, auto& host) { Download(device, host); });
+  const size_t f = n * sizeof(float);
+  const size_t answer_bytes[6] = {f, f, f, n * sizeof(uint16_t), f, n};
+  d.answers.resize(LayOutColumns(answer_bytes, 6, d.answers_at));
+  uint8_t* block = Raw(d.answers);
+  auto at_f = [&](int k) { return reinterpret_cast<float*>(block + d.answers_at[k]); };
+  const ForwardSteerOutput device_out{at_f(0), at_f(1),
+                                      at_f(2), reinterpret_cast<uint16_t*>(block + d.answers_at[3]),
+                                      at_f(4), block + d.answers_at[5]};
+  const ForwardSums sums = d.scene.Answer(Policy(), params.frame, device_out);
+  if (params.results_to_host) {
+    const HostColumnOut answers[6] = {{out.move_x, f},       {out.move_y, f},
+                                      {out.move_z, f},       {out.probe, n * sizeof(uint16_t)},
+                                      {out.hit_distance, f}, {out.all_blocked, n}};
+    transferred_.to_host += d.staging.Download(d.answers, d.answers_at, answers, 6, stream_);
+  }
   Synchronize();
+  return sums;
 }
 
 void CudaBackend::SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& a,
@@ -90,29 +214,42 @@ void CudaBackend::SteerForward(const FanParams& params, float dt, const ForwardA
   Synchronize();
 }
 
-// The positions, directions and speeds go up in one block; the next state's six columns come
-// down in one (until the state lives here, issue 37).
+// The positions, directions and speeds go up in one block, unless this tick's preparation
+// and fan left them here; the next state's six columns come down in one.
 void CudaBackend::MoveForwardAgents(const ForwardMoveParams& params, const ForwardMoveScene& scene,
                                     const ForwardMoveOutput& out) {
   const size_t n = scene.count;
   if (n == 0) return;
   if (!forward_) forward_.reset(new ForwardPart);
   ForwardPart& d = *forward_;
+  const bool this_tick = params.columns == ColumnSource::kThisTick;
+  if (this_tick && n != d.scene.prepared()) {
+    throw std::logic_error("MoveForwardAgents: " + std::to_string(n) +
+                           " agents promised from a preparation of " +
+                           std::to_string(d.scene.prepared()));
+  }
   const size_t v = n * sizeof(Vec3), f = n * sizeof(float);
-  const HostColumnIn in_columns[3] = {{scene.position, v}, {scene.move, v}, {scene.speed, f}};
-  transferred_.to_backend += d.staging.Upload(in_columns, 3, d.move_in, d.move_in_at, stream_);
+  ForwardMoveScene device_scene{nullptr, nullptr, nullptr, n};
+  const float* step = nullptr;
+  if (this_tick) {
+    device_scene.position = d.scene.positions();
+    device_scene.move = d.scene.moves();
+    step = d.scene.steps();
+  } else {
+    const HostColumnIn in_columns[3] = {{scene.position, v}, {scene.move, v}, {scene.speed, f}};
+    transferred_.to_backend += d.staging.Upload(in_columns, 3, d.move_in, d.move_in_at, stream_);
+    const uint8_t* in_block = Raw(d.move_in);
+    device_scene.position = reinterpret_cast<const Vec3*>(in_block + d.move_in_at[0]);
+    device_scene.move = reinterpret_cast<const Vec3*>(in_block + d.move_in_at[1]);
+    device_scene.speed = reinterpret_cast<const float*>(in_block + d.move_in_at[2]);
+  }
   const size_t out_bytes[6] = {f, f, f, f, f, f};
   d.move_out.resize(LayOutColumns(out_bytes, 6, d.move_out_at));
-  const uint8_t* in_block = Raw(d.move_in);
   uint8_t* out_block = Raw(d.move_out);
   auto at = [&](int k) { return reinterpret_cast<float*>(out_block + d.move_out_at[k]); };
-  const ForwardMoveScene device_scene{reinterpret_cast<const Vec3*>(in_block + d.move_in_at[0]),
-                                      reinterpret_cast<const Vec3*>(in_block + d.move_in_at[1]),
-                                      reinterpret_cast<const float*>(in_block + d.move_in_at[2]),
-                                      n};
   const ForwardMoveOutput device_out{at(0), at(1), at(2), at(3), at(4), at(5)};
   thrust::for_each_n(Policy(), thrust::counting_iterator<size_t>(0), n,
-                     ForwardMoveFunctor{params, device_scene, device_out});
+                     ForwardMoveFunctor{params, device_scene, device_out, step});
   THRONG_CUDA_CHECK(cudaGetLastError());
   const HostColumnOut next[6] = {{out.x, f},         {out.y, f},         {out.z, f},
                                  {out.forward_x, f}, {out.forward_y, f}, {out.forward_z, f}};

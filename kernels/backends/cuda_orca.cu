@@ -240,6 +240,21 @@ bool CudaBackend::PedestriansThisTick(size_t count, bool moved, const float** x,
   return true;
 }
 
+bool CudaBackend::PreparedPedestrians(size_t count, const float* out[4]) const {
+  if (!orca_ || orca_->prepared_rows != count) return false;
+  const OrcaPart& d = *orca_;
+  const uint8_t* block = thrust::raw_pointer_cast(d.prepare_out.data());
+  const int columns[4] = {1, 2, 5, kAgentColumnsOutCount};  // px, py, radius, then z
+  for (int k = 0; k < 4; ++k) {
+    out[k] = reinterpret_cast<const float*>(block + d.prepare_out_at[columns[k]]);
+  }
+  return true;
+}
+
+bool CudaBackend::PedestriansPreparedOnDeviceOnly() const {
+  return orca_ && orca_->prepared_on_device_only;
+}
+
 // The snapshot's columns go up in one block, the prepared ones come down in another (until
 // the state lives here, issue 37).
 void CudaBackend::PreparePedestrians(const PedestrianPrepareParams& params,

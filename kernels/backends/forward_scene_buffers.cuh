@@ -1,15 +1,23 @@
 // The forward-agent scene in a backend's memory, written once for both parallel backends:
 // Vector is std::vector (cpu) or a device vector (cuda), and `copy(host, backend_vector)`
-// is the backend's upload. The host builds the grids (kernels/spatial/aabb_grid.h); the functor
-// (kernels/steering/forward_scene.cuh) reads them through the views.
+// is the backend's upload. The host builds the static shapes' grid once
+// (kernels/spatial/aabb_grid.h); each tick's agents, bodies and bodies' grid are made here
+// (aabb_grid_build.cuh); the functor (kernels/steering/forward_scene.cuh) reads them through
+// the views.
 #pragma once
+
+#include <thrust/for_each.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/transform_reduce.h>
 
 #include <cstdint>
 #include <utility>
 #include <vector>
 
 #include "kernels/backends/aabb_grid_buffers.cuh"
+#include "kernels/backends/aabb_grid_build.cuh"  // AabbGridScratch
 #include "kernels/spatial/aabb_grid.h"
+#include "kernels/steering/forward_prepare.cuh"
 #include "kernels/steering/forward_scene.cuh"
 #include "kernels/steering/forward_scene.h"
 
@@ -49,76 +57,102 @@ class ForwardSceneBuffers {
                 static_grid_.view};
   }
 
-  // One tick's agents and bodies; returns the functor that writes into this object's
-  // result buffers (Download them with Results()).
-  template <class Copy>
-  ForwardSceneFunctor Prepare(FanMode mode, float dt, const ForwardSceneAgents& a,
-                              const FanBodies& b, Copy copy) {
-    copy(b.capsule_p, capsule_p_);
-    copy(b.capsule_q, capsule_q_);
-    copy(b.capsule_radius, capsule_radius_);
-    copy(b.capsule_owner, capsule_owner_);
-    copy(b.box_center, box_center_);
-    copy(b.box_half, box_half_);
-    copy(b.box_yaw, box_yaw_);
-    std::vector<Vec2> lo, hi;
-    b.Bounds(&lo, &hi);
-    body_grid_.Set(BuildAabbGrid(lo, hi, FanGridCell(a)), copy);
-    const FanBodiesView bodies{RawOrNull(capsule_p_),
-                               RawOrNull(capsule_q_),
-                               RawOrNull(capsule_radius_),
-                               RawOrNull(capsule_owner_),
-                               static_cast<int32_t>(b.capsules()),
-                               RawOrNull(box_center_),
-                               RawOrNull(box_half_),
-                               RawOrNull(box_yaw_),
-                               body_grid_.view};
-    copy(a.position, position_);
-    copy(a.forward, forward_);
-    copy(a.goal, goal_);
-    copy(a.has_goal, has_goal_);
-    copy(a.radius, radius_);
-    copy(a.probes, probes_);
-    copy(a.fov, fov_);
-    copy(a.probe_length, probe_length_);
-    copy(a.turn_speed, turn_speed_);
-    copy(a.step, step_);
-    const size_t n = a.size();
+  // This tick's agents and the bodies they meet, made here from `in` (backend memory:
+  // forward_prepare.cuh) and indexed in the bodies' grid by `build_grid(lo, hi, cell, grid,
+  // scratch)` (the bodies' bounds, in this object's memory: the host's BuildAabbGrid on the
+  // cpu, BuildAabbGridOn on a device, which makes the same grid); the last preparation's
+  // are what Functor() and the move read.
+  template <class Policy, class BuildGrid>
+  void Prepare(const Policy& policy, const ForwardPrepareParams& params,
+               const ForwardPrepareScene& in, BuildGrid build_grid) {
+    const size_t n = in.count, capsules = in.pedestrians + n, boxes = in.vehicles;
+    for (auto* c : {&position_, &forward_, &goal_}) c->resize(n);
+    has_goal_.resize(n);
+    for (auto* c : {&radius_, &fov_, &probe_length_, &turn_speed_, &step_}) c->resize(n);
+    probes_.resize(n);
+    capsule_p_.resize(capsules);
+    capsule_q_.resize(capsules);
+    capsule_radius_.resize(capsules);
+    capsule_owner_.resize(capsules);
+    box_center_.resize(boxes);
+    box_half_.resize(boxes);
+    box_yaw_.resize(boxes);
+    lo_.resize(capsules + boxes);
+    hi_.resize(capsules + boxes);
+    const thrust::counting_iterator<size_t> first(0);
+    thrust::for_each_n(
+        policy, first, n,
+        ForwardAgentPrepareFunctor{
+            params,
+            in,
+            {RawOrNull(position_), RawOrNull(forward_), RawOrNull(goal_), RawOrNull(has_goal_),
+             RawOrNull(radius_), RawOrNull(probes_), RawOrNull(fov_), RawOrNull(probe_length_),
+             RawOrNull(turn_speed_), RawOrNull(step_)}});
+    const FanBodiesOut bodies{
+        RawOrNull(capsule_p_),     RawOrNull(capsule_q_),  RawOrNull(capsule_radius_),
+        RawOrNull(capsule_owner_), RawOrNull(box_center_), RawOrNull(box_half_),
+        RawOrNull(box_yaw_),       RawOrNull(lo_),         RawOrNull(hi_)};
+    thrust::for_each_n(policy, first, capsules,
+                       FanCapsuleFunctor{in, RawOrNull(position_), RawOrNull(radius_), bodies});
+    thrust::for_each_n(policy, first, boxes, FanBoxFunctor{in, capsules, bodies});
+    build_grid(lo_, hi_, params.cell, &body_grid_, scratch_);
     move_.resize(n);
     probe_.resize(n);
     hit_.resize(n);
     blocked_.resize(n);
     overlapping_.resize(n);
-    return {mode == FanMode::kCone,
-            dt,
-            RawOrNull(position_),
-            RawOrNull(forward_),
-            RawOrNull(goal_),
-            RawOrNull(has_goal_),
-            RawOrNull(radius_),
-            RawOrNull(probes_),
-            RawOrNull(fov_),
-            RawOrNull(probe_length_),
-            RawOrNull(turn_speed_),
-            RawOrNull(step_),
-            statics_,
-            bodies,
-            RawOrNull(move_),
-            RawOrNull(probe_),
-            RawOrNull(hit_),
-            RawOrNull(blocked_),
-            RawOrNull(overlapping_)};
+    const FanBodiesView bodies_view{RawOrNull(capsule_p_),
+                                    RawOrNull(capsule_q_),
+                                    RawOrNull(capsule_radius_),
+                                    RawOrNull(capsule_owner_),
+                                    static_cast<int32_t>(capsules),
+                                    RawOrNull(box_center_),
+                                    RawOrNull(box_half_),
+                                    RawOrNull(box_yaw_),
+                                    body_grid_.view};
+    functor_ = {params.defaults.mode == FanMode::kCone,
+                params.dt,
+                RawOrNull(position_),
+                RawOrNull(forward_),
+                RawOrNull(goal_),
+                RawOrNull(has_goal_),
+                RawOrNull(radius_),
+                RawOrNull(probes_),
+                RawOrNull(fov_),
+                RawOrNull(probe_length_),
+                RawOrNull(turn_speed_),
+                RawOrNull(step_),
+                statics_,
+                bodies_view,
+                RawOrNull(move_),
+                RawOrNull(probe_),
+                RawOrNull(hit_),
+                RawOrNull(blocked_),
+                RawOrNull(overlapping_)};
+    prepared_ = n;
   }
 
-  // `download(backend_vector, host)` for each result column.
-  template <class Download>
-  void Results(ForwardSceneResults* out, Download download) {
-    download(move_, out->move);
-    download(probe_, out->probe);
-    download(hit_, out->hit_distance);
-    download(blocked_, out->all_blocked);
-    download(overlapping_, out->overlapping);
+  // The fan over the last prepared agents (one thread per agent); the answers stay here.
+  const ForwardSceneFunctor& Functor() const { return functor_; }
+  size_t prepared() const { return prepared_; }
+
+  // The last fan's answers in the caller's frame, written to `out` where its columns are
+  // not null, and their sums.
+  template <class Policy>
+  ForwardSums Answer(const Policy& policy, const Frame& frame,
+                     const ForwardSteerOutput& out) const {
+    const thrust::counting_iterator<size_t> first(0);
+    return thrust::transform_reduce(
+        policy, first, first + prepared_,
+        ForwardAnswerFunctor{frame, RawOrNull(move_), RawOrNull(probe_), RawOrNull(hit_),
+                             RawOrNull(blocked_), RawOrNull(overlapping_), out},
+        ForwardSums{}, AddForwardSums{});
   }
+
+  // What the move reads: where each agent is, how far it moves and the fan's direction.
+  const Vec3* positions() const { return RawOrNull(position_); }
+  const float* steps() const { return RawOrNull(step_); }
+  const Vec3* moves() const { return RawOrNull(move_); }
 
  private:
   Vector<Vec2> wall_a_, wall_b_, cap_ring_;
@@ -135,6 +169,10 @@ class ForwardSceneBuffers {
   Vector<uint8_t> has_goal_;
   Vector<float> radius_, fov_, probe_length_, turn_speed_, step_;
   Vector<int32_t> probes_;
+  Vector<Vec2> lo_, hi_;  // each body's ground bounds, for its grid
+  AabbGridScratch<Vector> scratch_;
+  ForwardSceneFunctor functor_{};
+  size_t prepared_ = 0;
   Vector<Vec3> move_;
   Vector<int16_t> probe_;
   Vector<float> hit_;

@@ -172,10 +172,4 @@ void ReferenceBackend::SetFanObstacles(const FanShapes& shapes, float /*cell*/) 
   fan_shapes_ = shapes;
 }
 
-void ReferenceBackend::SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
-                                         const FanBodies& bodies, const StopRequested& stop,
-                                         ForwardSceneResults* out) {
-  reference::SteerForwardScene(fan_shapes_, mode, dt, agents, bodies, stop, out);
-}
-
 }  // namespace throng::reference

@@ -49,9 +49,12 @@ class ReferenceBackend final : public Backend {
                     FanResults* out) override;
   // Brute force in double (the grid's cell is not used).
   void SetFanObstacles(const FanShapes& shapes, float cell) override;
-  void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
-                         const FanBodies& bodies, const StopRequested& stop,
-                         ForwardSceneResults* out) override;
+  // One agent and one body after another (forward_prepare_ref.cpp); the fan brute force in
+  // double (forward_scene_ref.cpp).
+  void PrepareForwardScene(const ForwardPrepareParams& params,
+                           const ForwardPrepareScene& scene) override;
+  ForwardSums SteerForwardScene(const ForwardSteerParams& params, const StopRequested& stop,
+                                const ForwardSteerOutput& out) override;
   // Every pair, polygon and body, in double, no index (contacts_ref.cpp).
   CollisionCounts CountContacts(const ContactScene& scene, const StopRequested& stop) override;
   // Every point at every sample, no index (path_check_ref.cpp).
@@ -64,6 +67,13 @@ class ReferenceBackend final : public Backend {
   std::vector<double> spline_speed_limits_;
   std::vector<Polygon> obstacles_;
   FanShapes fan_shapes_;
+  // The last PrepareForwardScene's agents and bodies, and the last fan's answers.
+  ForwardSceneAgents fan_agents_;
+  FanBodies fan_bodies_;
+  std::vector<float> fan_speed_;
+  FanMode fan_mode_ = FanMode::kGround;
+  float fan_dt_ = 0.f;
+  ForwardSceneResults fan_results_;
 };
 
 }  // namespace throng::reference

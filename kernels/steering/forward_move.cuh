@@ -15,10 +15,13 @@ struct ForwardMoveFunctor {
   ForwardMoveParams params;
   ForwardMoveScene in;
   ForwardMoveOutput out;
+  // Each agent's speed * dt where its preparation made it (ForwardMoveParams::columns
+  // kThisTick: `in.speed` is not read), the same float.
+  const float* step = nullptr;
 
   THRONG_HD void operator()(size_t i) const {
     const Vec3 m = in.move[i];
-    const Vec3 p = in.position[i] + m * (in.speed[i] * params.dt);
+    const Vec3 p = in.position[i] + m * (step != nullptr ? step[i] : in.speed[i] * params.dt);
     const Vec3 pe = params.frame.ToExternal(p);
     const Vec3 me = params.frame.ToExternal(m);
     out.x[i] = pe.x;

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 
+#include "kernels/input/column_source.h"
 #include "kernels/math/frame.cuh"
 #include "kernels/math/vec.cuh"
 
@@ -14,6 +15,10 @@ namespace throng {
 struct ForwardMoveParams {
   Frame frame;  // the caller's
   float dt = 0.f;
+  // kThisTick: each agent's position and its step (speed * dt) are where the last
+  // PrepareForwardScene put them, its direction what the last SteerForwardScene chose; the
+  // scene's pointers are not read (the world has no host copy of them).
+  ColumnSource columns = ColumnSource::kHost;
 };
 
 // Per agent (internal frame): where it is, the unit direction it moves along this tick,

@@ -56,25 +56,6 @@ void FanObstacleSet::Bounds(std::vector<Vec2>* lo, std::vector<Vec2>* hi) const 
   }
 }
 
-void FanBodies::Bounds(std::vector<Vec2>* lo, std::vector<Vec2>* hi) const {
-  lo->clear();
-  hi->clear();
-  for (size_t k = 0; k < capsules(); ++k) {
-    const float r = capsule_radius[k];
-    lo->push_back({std::min(capsule_p[k].x, capsule_q[k].x) - r,
-                   std::min(capsule_p[k].y, capsule_q[k].y) - r});
-    hi->push_back({std::max(capsule_p[k].x, capsule_q[k].x) + r,
-                   std::max(capsule_p[k].y, capsule_q[k].y) + r});
-  }
-  for (size_t k = 0; k < boxes(); ++k) {
-    // The bounding circle of the footprint: exact enough, and the same at any yaw.
-    const float r = std::hypot(box_half[k].x, box_half[k].y);
-    const Vec2 c = Ground(box_center[k]);
-    lo->push_back({c.x - r, c.y - r});
-    hi->push_back({c.x + r, c.y + r});
-  }
-}
-
 void ForwardSceneAgents::Resize(size_t n) {
   for (auto* c : {&position, &forward, &goal}) c->resize(n);
   has_goal.resize(n);
@@ -90,11 +71,9 @@ void ForwardSceneResults::Resize(size_t n) {
   overlapping.resize(n);
 }
 
-float FanGridCell(const ForwardSceneAgents& agents) {
+float FanGridCell(std::vector<float> reach) {
   // The median reach, not the largest: one agent with a 1 km probe must not make every
   // cell 1 km wide (its own queries then span more cells, or scan everything).
-  std::vector<float> reach(agents.size());
-  for (size_t i = 0; i < agents.size(); ++i) reach[i] = agents.probe_length[i] + agents.radius[i];
   if (reach.empty()) return 10.f;
   std::nth_element(reach.begin(), reach.begin() + reach.size() / 2, reach.end());
   return std::clamp(reach[reach.size() / 2], 1.f, 1e4f);

@@ -44,7 +44,8 @@ struct FanObstacleSet {
 // The walls, caps and spheres of the world's shapes (FanShapes' rules).
 FanObstacleSet BuildFanObstacleSet(const FanShapes& shapes);
 
-// The cell of the casts' grids: about one probe reach, so a query covers 3 x 3 cells.
-float FanGridCell(const ForwardSceneAgents& agents);
+// The cell of the bodies' grid: about one probe reach (each agent's probe length plus its
+// radius, `reach`), so a query covers 3 x 3 cells.
+float FanGridCell(std::vector<float> reach);
 
 }  // namespace throng

@@ -1,6 +1,8 @@
-// The forward-agent scene's inputs and results as every backend takes them
-// (Backend::SetFanObstacles, Backend::SteerForwardScene): types only, so the reference
-// can read them without the engine's code. Internal frame (right-handed, Z up).
+// The forward-agent scene's shapes as every backend takes them (Backend::SetFanObstacles),
+// and its agents, bodies and results as the columns of one tick's fans (the parallel
+// backends hold the same columns in their own memory, forward_prepare.cuh; the reference
+// holds these): types only, so the reference can read them without the engine's code.
+// Internal frame (right-handed, Z up).
 #pragma once
 
 #include <cstddef>
@@ -51,7 +53,6 @@ struct FanBodies {
 
   size_t capsules() const { return capsule_p.size(); }
   size_t boxes() const { return box_center.size(); }
-  void Bounds(std::vector<Vec2>* lo, std::vector<Vec2>* hi) const;
 };
 
 // One value per forward agent; every column filled (the world applies its defaults).

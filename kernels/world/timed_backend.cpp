@@ -133,11 +133,17 @@ void TimedBackend::SetFanObstacles(const FanShapes& shapes, float cell) {
   inner_->SetFanObstacles(shapes, cell);
 }
 
-void TimedBackend::SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
-                                     const FanBodies& bodies, const StopRequested& stop,
-                                     ForwardSceneResults* out) {
+void TimedBackend::PrepareForwardScene(const ForwardPrepareParams& params,
+                                       const ForwardPrepareScene& scene) {
   CallTimer timer(this, BackendCall::kSteerForward);
-  inner_->SteerForwardScene(mode, dt, agents, bodies, stop, out);
+  inner_->PrepareForwardScene(params, scene);
+}
+
+ForwardSums TimedBackend::SteerForwardScene(const ForwardSteerParams& params,
+                                            const StopRequested& stop,
+                                            const ForwardSteerOutput& out) {
+  CallTimer timer(this, BackendCall::kSteerForward);
+  return inner_->SteerForwardScene(params, stop, out);
 }
 
 CollisionCounts TimedBackend::CountContacts(const ContactScene& scene, const StopRequested& stop) {

@@ -92,9 +92,6 @@ struct World::Internals {
   std::vector<uint8_t> has_goal;
   std::vector<uint8_t> navigates;     // each pedestrian's behaviour is BEHAVIOR_NAVIGATE
   std::vector<float> z, vz;           // internal height and vertical speed of each pedestrian
-  ForwardSceneAgents forward_agents;  // internal frame
-  FanBodies fan_bodies;
-  ForwardSceneResults fan_results;
 };
 
 // Copies what Internals::memory_on_backend_only and state_on_backend_only say the host

@@ -143,10 +143,10 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, ColumnSour
                                      n};
   const PedestrianPrepareOutput out{oa.Out(0),     w.z.data(),        w.vz.data(),
                                     w.goal.data(), w.has_goal.data(), w.navigates.data()};
-  // The prepared columns come back only for the host stages that read them: navigation
-  // (below) and the forward agents' fans (their bodies); the tick's other calls read them
-  // on the backend.
-  const bool to_host = !config.navigation_targets.empty() || s.forward.size() > 0;
+  // The prepared columns come back only for the host stage that reads them, navigation
+  // (below); the tick's other calls read them on the backend (the forward agents' fans
+  // too: their bodies).
+  const bool to_host = !config.navigation_targets.empty();
   w.backend->PreparePedestrians({config.frame, config.agent_defaults, s.dt, columns, to_host},
                                 scene, out);
   // Only a world with navigation targets has agents that navigate (validated).
@@ -230,9 +230,6 @@ void DriveVehicles(const WorldConfig& config, const Snapshot& s, ColumnSource co
                                  w.lane.data(),
                                  w.bodies.data(),
                                  w.vehicle_memory.data()};
-  // The prepared columns stay on the backend for the tick's other vehicle calls, but for
-  // the forward agents' fans, which meet the vehicles' boxes (bodies and heights) here.
-  const bool to_host = s.forward.size() > 0;
   // The memory: last tick's where the backend kept it (the ids unchanged), this tick's left
   // there for the follower, which completes it and leaves it there too: no host stage
   // reads it (BringKeptHome brings it when Kept() or new ids want it). A tick without
@@ -240,8 +237,10 @@ void DriveVehicles(const WorldConfig& config, const Snapshot& s, ColumnSource co
   // calls left is not this tick's.
   const ColumnSource memory =
       w.vehicle_memory_in_on_backend ? ColumnSource::kLastTick : ColumnSource::kHost;
-  w.backend->PrepareVehicles({config.frame, vd.length, vd.width, vd.max_speed, s.dt, to_host,
-                              /*memory_to_host=*/false, memory, columns},
+  // The prepared columns stay on the backend for the tick's other calls (the forward
+  // agents' fans meet the vehicles' boxes there).
+  w.backend->PrepareVehicles({config.frame, vd.length, vd.width, vd.max_speed, s.dt,
+                              /*outputs_to_host=*/false, /*memory_to_host=*/false, memory, columns},
                              scene, out);
   FollowerResults& fr = w.follower;
   if (m > 0) {

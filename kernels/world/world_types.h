@@ -17,6 +17,7 @@
 #include "kernels/math/frame.cuh"
 #include "kernels/navigation/nav_types.h"
 #include "kernels/orca/orca_types.h"
+#include "kernels/steering/forward_prepare_types.h"
 #include "kernels/steering/forward_scene.h"
 #include "kernels/steering/pedestrian_prepare_types.h"
 #include "kernels/vehicles/bicycle.cuh"
@@ -38,15 +39,7 @@ struct VehicleDefaults {
   BicycleParams bicycle;    // integration only
 };
 
-// Forward agents' fan (docs/ALGORITHMS.md §4), for agents whose snapshot leaves a setting out.
-struct ForwardDefaults {
-  FanMode mode = FanMode::kGround;
-  int probes = 9;             // 1 .. kMaxFanProbes
-  float half_angle = 1.2f;    // rad, (0, pi]
-  float probe_length = 10.f;  // m
-  float turn_speed = 3.f;     // 1/s
-  float radius = 0.5f;        // m, the body the casts sweep
-};
+// ForwardDefaults: kernels/steering/forward_prepare_types.h.
 
 // The vertical extent of a static obstacle for forward agents' casts (a prism); an
 // unbounded one stands at every height. Heights are the caller's up coordinate.

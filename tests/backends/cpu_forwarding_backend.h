@@ -66,10 +66,13 @@ class CpuForwardingBackend : public Backend {
   void SetFanObstacles(const FanShapes& shapes, float cell) override {
     cpu_.SetFanObstacles(shapes, cell);
   }
-  void SteerForwardScene(FanMode mode, float dt, const ForwardSceneAgents& agents,
-                         const FanBodies& bodies, const StopRequested& stop,
-                         ForwardSceneResults* out) override {
-    cpu_.SteerForwardScene(mode, dt, agents, bodies, stop, out);
+  void PrepareForwardScene(const ForwardPrepareParams& params,
+                           const ForwardPrepareScene& scene) override {
+    cpu_.PrepareForwardScene(params, scene);
+  }
+  ForwardSums SteerForwardScene(const ForwardSteerParams& params, const StopRequested& stop,
+                                const ForwardSteerOutput& out) override {
+    return cpu_.SteerForwardScene(params, stop, out);
   }
   void MoveForwardAgents(const ForwardMoveParams& params, const ForwardMoveScene& scene,
                          const ForwardMoveOutput& out) override {

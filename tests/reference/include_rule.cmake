@@ -17,6 +17,7 @@ set(allowed
     "kernels/orca/orca_validate.h"
     "kernels/steering/forward_batch.h"
     "kernels/steering/forward_move_types.h"
+    "kernels/steering/forward_prepare_types.h"
     "kernels/steering/forward_scene_types.h"
     "kernels/steering/pedestrian_move_types.h"
     "kernels/steering/pedestrian_prepare_types.h"

@@ -605,6 +605,33 @@ class ChainCheckBackend : public CpuForwardingBackend {
     vehicles_moved_ = true;
   }
 
+  // The fan's bodies: the pedestrians and the vehicles as this tick's preparations left
+  // them.
+  void PrepareForwardScene(const ForwardPrepareParams& params,
+                           const ForwardPrepareScene& scene) override {
+    ForwardPrepareScene device = scene;
+    const size_t n = scene.pedestrians, m = scene.vehicles;
+    if (params.pedestrians == ColumnSource::kThisTick && n > 0) {
+      ++checked_calls_;
+      Check("fprepare", "prepare.px", scene.pedestrian_x, n, /*whole=*/true);
+      Check("fprepare", "prepare.py", scene.pedestrian_y, n, true);
+      Check("fprepare", "prepare.radius", scene.pedestrian_radius, n, true);
+      Check("fprepare", "prepare.z", scene.pedestrian_z, n, true);
+      device.pedestrian_x = Fed("prepare.px", scene.pedestrian_x);
+      device.pedestrian_y = Fed("prepare.py", scene.pedestrian_y);
+      device.pedestrian_radius = Fed("prepare.radius", scene.pedestrian_radius);
+      device.pedestrian_z = Fed("prepare.z", scene.pedestrian_z);
+    }
+    if (params.vehicles == ColumnSource::kThisTick && m > 0) {
+      ++checked_calls_;
+      Check("fprepare", "vready.bodies", scene.vehicle_bodies, m, /*whole=*/true);
+      Check("fprepare", "vready.pz", scene.vehicle_z, m, true);
+      device.vehicle_bodies = Fed("vready.bodies", scene.vehicle_bodies);
+      device.vehicle_z = Fed("vready.pz", scene.vehicle_z);
+    }
+    cpu_.PrepareForwardScene(params, device);
+  }
+
   CollisionCounts CountContacts(const ContactScene& s, const StopRequested& stop) override {
     if (s.columns == ColumnSource::kThisTick) {
       ++checked_calls_;

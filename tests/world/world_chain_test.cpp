@@ -149,10 +149,11 @@ scenarios::Scenario WithFlock(scenarios::Scenario s) {
   return s;
 }
 
-// Pedestrians beside forward agents, whose fans meet the pedestrians' bodies on the host:
-// the preparation brings its columns back for them. (No scenario has both.) Each forward
-// agent flies at a body's height 1.5 m behind a pedestrian, so its fan sees the bodies:
-// without the columns (tried) its casts meet NaN bodies and the hash differs.
+// Pedestrians beside forward agents, whose fans meet the pedestrians' bodies on the backend:
+// the fans' preparation reads what the pedestrians' left there. (No scenario has both.)
+// Each forward agent flies at a body's height 1.5 m behind a pedestrian, so its fan sees
+// the bodies: where it reads the host's stale columns instead (tried) its casts meet NaN
+// bodies and the hash differs.
 TEST(WorldChainForwardTest, PedestriansBesideForwardAgentsKeepThePromises) {
   scenarios::Scenario s = WithFlock(scenarios::MakeScenario("corridor", 60, 3));
   ForwardSnapshot& f = s.initial.forward;
@@ -173,9 +174,10 @@ TEST(WorldChainForwardTest, PedestriansBesideForwardAgentsKeepThePromises) {
 }
 
 // Vehicles beside forward agents, whose fans meet the vehicles' boxes at their heights on
-// the host: the vehicles' preparation brings its columns back for them. (No scenario has
-// both.) Each forward agent flies at a box's height 4 m behind a vehicle, heading at it:
-// without the columns (tried) its casts meet boxes at NaN heights and the hash differs.
+// the backend: the fans' preparation reads the bodies and heights the vehicles' left there.
+// (No scenario has both.) Each forward agent flies at a box's height 4 m behind a vehicle,
+// heading at it: where it reads the host's stale columns instead (tried) its casts meet
+// boxes at NaN heights and the hash differs.
 TEST(WorldChainVehiclesTest, VehiclesBesideForwardAgentsKeepThePromises) {
   scenarios::Scenario s = WithFlock(scenarios::MakeScenario("town", 60, 3));
   ForwardSnapshot& f = s.initial.forward;

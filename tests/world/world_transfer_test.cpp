@@ -113,6 +113,7 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
     }
     if (params.memory == ColumnSource::kHost) CopyVehicleMemory(scene.count, 0);
     if (params.outputs_to_host) {
+      ready_rows_home += scene.count;
       copied_.to_host += scene.count * kReadyBytesOut;
       if (scene.profile != nullptr) copied_.to_host += scene.count * sizeof(uint16_t);
     }
@@ -181,6 +182,37 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
     if (out.x != nullptr) CopyVehicleState(out.state_rows);
     cpu_.FetchKeptVehicles(out);
   }
+  // The snapshot's forward columns in (those it has); the pedestrians' and the vehicles'
+  // bodies only from the host; the answers and the next state out, when asked for.
+  void PrepareForwardScene(const ForwardPrepareParams& params,
+                           const ForwardPrepareScene& scene) override {
+    const void* const columns[15] = {
+        scene.x,         scene.y,      scene.z,          scene.forward_x,    scene.forward_y,
+        scene.forward_z, scene.speed,  scene.radius,     scene.goal_x,       scene.goal_y,
+        scene.goal_z,    scene.probes, scene.half_angle, scene.probe_length, scene.turn_speed};
+    for (const void* column : columns) {
+      if (column != nullptr) copied_.to_backend += scene.count * sizeof(float);
+    }
+    if (params.pedestrians == ColumnSource::kHost) {
+      copied_.to_backend += scene.pedestrians * kFanPedestrianBytesIn;
+    }
+    if (params.vehicles == ColumnSource::kHost) {
+      copied_.to_backend += scene.vehicles * (sizeof(VehicleBody) + sizeof(float));
+    }
+    cpu_.PrepareForwardScene(params, scene);
+    forward_prepared_ = scene.count;
+  }
+  ForwardSums SteerForwardScene(const ForwardSteerParams& params, const StopRequested& stop,
+                                const ForwardSteerOutput& out) override {
+    if (params.results_to_host) copied_.to_host += forward_prepared_ * kFanAnswerBytesOut;
+    return cpu_.SteerForwardScene(params, stop, out);
+  }
+  void MoveForwardAgents(const ForwardMoveParams& params, const ForwardMoveScene& scene,
+                         const ForwardMoveOutput& out) override {
+    if (params.columns == ColumnSource::kHost) copied_.to_backend += scene.count * kFlyBytesIn;
+    copied_.to_host += scene.count * kFlyBytesOut;
+    cpu_.MoveForwardAgents(params, scene, out);
+  }
   CollisionCounts CountContacts(const ContactScene& scene, const StopRequested& stop) override {
     if (scene.columns == ColumnSource::kHost) copied_.to_backend += scene.count * kContactBytesIn;
     if (scene.bodies_columns == ColumnSource::kHost) {
@@ -222,7 +254,12 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
   // Three answers, the clear distance and the speed in (a profile besides); three out.
   static constexpr uint64_t kBrakeBytesIn = 20, kBrakeBytesOut = 12;
   static constexpr uint64_t kPrepareBytesOut = 55;
+  // A pedestrian's x, y, radius and height for the fans; three floats, a probe, a float and
+  // a flag out; position, direction and speed in, the next position and heading out.
+  static constexpr uint64_t kFanPedestrianBytesIn = 16, kFanAnswerBytesOut = 19;
+  static constexpr uint64_t kFlyBytesIn = 28, kFlyBytesOut = 24;
   size_t solved_rows = 0;  // the last solve's: the pedestrians and the vehicles' discs
+  uint64_t ready_rows_home = 0;  // the vehicles' prepared rows that came home
   // What the pedestrians' report, move and fetch copied, of copied_.
   TransferredBytes pedestrians;
   // The vehicles' memory copied, of copied_ (rows, each way), and their next state's rows
@@ -257,6 +294,7 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
     vehicle_memory_rows.to_host += rows_to_host;
   }
   TransferredBytes copied_;
+  size_t forward_prepared_ = 0;
   uint32_t last_prepare_present_ = 0, last_vehicle_present_ = 0;
   std::vector<BrakingProfile> table_;  // the braking profiles the backend holds
   bool table_held_ = false;
@@ -314,8 +352,7 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
     const uint64_t prepare_in = PrepareBytesIn(world.state().agents);
     const uint64_t ready_in =
         CopyCountingBackend::kReadyBytesIn + ReadyOptionalBytesIn(world.state().vehicles);
-    // The prepared columns stay on the backend (the town has no forward agents, whose fans
-    // would read them on the host), and the memory stays there from tick to tick: the
+    // The prepared columns stay on the backend, and the memory stays there from tick to tick: the
     // preparation reads what the last tick's follower completed, and nothing comes home.
     const uint64_t ready_out = 0;
     const uint64_t lanes = s.config.splines.size();
@@ -336,8 +373,8 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
         !first.z.empty() && !first.vx.empty() && !first.vy.empty() && !first.vz.empty();
     EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kPreferred)],
               tick > 0 || first_had_moved_columns ? 0 : n * prepare_in);
-    // The prepared columns stay there too (the town has no navigation targets and no
-    // forward agents, whose host stages would read them).
+    // The prepared columns stay there too (the town has no navigation targets, whose host
+    // stage would read them).
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kPreferred)], 0u);
     // ORCA's agents are the pedestrians and the vehicles' discs, all of them where the
     // preparation and the discs left them; the results stay for the report and the move.
@@ -462,6 +499,51 @@ TEST(WorldTransferTest, TheVehiclesMemoryStaysOnTheBackendWhileTheirIdsDo) {
   world.Step(next, options, &result);
   EXPECT_EQ(rows.to_host, m + (m - 1));
   EXPECT_EQ(rows.to_backend, m + (m - 1) + (m - 2));
+}
+
+// Forward agents among the town's pedestrians and vehicles: their fans meet the bodies the
+// preparations left on the backend, so nothing of those comes home for them and no body goes
+// up; the fans' stage copies the forward agents' columns in, and their answers and next
+// state out, once each.
+TEST(WorldTransferTest, TheFansMeetTheBodiesThePreparationsLeftOnTheBackend) {
+  scenarios::Scenario s = scenarios::MakeScenario("town", 300, 3);
+  const scenarios::Scenario flock = scenarios::MakeScenario("flock", 40, 3);
+  s.config.forward = flock.config.forward;
+  s.initial.forward = flock.initial.forward;
+  const size_t k = s.initial.forward.size();
+  ASSERT_GT(k, 0u);
+  ASSERT_GT(s.initial.agents.size(), 0u);
+  ASSERT_GT(s.initial.vehicles.size(), 0u);
+  auto owned = std::make_unique<CopyCountingBackend>();
+  const CopyCountingBackend& backend = *owned;
+  World world(s.config, std::move(owned));
+  TickResult result = FirstTick(world, s.initial);
+  EXPECT_EQ(result.stats.forward_agents, k);
+  for (int tick = 0; tick < 3; ++tick) {
+    SCOPED_TRACE(::testing::Message() << "tick " << tick);
+    // The forward columns the preparation reads that the state has.
+    const ForwardSnapshot& f = world.state().forward;
+    uint64_t columns = 0;
+    for (const std::vector<float>* column :
+         {&f.x, &f.y, &f.z, &f.forward_x, &f.forward_y, &f.forward_z, &f.speed, &f.radius,
+          &f.goal_x, &f.goal_y, &f.goal_z, &f.half_angle, &f.probe_length, &f.turn_speed}) {
+      if (!column->empty()) ++columns;
+    }
+    if (!f.probes.empty()) ++columns;
+    const TransferredBytes before = backend.transferred();
+    world.Advance(1, s.initial.dt, &result);
+    const TransferredBytes after = backend.transferred();
+    const TickStats& t = result.stats;
+    EXPECT_EQ(Sum(t.stage_bytes_to_backend), after.to_backend - before.to_backend);
+    // The pedestrians' and vehicles' prepared columns stay on the backend.
+    EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kPreferred)], 0u);
+    EXPECT_EQ(backend.ready_rows_home, 0u);
+    // The fans' stage: the forward columns in, no body; the answers out.
+    const auto fan = static_cast<size_t>(Stage::kForward);
+    EXPECT_EQ(t.stage_bytes_to_backend[fan], k * columns * sizeof(float));
+    EXPECT_EQ(t.stage_bytes_to_host[fan], k * CopyCountingBackend::kFanAnswerBytesOut);
+    EXPECT_GE(columns, 6u);
+  }
 }
 
 TEST(WorldTransferTest, EachTickBooksTheTimeInsideItsBackendCalls) {
