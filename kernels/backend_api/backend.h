@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernels/backend_api/contacts.h"
+#include "kernels/backend_api/kept_forward.h"
 #include "kernels/backend_api/kept_pedestrians.h"
 #include "kernels/backend_api/kept_vehicles.h"
 #include "kernels/detection/pedestrian_report_types.h"
@@ -112,6 +113,16 @@ class Backend {
   // false). Throws std::logic_error when it kept other row counts than `out` asks for.
   // Nothing to copy on the backends that write host memory in place.
   virtual void FetchKeptVehicles(const KeptVehicleRows& out) { (void)out; }
+  // Likewise for the forward agents: the next state this tick's MoveForwardAgents wrote is
+  // what the next PrepareForwardScene's kLastTick promise names (ForwardPrepareParams::
+  // columns), until the next KeepForward; a tick that fails after it changes it not, and a
+  // tick that moved none keeps none.
+  virtual void KeepForward() {}
+  // Copies what the last KeepForward kept to host memory (the rows a move left on the
+  // backend only, ForwardMoveParams::next_state_to_host false). Throws std::logic_error when
+  // it kept another row count than `out` asks for. Nothing to copy on the backends that
+  // write host memory in place.
+  virtual void FetchKeptForward(const KeptForwardRows& out) { (void)out; }
 
   // The snapshot's vehicles made ready for the follower (vehicle_prepare_types.h): each
   // one's lane, its pose in the internal frame with the world's defaults, its progress

@@ -79,6 +79,8 @@ class CudaBackend final : public Backend {
   void FetchKeptPedestrians(const KeptPedestrianRows& out) override;
   void KeepVehicles() override;
   void FetchKeptVehicles(const KeptVehicleRows& out) override;
+  void KeepForward() override;
+  void FetchKeptForward(const KeptForwardRows& out) override;
 
   // Copies on the backend's stream. The host memory must outlive the copy: every caller
   // synchronises before it returns.

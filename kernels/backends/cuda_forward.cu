@@ -5,8 +5,10 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/system/cuda/execution_policy.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "kernels/backends/cuda_backend_impl.cuh"
 #include "kernels/backends/cuda_staging.cuh"
@@ -32,6 +34,18 @@ struct CudaBackend::ForwardPart {
   CudaStaging staging;
   DeviceVector<uint8_t> move_in, move_out;
   size_t move_in_at[3] = {}, move_out_at[6] = {};
+  // Which of the preparation's fifteen columns the last one had (bit k: in_data[k]), and
+  // its rows.
+  uint32_t prepare_in_present = 0;
+  size_t prepared_rows = 0;
+  // This tick's move ran (since the last preparation), with its rows, and left the next
+  // state here only; what KeepForward kept of it (the move's block, x to forward_z).
+  bool moved = false, moved_on_device_only = false;
+  size_t moved_rows = 0;
+  DeviceVector<uint8_t> kept_state;
+  size_t kept_state_at[6] = {};
+  size_t kept_rows = 0;
+  bool kept_on_device_only = false;
 };
 
 void CudaBackend::DropPart::operator()(ForwardPart* p) const { delete p; }
@@ -54,10 +68,34 @@ void CudaBackend::PrepareForwardScene(const ForwardPrepareParams& params,
       scene.x,         scene.y,      scene.z,          scene.forward_x,    scene.forward_y,
       scene.forward_z, scene.speed,  scene.radius,     scene.goal_x,       scene.goal_y,
       scene.goal_z,    scene.probes, scene.half_angle, scene.probe_length, scene.turn_speed};
-  HostColumnIn in_columns[15];
-  for (int k = 0; k < 15; ++k) in_columns[k] = {in_data[k], bytes(in_data[k], f)};  // 4 bytes each
-  transferred_.to_backend +=
-      d.staging.Upload(in_columns, 15, d.prepare_in, d.prepare_in_at, stream_);
+  uint32_t present = 0;
+  for (int k = 0; k < 15; ++k) present |= in_data[k] != nullptr ? 1u << k : 0u;
+  // The kept tick's: its preparation's columns still in the input block, at the same places
+  // (the same columns present, the six moved ones among them), and its move's next state.
+  const bool last_tick = params.columns == ColumnSource::kLastTick && n > 0 &&
+                         d.prepared_rows == n && d.kept_rows == n && (present & 0x3fu) == 0x3fu &&
+                         d.prepare_in_present == present;
+  if (params.columns == ColumnSource::kLastTick && n > 0 && !last_tick && d.kept_on_device_only) {
+    throw std::logic_error(
+        "PrepareForwardScene: the state was promised from the kept tick, which left it on the "
+        "device only, and it does not match");
+  }
+  d.moved = false;  // a new tick
+  if (last_tick) {
+    // Only the moved columns, from the kept move's block (x, y, z, forward_x, forward_y,
+    // forward_z in both).
+    for (int k = 0; k < 6; ++k) {
+      CopyOnDevice(Raw(d.prepare_in) + d.prepare_in_at[k], Raw(d.kept_state) + d.kept_state_at[k],
+                   f);
+    }
+  } else {
+    HostColumnIn in_columns[15];
+    for (int k = 0; k < 15; ++k) in_columns[k] = {in_data[k], bytes(in_data[k], f)};  // 4 bytes
+    transferred_.to_backend +=
+        d.staging.Upload(in_columns, 15, d.prepare_in, d.prepare_in_at, stream_);
+  }
+  d.prepare_in_present = present;
+  d.prepared_rows = n;
   const uint8_t* in_block = Raw(d.prepare_in);
   auto in_f = [&](int k) {
     return in_data[k] != nullptr ? reinterpret_cast<const float*>(in_block + d.prepare_in_at[k])
@@ -251,9 +289,47 @@ void CudaBackend::MoveForwardAgents(const ForwardMoveParams& params, const Forwa
   thrust::for_each_n(Policy(), thrust::counting_iterator<size_t>(0), n,
                      ForwardMoveFunctor{params, device_scene, device_out, step});
   THRONG_CUDA_CHECK(cudaGetLastError());
-  const HostColumnOut next[6] = {{out.x, f},         {out.y, f},         {out.z, f},
+  if (params.next_state_to_host) {
+    const HostColumnOut next[6] = {{out.x, f},         {out.y, f},         {out.z, f},
+                                   {out.forward_x, f}, {out.forward_y, f}, {out.forward_z, f}};
+    transferred_.to_host += d.staging.Download(d.move_out, d.move_out_at, next, 6, stream_);
+  } else {
+    Synchronize();
+  }
+  d.moved = true;
+  d.moved_rows = n;
+  d.moved_on_device_only = !params.next_state_to_host;
+}
+
+// The move's block becomes the kept state (the next move writes the other block).
+void CudaBackend::KeepForward() {
+  if (!forward_) return;
+  ForwardPart& d = *forward_;
+  if (d.moved) {
+    std::swap(d.kept_state, d.move_out);
+    std::copy(d.move_out_at, d.move_out_at + 6, d.kept_state_at);
+    d.kept_rows = d.moved_rows;
+    d.kept_on_device_only = d.moved_on_device_only;
+  } else {
+    d.kept_rows = 0;
+    d.kept_on_device_only = false;
+  }
+  d.moved = false;
+}
+
+void CudaBackend::FetchKeptForward(const KeptForwardRows& out) {
+  const size_t kept = forward_ ? forward_->kept_rows : 0;
+  if (kept != out.rows) {
+    throw std::logic_error("FetchKeptForward: " + std::to_string(out.rows) + " rows asked for, " +
+                           std::to_string(kept) + " kept");
+  }
+  if (kept == 0) return;
+  ForwardPart& d = *forward_;
+  const size_t f = kept * sizeof(float);
+  const HostColumnOut rows[6] = {{out.x, f},         {out.y, f},         {out.z, f},
                                  {out.forward_x, f}, {out.forward_y, f}, {out.forward_z, f}};
-  transferred_.to_host += d.staging.Download(d.move_out, d.move_out_at, next, 6, stream_);
+  transferred_.to_host += d.staging.Download(d.kept_state, d.kept_state_at, rows, 6, stream_);
+  d.kept_on_device_only = false;
 }
 
 }  // namespace throng

@@ -19,6 +19,10 @@ struct ForwardMoveParams {
   // PrepareForwardScene put them, its direction what the last SteerForwardScene chose; the
   // scene's pointers are not read (the world has no host copy of them).
   ColumnSource columns = ColumnSource::kHost;
+  // false: the next state stays on the backend (Backend::KeepForward keeps it for the next
+  // PrepareForwardScene). A backend with memory of its own then leaves the host's as they
+  // were; the cpu and the reference write them.
+  bool next_state_to_host = true;
 };
 
 // Per agent (internal frame): where it is, the unit direction it moves along this tick,

@@ -36,6 +36,11 @@ struct ForwardPrepareParams {
   // (bodies and pz), unchanged on the host or never brought there.
   ColumnSource pedestrians = ColumnSource::kHost;
   ColumnSource vehicles = ColumnSource::kHost;
+  // kLastTick: the scene's x, y, z, forward_x, forward_y and forward_z are what the kept
+  // tick's MoveForwardAgents wrote (Backend::KeepForward; all six present, as many rows),
+  // and every other forward column is present exactly where the last PrepareForwardScene's
+  // scene had it, with what it read.
+  ColumnSource columns = ColumnSource::kHost;
 };
 
 // The snapshot's forward agents (the caller's frame, validated: an optional column left

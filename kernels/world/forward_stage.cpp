@@ -25,8 +25,9 @@ float FanShapesCell(const WorldConfig& config) {
   return std::clamp(config.forward.probe_length + 2.f * config.forward.radius, 1.f, 1e4f);
 }
 
-void SteerForwardAgents(const WorldConfig& config, const Snapshot& s, const StopRequested& stop,
-                        World::Internals& w, TickResult* out, TickStats* stats) {
+void SteerForwardAgents(const WorldConfig& config, const Snapshot& s, ColumnSource columns,
+                        bool results_to_host, const StopRequested& stop, World::Internals& w,
+                        TickResult* out, TickStats* stats) {
   const ForwardSnapshot& f = s.forward;
   const ForwardDefaults& d = config.forward;
   const size_t k = f.size();
@@ -69,10 +70,10 @@ void SteerForwardAgents(const WorldConfig& config, const Snapshot& s, const Stop
                                   w.vehicles.pz.data(),
                                   w.bodies.size()};
   w.backend->PrepareForwardScene({config.frame, d, s.dt, FanGridCell(std::move(reach)),
-                                  ColumnSource::kThisTick, ColumnSource::kThisTick},
+                                  ColumnSource::kThisTick, ColumnSource::kThisTick, columns},
                                  scene);
   const ForwardSums sums = w.backend->SteerForwardScene(
-      {config.frame, /*results_to_host=*/true}, stop,
+      {config.frame, results_to_host}, stop,
       {fr.move_x.data(), fr.move_y.data(), fr.move_z.data(), fr.probe.data(),
        fr.hit_distance.data(), fr.all_blocked.data()});
   stats->forward_blocked = sums.blocked;
@@ -82,14 +83,14 @@ void SteerForwardAgents(const WorldConfig& config, const Snapshot& s, const Stop
 // Along the direction each agent's fan chose, from where the preparation put it (both on the
 // backend).
 void IntegrateForward(const WorldConfig& config, const Snapshot& s, const World::Internals& w,
-                      Snapshot* next) {
+                      bool next_state_to_host, Snapshot* next) {
   const ForwardSnapshot& f = s.forward;
   ForwardSnapshot& to = next->forward;
   const size_t k = f.size();
   if (k == 0) return;
   if (to.z.empty()) to.z.assign(k, 0.f);
   if (to.forward_z.empty()) to.forward_z.assign(k, 0.f);
-  w.backend->MoveForwardAgents({config.frame, s.dt, ColumnSource::kThisTick},
+  w.backend->MoveForwardAgents({config.frame, s.dt, ColumnSource::kThisTick, next_state_to_host},
                                {nullptr, nullptr, nullptr, k},
                                {to.x.data(), to.y.data(), to.z.data(), to.forward_x.data(),
                                 to.forward_y.data(), to.forward_z.data()});

@@ -24,7 +24,8 @@ void ValidateAndGather(TickContext& c) {
   // a checked state (World::Advance bounds how many ticks pass so).
   ValidateSnapshot(c.config, c.snapshot, c.has_state, c.last_tick,
                    /*agents_checked=*/c.snapshot_on_backend && c.w.state_on_backend_only,
-                   /*vehicles_checked=*/c.snapshot_on_backend && c.w.vehicle_state_on_backend_only);
+                   /*vehicles_checked=*/c.snapshot_on_backend && c.w.vehicle_state_on_backend_only,
+                   /*forward_checked=*/c.snapshot_on_backend && c.w.forward_state_on_backend_only);
   // Other ids than the kept ones are gathered from the kept rows on the host.
   if ((c.w.memory_on_backend_only && !c.w.memory.KeepsAgents(c.snapshot.agents.id)) ||
       (c.w.vehicle_memory_on_backend_only && !c.w.memory.KeepsVehicles(c.snapshot.vehicles.id))) {
@@ -57,7 +58,9 @@ void VehiclePaths(TickContext& c) {
 
 // Before the vehicles' discs join the pedestrians: forward agents meet vehicles as boxes.
 void Forward(TickContext& c) {
-  SteerForwardAgents(c.config, c.snapshot, c.options.stop, c.w, c.out, &c.stats);
+  SteerForwardAgents(c.config, c.snapshot,
+                     c.snapshot_on_backend ? ColumnSource::kLastTick : ColumnSource::kHost,
+                     c.forward_results_to_host(), c.options.stop, c.w, c.out, &c.stats);
 }
 
 void VehicleDiscs(TickContext& c) { AddVehicleDiscs(c.config, c.snapshot, c.w); }
@@ -106,12 +109,14 @@ void Move(TickContext& c) {
   } else {
     SizeNextState(c.snapshot, &c.next);
   }
-  // No host stage reads the vehicles' next state (the pedestrians' the navigation does).
+  // No host stage reads the vehicles' or the forward agents' next state (the pedestrians' the
+  // navigation does).
   c.state_left_on_backend = c.keep_on_backend && c.config.navigation_targets.empty();
   c.vehicle_state_left_on_backend = c.keep_on_backend && !c.snapshot.vehicles.id.empty();
+  c.forward_state_left_on_backend = c.keep_on_backend && c.snapshot.forward.size() > 0;
   Integrate(c.config, c.snapshot, c.w, *c.out,
             {!c.state_left_on_backend, !c.vehicle_state_left_on_backend}, &c.next);
-  IntegrateForward(c.config, c.snapshot, c.w, &c.next);
+  IntegrateForward(c.config, c.snapshot, c.w, !c.forward_state_left_on_backend, &c.next);
 }
 
 // Tick stats over the pedestrians ORCA solved (non-cooperative ones are not solved), summed

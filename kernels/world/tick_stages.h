@@ -54,9 +54,11 @@ struct TickContext {
   bool memory_left_on_backend = false;
   bool state_left_on_backend = false;
   bool vehicle_state_left_on_backend = false;  // Internals::vehicle_state_on_backend_only
-  // This tick's vehicle results come to the host: not on an Advance's ticks before its
-  // last (keep_on_backend), whose results no host stage reads.
+  bool forward_state_left_on_backend = false;  // Internals::forward_state_on_backend_only
+  // This tick's vehicle and forward-agent results come to the host: not on an Advance's
+  // ticks before its last (keep_on_backend), whose results no host stage reads.
   bool vehicle_results_to_host() const { return !keep_on_backend; }
+  bool forward_results_to_host() const { return !keep_on_backend; }
 };
 
 // One stage: the name its time is booked under (several stages may share one) and what it

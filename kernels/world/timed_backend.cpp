@@ -110,6 +110,11 @@ void TimedBackend::FetchKeptPedestrians(const KeptPedestrianRows& out) {
   inner_->FetchKeptPedestrians(out);
 }
 
+void TimedBackend::FetchKeptForward(const KeptForwardRows& out) {
+  CallTimer timer(this, BackendCall::kMoveForwardAgents);
+  inner_->FetchKeptForward(out);
+}
+
 void TimedBackend::FetchKeptVehicles(const KeptVehicleRows& out) {
   CallTimer timer(this, BackendCall::kFollowSplines);
   inner_->FetchKeptVehicles(out);

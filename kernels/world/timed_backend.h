@@ -53,6 +53,9 @@ class TimedBackend final : public Backend {
   // a failed Advance the next state besides).
   void KeepVehicles() override { inner_->KeepVehicles(); }
   void FetchKeptVehicles(const KeptVehicleRows& out) override;
+  void KeepForward() override { inner_->KeepForward(); }
+  // Booked with the move ("fly").
+  void FetchKeptForward(const KeptForwardRows& out) override;
   void FollowSplines(const FollowerParams& params, float world_speed_limit,
                      const VehicleColumns& vehicles, const FollowRunOptions& options,
                      FollowerResults* out) override;

@@ -174,6 +174,7 @@ void World::StepAfter(const Snapshot& s, const TickOptions& options, TickResult*
   Internals& w = *in_;
   w.backend->KeepPedestrians();
   w.backend->KeepVehicles();
+  w.backend->KeepForward();
   const uint64_t tick_done = s.tick;  // s may be the kept state, which the swap replaces
   w.memory.Commit(s.agents.id, &w.agent_memory, s.vehicles.id, &w.vehicle_memory);
   if (w.crowd_refreshed) {
@@ -187,6 +188,7 @@ void World::StepAfter(const Snapshot& s, const TickOptions& options, TickResult*
   w.memory_on_backend_only = tick.memory_left_on_backend;
   w.vehicle_memory_on_backend_only = s.vehicles.size() > 0;  // DriveVehicles left it there
   w.vehicle_state_on_backend_only = options.integrate && tick.vehicle_state_left_on_backend;
+  w.forward_state_on_backend_only = options.integrate && tick.forward_state_left_on_backend;
   w.state_on_backend_only = options.integrate && tick.state_left_on_backend;
   out->tick = tick_done;
   out->stats = tick.stats;
@@ -243,6 +245,12 @@ void World::Advance(int ticks, float dt, TickResult* last, const TickOptions& as
 }
 
 void BringKeptHome(World::Internals& w, Snapshot* state) {
+  if (state != nullptr && w.forward_state_on_backend_only) {
+    ForwardSnapshot& f = state->forward;
+    w.backend->FetchKeptForward({f.x.data(), f.y.data(), f.z.data(), f.forward_x.data(),
+                                 f.forward_y.data(), f.forward_z.data(), f.size()});
+    w.forward_state_on_backend_only = false;
+  }
   const bool vehicle_state_home = state != nullptr && w.vehicle_state_on_backend_only;
   if (w.vehicle_memory_on_backend_only || vehicle_state_home) {
     KeptVehicleRows rows;
@@ -337,6 +345,7 @@ void World::Restore(WorldKept kept) {
   in_->state_on_backend = in_->memory_on_backend = false;  // the backend's are from before
   in_->state_on_backend_only = in_->memory_on_backend_only = false;
   in_->vehicle_memory_on_backend_only = in_->vehicle_state_on_backend_only = false;
+  in_->forward_state_on_backend_only = false;
   has_state_ = kept.has_state;
   state_ = kept.has_state ? std::move(kept.state) : Snapshot{};
   totals_ = kept.totals;

@@ -61,6 +61,8 @@ struct World::Internals {
   // last.
   bool vehicle_memory_on_backend_only = false;
   bool vehicle_state_on_backend_only = false;
+  // The state's moved forward-agent columns likewise (Backend::KeepForward).
+  bool forward_state_on_backend_only = false;
   // This tick's memory rows are the kept ones, as the last report left them on the backend.
   bool memory_in_on_backend = false;
   // Likewise for the vehicles', as the last follower left them.
@@ -148,13 +150,17 @@ uint64_t CheckVehiclePaths(const WorldConfig& config, const Snapshot& s, const S
 FanShapes InternalFanShapes(const WorldConfig& config, const std::vector<Polygon>& polygons);
 float FanShapesCell(const WorldConfig& config);
 // Forward agents' casts against the shapes and every body (pedestrians and vehicles as this
-// tick's stages left them): results in the caller's frame, counts in `stats`.
-// `stop` is asked between chunks of agents.
-void SteerForwardAgents(const WorldConfig& config, const Snapshot& s, const StopRequested& stop,
-                        World::Internals& w, TickResult* out, TickStats* stats);
-// Forward agents move along their new direction at their speed.
+// tick's stages left them): results in the caller's frame (left on the backend unless
+// `results_to_host`), counts in `stats`. `columns` kLastTick: the snapshot is the kept
+// tick's state, its moved columns where that tick's move left them. `stop` is asked between
+// chunks of agents.
+void SteerForwardAgents(const WorldConfig& config, const Snapshot& s, ColumnSource columns,
+                        bool results_to_host, const StopRequested& stop, World::Internals& w,
+                        TickResult* out, TickStats* stats);
+// Forward agents move along their new direction at their speed; the next state stays on the
+// backend unless `next_state_to_host`.
 void IntegrateForward(const WorldConfig& config, const Snapshot& s, const World::Internals& w,
-                      Snapshot* next);
+                      bool next_state_to_host, Snapshot* next);
 // Results in the caller's frame, and the detectors' flags (per-id memory in the buffers),
 // on the backend; returns the tick's sums over the pedestrians.
 // What of the report's outputs comes back to the host (PedestrianReportParams).

@@ -400,7 +400,8 @@ void ValidateTimeStep(float dt) {
 }
 
 void ValidateSnapshot(const WorldConfig& config, const Snapshot& s, bool has_last_tick,
-                      uint64_t last_tick, bool agents_checked, bool vehicles_checked) {
+                      uint64_t last_tick, bool agents_checked, bool vehicles_checked,
+                      bool forward_checked) {
   if (s.tick > kMaxTick) {
     Reject("tick: " + std::to_string(s.tick) + " is beyond the limit of " +
            std::to_string(kMaxTick) + " (2^53)");
@@ -416,7 +417,7 @@ void ValidateSnapshot(const WorldConfig& config, const Snapshot& s, bool has_las
     ValidateTargets(config, s.agents);
   }
   if (!vehicles_checked) ValidateVehicleSnapshot(config, s.vehicles);
-  ValidateForwardSnapshot(config, s.forward);
+  if (!forward_checked) ValidateForwardSnapshot(config, s.forward);
 }
 
 }  // namespace throng

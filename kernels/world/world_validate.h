@@ -19,10 +19,10 @@ void ValidateTimeStep(float dt);
 // ids, known spline ids and flag bits, a tick after `last_tick` when the world has ticked
 // and at most kMaxTick, and ValidateTimeStep. `agents_checked`: the pedestrians are the
 // world's own state (an Advance tick: checked when they came in, then moved by the world,
-// ColumnSource::kLastTick), and are not checked again; `vehicles_checked` likewise for the
-// vehicles.
+// ColumnSource::kLastTick), and are not checked again; `vehicles_checked` and
+// `forward_checked` likewise for the vehicles and the forward agents.
 void ValidateSnapshot(const WorldConfig& config, const Snapshot& snapshot, bool has_last_tick,
                       uint64_t last_tick, bool agents_checked = false,
-                      bool vehicles_checked = false);
+                      bool vehicles_checked = false, bool forward_checked = false);
 
 }  // namespace throng

@@ -78,6 +78,8 @@ class CpuForwardingBackend : public Backend {
                          const ForwardMoveOutput& out) override {
     cpu_.MoveForwardAgents(params, scene, out);
   }
+  void KeepForward() override { cpu_.KeepForward(); }
+  void FetchKeptForward(const KeptForwardRows& out) override { cpu_.FetchKeptForward(out); }
   CollisionCounts CountContacts(const ContactScene& scene, const StopRequested& stop) override {
     return cpu_.CountContacts(scene, stop);
   }

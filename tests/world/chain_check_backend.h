@@ -607,9 +607,40 @@ class ChainCheckBackend : public CpuForwardingBackend {
 
   // The fan's bodies: the pedestrians and the vehicles as this tick's preparations left
   // them.
+  // The kept state's moved columns where the kept tick's move left them (kLastTick), and
+  // the fans' bodies: the pedestrians and the vehicles as this tick's preparations left
+  // them.
   void PrepareForwardScene(const ForwardPrepareParams& params,
                            const ForwardPrepareScene& scene) override {
     ForwardPrepareScene device = scene;
+    const size_t k = scene.count;
+    const float* const moved[6] = {scene.x,         scene.y,         scene.z,
+                                   scene.forward_x, scene.forward_y, scene.forward_z};
+    const void* const rest[9] = {scene.speed,      scene.radius,       scene.goal_x,
+                                 scene.goal_y,     scene.goal_z,       scene.probes,
+                                 scene.half_angle, scene.probe_length, scene.turn_speed};
+    if (params.columns == ColumnSource::kLastTick && k > 0) {
+      ++checked_calls_;
+      for (int j = 0; j < 6; ++j) {
+        if (moved[j] == nullptr) throw std::logic_error("fprepare: a moved column is absent");
+        Check("fprepare", kForwardKeptState[j], moved[j], k, /*whole=*/true);
+      }
+      for (int j = 0; j < 9; ++j) {
+        const std::string name = "fprepare.in." + std::to_string(j);
+        if ((rest[j] != nullptr) != (kept_.count(name) > 0)) {
+          throw std::logic_error("fprepare: column " + std::to_string(6 + j) +
+                                 " is present where the last preparation's was not, or not");
+        }
+        if (rest[j] != nullptr) {
+          Check("fprepare", name, static_cast<const uint8_t*>(rest[j]), k * 4, /*whole=*/true);
+        }
+      }
+      float const** const device_moved[6] = {
+          &device.x, &device.y, &device.z, &device.forward_x, &device.forward_y, &device.forward_z};
+      for (int j = 0; j < 6; ++j) *device_moved[j] = Kept<float>(kForwardKeptState[j]);
+    }
+    forward_moved_ = false;  // a new tick for the forward agents
+    forward_prepared_ = k;
     const size_t n = scene.pedestrians, m = scene.vehicles;
     if (params.pedestrians == ColumnSource::kThisTick && n > 0) {
       ++checked_calls_;
@@ -630,6 +661,56 @@ class ChainCheckBackend : public CpuForwardingBackend {
       device.vehicle_z = Fed("vready.pz", scene.vehicle_z);
     }
     cpu_.PrepareForwardScene(params, device);
+    for (int j = 0; j < 9; ++j) {
+      const std::string name = "fprepare.in." + std::to_string(j);
+      if (rest[j] == nullptr) {
+        kept_.erase(name);
+      } else {
+        Keep(name, static_cast<const uint8_t*>(rest[j]), k * 4);
+      }
+    }
+  }
+  // The answers a device leaves there when the host does not ask for them.
+  ForwardSums SteerForwardScene(const ForwardSteerParams& params, const StopRequested& stop,
+                                const ForwardSteerOutput& out) override {
+    const ForwardSums sums = cpu_.SteerForwardScene(params, stop, out);
+    if (!params.results_to_host) {
+      const size_t k = forward_prepared_;
+      Poison("fsteer.move_x", out.move_x, k);
+      Poison("fsteer.move_y", out.move_y, k);
+      Poison("fsteer.move_z", out.move_z, k);
+      Poison("fsteer.probe", out.probe, k);
+      Poison("fsteer.hit_distance", out.hit_distance, k);
+      Poison("fsteer.all_blocked", out.all_blocked, k);
+    }
+    return sums;
+  }
+  void MoveForwardAgents(const ForwardMoveParams& params, const ForwardMoveScene& scene,
+                         const ForwardMoveOutput& out) override {
+    cpu_.MoveForwardAgents(params, scene, out);
+    float* const next[6] = {out.x, out.y, out.z, out.forward_x, out.forward_y, out.forward_z};
+    for (int j = 0; j < 6; ++j) {
+      Keep(kForwardMovedState[j], next[j], scene.count);
+      if (!params.next_state_to_host) Poison(kForwardMovedState[j], next[j], scene.count);
+    }
+    forward_moved_ = true;
+  }
+  void KeepForward() override {
+    for (int j = 0; j < 6; ++j) {
+      if (forward_moved_) {
+        KeepAs(kForwardMovedState[j], kForwardKeptState[j]);
+      } else {
+        kept_.erase(kForwardKeptState[j]);
+        on_backend_only_.erase(kForwardKeptState[j]);
+      }
+    }
+    forward_moved_ = false;
+    cpu_.KeepForward();
+  }
+  void FetchKeptForward(const KeptForwardRows& out) override {
+    ++fetches_;
+    float* const to[6] = {out.x, out.y, out.z, out.forward_x, out.forward_y, out.forward_z};
+    for (int j = 0; j < 6; ++j) CopyWhole(kForwardKeptState[j], to[j], out.rows);
   }
 
   CollisionCounts CountContacts(const ContactScene& s, const StopRequested& stop) override {
@@ -697,6 +778,11 @@ class ChainCheckBackend : public CpuForwardingBackend {
   // The vehicles' move's next state, and the names it is kept under.
   static constexpr const char* kVehicleMovedState[6] = {
       "vmove.x", "vmove.y", "vmove.z", "vmove.yaw", "vmove.speed", "vmove.progress_hint"};
+  // The forward agents' move's next state, and the names it is kept under.
+  static constexpr const char* kForwardMovedState[6] = {
+      "fmove.x", "fmove.y", "fmove.z", "fmove.forward_x", "fmove.forward_y", "fmove.forward_z"};
+  static constexpr const char* kForwardKeptState[6] = {
+      "fkept.x", "fkept.y", "fkept.z", "fkept.forward_x", "fkept.forward_y", "fkept.forward_z"};
   static constexpr const char* kVehicleKeptState[6] = {
       "vkept.x", "vkept.y", "vkept.z", "vkept.yaw", "vkept.speed", "vkept.progress_hint"};
   // Calls f(name, column, rows) for the preparation's inputs that its move does not write,
@@ -830,6 +916,8 @@ class ChainCheckBackend : public CpuForwardingBackend {
   bool reported_ = false, moved_ = false;  // this tick's report and move ran
   bool completed_ = false;                 // this tick's follower completed the vehicles' memory
   bool vehicles_moved_ = false;            // this tick's vehicles' move ran
+  bool forward_moved_ = false;             // this tick's forward agents' move ran
+  size_t forward_prepared_ = 0;            // the forward agents the last preparation made
 };
 
 }  // namespace throng::testing

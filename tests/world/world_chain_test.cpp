@@ -13,12 +13,14 @@
 #include "kernels/scenarios/scenario.h"
 #include "kernels/world/world.h"
 #include "tests/world/chain_check_backend.h"
+#include "tests/world/stop_in_tick.h"
 #include "tests/world/tick_hash.h"
 
 namespace throng {
 namespace {
 
 using testing::ChainCheckBackend;
+using testing::StopAtTheEndOfTick;
 
 constexpr size_t kAgents = 120;
 constexpr int kTicks = 12;
@@ -71,15 +73,8 @@ ChainRun RunScenario(const scenarios::Scenario& s, std::unique_ptr<Backend> back
   MixTick(world, r, &hash);
   // Stopped at the last check of its third tick, after that tick's move: the two before
   // stand, and what they left on the backend only comes home.
-  int checks = 0;
-  TickOptions counted = options;
-  counted.stop = [&checks] { return ++checks < 0; };
-  world.Advance(1, s.initial.dt, &r, counted);
+  const TickOptions stopped = StopAtTheEndOfTick(world, s.initial.dt, 3, options, &r);
   MixTick(world, r, &hash);
-  const int checks_a_tick = checks;
-  checks = 0;
-  TickOptions stopped = options;
-  stopped.stop = [&checks, checks_a_tick] { return ++checks >= 3 * checks_a_tick; };
   EXPECT_THROW(world.Advance(4, s.initial.dt, &r, stopped), TickCancelled);
   MixTick(world, TickResult{}, &hash);  // the stopped tick's results are not the world's
   MixKeptMemory(world, &hash);

@@ -14,6 +14,7 @@
 #include "kernels/scenarios/scenario.h"
 #include "kernels/world/world.h"
 #include "tests/backends/cpu_forwarding_backend.h"
+#include "tests/world/stop_in_tick.h"
 
 namespace throng {
 namespace {
@@ -190,8 +191,18 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
         scene.x,         scene.y,      scene.z,          scene.forward_x,    scene.forward_y,
         scene.forward_z, scene.speed,  scene.radius,     scene.goal_x,       scene.goal_y,
         scene.goal_z,    scene.probes, scene.half_angle, scene.probe_length, scene.turn_speed};
+    // None of them when they are the kept tick's (kLastTick) and the last preparation had
+    // the same columns: the moved ones are where the kept move left them.
+    uint32_t present = 0;
+    for (int k = 0; k < 15; ++k) present |= columns[k] != nullptr ? 1u << k : 0u;
+    const bool last_tick =
+        params.columns == ColumnSource::kLastTick && present == last_forward_present_;
+    last_forward_present_ = present;
     for (const void* column : columns) {
-      if (column != nullptr) copied_.to_backend += scene.count * sizeof(float);
+      if (column != nullptr && !last_tick) {
+        copied_.to_backend += scene.count * sizeof(float);
+        forward_up += scene.count * sizeof(float);
+      }
     }
     if (params.pedestrians == ColumnSource::kHost) {
       copied_.to_backend += scene.pedestrians * kFanPedestrianBytesIn;
@@ -204,14 +215,24 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
   }
   ForwardSums SteerForwardScene(const ForwardSteerParams& params, const StopRequested& stop,
                                 const ForwardSteerOutput& out) override {
-    if (params.results_to_host) copied_.to_host += forward_prepared_ * kFanAnswerBytesOut;
+    if (params.results_to_host) {
+      copied_.to_host += forward_prepared_ * kFanAnswerBytesOut;
+      forward_answer_rows_home += forward_prepared_;
+    }
     return cpu_.SteerForwardScene(params, stop, out);
   }
   void MoveForwardAgents(const ForwardMoveParams& params, const ForwardMoveScene& scene,
                          const ForwardMoveOutput& out) override {
-    if (params.columns == ColumnSource::kHost) copied_.to_backend += scene.count * kFlyBytesIn;
-    copied_.to_host += scene.count * kFlyBytesOut;
+    if (params.columns == ColumnSource::kHost) {
+      copied_.to_backend += scene.count * kFlyBytesIn;
+      forward_up += scene.count * kFlyBytesIn;
+    }
+    if (params.next_state_to_host) CopyForwardState(scene.count);
     cpu_.MoveForwardAgents(params, scene, out);
+  }
+  void FetchKeptForward(const KeptForwardRows& out) override {
+    CopyForwardState(out.rows);
+    cpu_.FetchKeptForward(out);
   }
   CollisionCounts CountContacts(const ContactScene& scene, const StopRequested& stop) override {
     if (scene.columns == ColumnSource::kHost) copied_.to_backend += scene.count * kContactBytesIn;
@@ -260,6 +281,8 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
   static constexpr uint64_t kFlyBytesIn = 28, kFlyBytesOut = 24;
   size_t solved_rows = 0;  // the last solve's: the pedestrians and the vehicles' discs
   uint64_t ready_rows_home = 0;  // the vehicles' prepared rows that came home
+  // The forward agents' bytes copied up, and their answers' and next state's rows home.
+  uint64_t forward_up = 0, forward_answer_rows_home = 0, forward_state_rows_home = 0;
   // What the pedestrians' report, move and fetch copied, of copied_.
   TransferredBytes pedestrians;
   // The vehicles' memory copied, of copied_ (rows, each way), and their next state's rows
@@ -283,6 +306,10 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
     copied_.to_host += bytes;
     vehicle_answers_home += bytes;
   }
+  void CopyForwardState(uint64_t rows) {
+    copied_.to_host += rows * kFlyBytesOut;
+    forward_state_rows_home += rows;
+  }
   void CopyVehicleState(uint64_t rows) {
     copied_.to_host += rows * kDriveBytesOut;
     vehicle_state_rows_home += rows;
@@ -295,7 +322,7 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
   }
   TransferredBytes copied_;
   size_t forward_prepared_ = 0;
-  uint32_t last_prepare_present_ = 0, last_vehicle_present_ = 0;
+  uint32_t last_prepare_present_ = 0, last_vehicle_present_ = 0, last_forward_present_ = 0;
   std::vector<BrakingProfile> table_;  // the braking profiles the backend holds
   bool table_held_ = false;
 };
@@ -538,12 +565,58 @@ TEST(WorldTransferTest, TheFansMeetTheBodiesThePreparationsLeftOnTheBackend) {
     // The pedestrians' and vehicles' prepared columns stay on the backend.
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kPreferred)], 0u);
     EXPECT_EQ(backend.ready_rows_home, 0u);
-    // The fans' stage: the forward columns in, no body; the answers out.
+    // The fans' stage: no body goes up, and no forward column either (the state each
+    // Advance steps is the one the last tick's move left there); the answers come out.
     const auto fan = static_cast<size_t>(Stage::kForward);
-    EXPECT_EQ(t.stage_bytes_to_backend[fan], k * columns * sizeof(float));
+    EXPECT_EQ(t.stage_bytes_to_backend[fan], 0u);
     EXPECT_EQ(t.stage_bytes_to_host[fan], k * CopyCountingBackend::kFanAnswerBytesOut);
+    if (tick < 2) continue;
+    // A Step on the caller's snapshot sends its forward columns, once.
+    Snapshot next = world.state();
+    ++next.tick;
+    TickOptions options;
+    options.integrate = true;
+    world.Step(next, options, &result);
+    EXPECT_EQ(result.stats.stage_bytes_to_backend[fan], k * columns * sizeof(float));
     EXPECT_GE(columns, 6u);
+    EXPECT_EQ(backend.ready_rows_home, 0u);
   }
+}
+
+// An Advance keeps its forward agents on the backend between its ticks: the state the last
+// tick's move left is the next preparation's (nothing goes up), and the answers and the
+// next state come home once, at its end; a failed Advance brings the state of the ticks
+// that stood home.
+TEST(WorldTransferTest, AnAdvanceKeepsItsForwardAgentsOnTheBackend) {
+  const scenarios::Scenario s = scenarios::MakeScenario("flock", 60, 3);
+  const size_t k = s.initial.forward.size();
+  ASSERT_GT(k, 0u);
+  auto owned = std::make_unique<CopyCountingBackend>();
+  const CopyCountingBackend& backend = *owned;
+  World world(s.config, std::move(owned));
+  TickResult result = FirstTick(world, s.initial);
+  world.Advance(1, s.initial.dt, &result);  // the state's columns, as the move writes them
+  const uint64_t up = backend.forward_up, answers = backend.forward_answer_rows_home,
+                 states = backend.forward_state_rows_home;
+  world.Advance(5, s.initial.dt, &result);
+  EXPECT_EQ(backend.forward_up, up);
+  EXPECT_EQ(backend.forward_answer_rows_home - answers, k);
+  EXPECT_EQ(backend.forward_state_rows_home - states, k);
+  EXPECT_EQ(result.forward.move_x.size(), k);
+  // Stopped after the move of its third tick: the two before stand, their state comes home.
+  const TickOptions stopped = testing::StopAtTheEndOfTick(world, s.initial.dt, 3, {}, &result);
+  const uint64_t before = backend.forward_state_rows_home;
+  const uint64_t tick = world.state().tick;
+  EXPECT_THROW(world.Advance(4, s.initial.dt, &result, stopped), TickCancelled);
+  EXPECT_EQ(world.state().tick, tick + 2);
+  EXPECT_EQ(backend.forward_state_rows_home - before, k);
+  // The fetched state is the one a world without the stop reaches in two ticks.
+  World plain(s.config, std::make_unique<CpuBackend>());
+  TickResult plain_result = FirstTick(plain, s.initial);
+  plain.Advance(9, s.initial.dt, &plain_result);
+  EXPECT_EQ(plain.state().tick, world.state().tick);
+  EXPECT_EQ(plain.state().forward.x, world.state().forward.x);
+  EXPECT_EQ(plain.state().forward.forward_y, world.state().forward.forward_y);
 }
 
 TEST(WorldTransferTest, EachTickBooksTheTimeInsideItsBackendCalls) {
