@@ -48,7 +48,7 @@ class Backend {
   // explicit copy of a column or table (a reduction's few-byte result is not counted).
   // Zero on the backends that read and write host memory in place (cpu, reference). The
   // world books each tick stage's share (TickStats::stage_bytes_*).
-  virtual TransferredBytes transferred() const { return {}; }
+  virtual TransferredBytes transferred() const = 0;
 
   // Installs a world's splines (validated; throws std::invalid_argument naming the
   // offending point). Replaces any earlier set.
@@ -96,33 +96,33 @@ class Backend {
   // calls' kLastTick promises name, until the next KeepPedestrians; a tick that fails after
   // it changes neither. Nothing to do on the backends that write host memory in place:
   // their host rows are the kept ones.
-  virtual void KeepPedestrians() {}
+  virtual void KeepPedestrians() = 0;
   // Copies what the last KeepPedestrians kept to host memory: the rows a call left on the
   // backend only (PedestrianReportParams::memory_to_host, PedestrianMoveParams::
   // next_state_to_host false). Throws std::logic_error when it kept other row counts than
   // `out` asks for. Nothing to copy on the backends that write host memory in place.
-  virtual void FetchKeptPedestrians(const KeptPedestrianRows& out) { (void)out; }
+  virtual void FetchKeptPedestrians(const KeptPedestrianRows& out) = 0;
   // Likewise for the vehicles: the memory this tick's FollowSplines completed
   // (FollowRunOptions::memory) and the next state its MoveVehicles wrote are what the next
   // preparation's kLastTick promises name (VehiclePrepareParams::memory and columns), until
   // the next KeepVehicles; a tick that fails after it changes neither. Nothing to do on the
   // backends that write host memory in place.
-  virtual void KeepVehicles() {}
+  virtual void KeepVehicles() = 0;
   // Copies what the last KeepVehicles kept to host memory: the rows a call left on the
   // backend only (FollowRunOptions::memory_to_host, VehicleMoveParams::next_state_to_host
   // false). Throws std::logic_error when it kept other row counts than `out` asks for.
   // Nothing to copy on the backends that write host memory in place.
-  virtual void FetchKeptVehicles(const KeptVehicleRows& out) { (void)out; }
+  virtual void FetchKeptVehicles(const KeptVehicleRows& out) = 0;
   // Likewise for the forward agents: the next state this tick's MoveForwardAgents wrote is
   // what the next PrepareForwardScene's kLastTick promise names (ForwardPrepareParams::
   // columns), until the next KeepForward; a tick that fails after it changes it not, and a
   // tick that moved none keeps none.
-  virtual void KeepForward() {}
+  virtual void KeepForward() = 0;
   // Copies what the last KeepForward kept to host memory (the rows a move left on the
   // backend only, ForwardMoveParams::next_state_to_host false). Throws std::logic_error when
   // it kept another row count than `out` asks for. Nothing to copy on the backends that
   // write host memory in place.
-  virtual void FetchKeptForward(const KeptForwardRows& out) { (void)out; }
+  virtual void FetchKeptForward(const KeptForwardRows& out) = 0;
 
   // The snapshot's vehicles made ready for the follower (vehicle_prepare_types.h): each
   // one's lane, its pose in the internal frame with the world's defaults, its progress
@@ -200,6 +200,21 @@ class Backend {
   // throttle and brake to match, in place. Returns how many vehicles it slowed. Host
   // memory in and out; the world's own columns, not validated again.
   virtual uint64_t BrakeForPaths(const PathBrakingScene& scene, const PathBrakingOutput& out) = 0;
+};
+
+// What a backend that reads and writes host memory in place (cpu, reference) has nothing to
+// do for: it copies nothing and keeps nothing apart (its host rows are the kept ones).
+// Backend leaves these pure so that a decorator that forgets to forward one does not
+// compile (a forgotten KeepForward kept nothing, silently).
+class HostMemoryBackend : public Backend {
+ public:
+  TransferredBytes transferred() const override { return {}; }
+  void KeepPedestrians() override {}
+  void FetchKeptPedestrians(const KeptPedestrianRows&) override {}
+  void KeepVehicles() override {}
+  void FetchKeptVehicles(const KeptVehicleRows&) override {}
+  void KeepForward() override {}
+  void FetchKeptForward(const KeptForwardRows&) override {}
 };
 
 }  // namespace throng

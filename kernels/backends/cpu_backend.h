@@ -22,7 +22,7 @@ class ContactPipeline;
 template <template <class...> class Vector>
 class PathCheckPipeline;
 
-class CpuBackend final : public Backend {
+class CpuBackend final : public HostMemoryBackend {
  public:
   CpuBackend();
   ~CpuBackend() override;

@@ -9,7 +9,7 @@ namespace throng::reference {
 
 // Scalar, double precision, one query after another: slow on purpose, the oracle the
 // parallel backends are checked against.
-class ReferenceBackend final : public Backend {
+class ReferenceBackend final : public HostMemoryBackend {
  public:
   BackendKind kind() const override { return BackendKind::kReference; }
   void SetSplines(const std::vector<SplineDesc>& splines) override;

@@ -37,6 +37,7 @@ class CpuForwardingBackend : public Backend {
                        const PedestrianMoveOutput& out) override {
     cpu_.MovePedestrians(params, scene, out);
   }
+  TransferredBytes transferred() const override { return cpu_.transferred(); }
   void KeepPedestrians() override { cpu_.KeepPedestrians(); }
   void FetchKeptPedestrians(const KeptPedestrianRows& out) override {
     cpu_.FetchKeptPedestrians(out);
