@@ -34,9 +34,11 @@ expected_total=0
 # The cuda tests worth a GPU: every cuda instance (equivalence, determinism, the world on
 # cuda). Under memcheck: the kernels that index through grids and rings, and the
 # pedestrians' preparation, report and move, which read staged blocks where an absent
-# column is a null pointer (small scenes: seconds).
+# column is a null pointer, and the forward agents' fans among bodies (their agents and
+# bodies made on the device, the bodies' box grid built there, the state kept between an
+# Advance's ticks; added 2026-12-06) (small scenes: seconds).
 test_filter='*cuda*:*Cuda*'
-memcheck_filter='*ContactsTest*cuda*:*PathCheck*cuda*:*NeighborGrid*cuda*:*Pedestrian*cuda*'
+memcheck_filter='*ContactsTest*cuda*:*PathCheck*cuda*:*NeighborGrid*cuda*:*Pedestrian*cuda*:*WorldForwardTest.BodiesAreAvoidedToo/cuda:*WorldForwardTest.AnAdvanceAmongPedestrians*/cuda'
 
 # step EXPECTED_S LIMIT_S NAME COMMAND...: COMMAND under timeout min(LIMIT_S, budget left).
 # EXPECTED_S is the step's usual time on an H200 with carried binaries, from the first

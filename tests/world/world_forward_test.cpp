@@ -483,6 +483,62 @@ TEST_P(WorldForwardTest, BadForwardInputNamesFieldAndIndexAndChangesNothing) {
       "obstacle_heights: 2 ranges for 1 obstacles");
 }
 
+// Birds among the town's pedestrians and vehicles, each 1.5 m behind a pedestrian at a
+// body's height: an Advance of several ticks, which keeps the forward agents, the
+// pedestrians and the vehicles on the backend between its ticks, ends where as many Steps
+// of the state end, bit for bit. The fans read the bodies the preparations left there
+// (kThisTick) and each tick the state the last one kept (kLastTick): on a device, its own
+// copies, which no cpu run reads.
+TEST_P(WorldForwardTest, AnAdvanceAmongPedestriansAndVehiclesIsItsStepsBitForBit) {
+  scenarios::Scenario s = scenarios::MakeScenario("town", 200, 3);
+  const scenarios::Scenario flock = scenarios::MakeScenario("flock", 30, 3);
+  s.config.forward = flock.config.forward;
+  ForwardSnapshot& f = s.initial.forward;
+  f = flock.initial.forward;
+  const AgentSnapshot& people = s.initial.agents;
+  ASSERT_GE(people.size(), f.size());
+  ASSERT_GT(s.initial.vehicles.size(), 0u);
+  f.z.assign(f.size(), 1.f);
+  f.forward_z.assign(f.size(), 0.f);
+  for (size_t i = 0; i < f.size(); ++i) {
+    f.x[i] = people.x[i] - 1.5f;
+    f.y[i] = people.y[i];
+    f.forward_x[i] = 1.f;
+    f.forward_y[i] = 0.f;
+  }
+  f.goal_x.clear();
+  f.goal_y.clear();
+  f.goal_z.clear();
+  World advanced(s.config, GetParam()), stepped(s.config, GetParam());
+  TickOptions integrate;
+  integrate.integrate = true;
+  TickResult a, b;
+  advanced.Step(s.initial, integrate, &a);
+  stepped.Step(s.initial, integrate, &b);
+  constexpr int kTicks = 6;
+  advanced.Advance(kTicks, s.initial.dt, &a);
+  for (int k = 0; k < kTicks; ++k) {
+    Snapshot next = stepped.state();
+    ++next.tick;
+    stepped.Step(next, integrate, &b);
+  }
+  const ForwardSnapshot &fa = advanced.state().forward, &fb = stepped.state().forward;
+  EXPECT_EQ(fa.x, fb.x);
+  EXPECT_EQ(fa.y, fb.y);
+  EXPECT_EQ(fa.z, fb.z);
+  EXPECT_EQ(fa.forward_x, fb.forward_x);
+  EXPECT_EQ(fa.forward_y, fb.forward_y);
+  EXPECT_EQ(a.forward.move_x, b.forward.move_x);
+  EXPECT_EQ(a.forward.probe, b.forward.probe);
+  EXPECT_EQ(a.stats.forward_blocked, b.stats.forward_blocked);
+  EXPECT_EQ(advanced.state().agents.x, stepped.state().agents.x);
+  EXPECT_EQ(advanced.state().vehicles.x, stepped.state().vehicles.x);
+  // The fans met the bodies: some bird turned off the pedestrian ahead of it.
+  size_t turned = 0;
+  for (const uint16_t probe : a.forward.probe) turned += probe != 0 ? 1 : 0;
+  EXPECT_GT(turned, 0u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, WorldForwardTest,
                          ::testing::Values(BackendKind::kCpu, BackendKind::kReference,
                                            BackendKind::kCuda),
