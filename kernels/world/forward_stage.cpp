@@ -2,7 +2,6 @@
 // and casts on the backend with their results in the caller's frame, and their motion along
 // the chosen direction.
 #include <algorithm>
-#include <cmath>
 
 #include "kernels/world/world_internals.h"
 

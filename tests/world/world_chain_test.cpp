@@ -12,6 +12,7 @@
 #include "kernels/backends/cpu_backend.h"
 #include "kernels/scenarios/scenario.h"
 #include "kernels/world/world.h"
+#include "tests/world/birds_among_people.h"
 #include "tests/world/chain_check_backend.h"
 #include "tests/world/stop_in_tick.h"
 #include "tests/world/tick_hash.h"
@@ -20,7 +21,9 @@ namespace throng {
 namespace {
 
 using testing::ChainCheckBackend;
+using testing::PlaceBirdsBehindPedestrians;
 using testing::StopAtTheEndOfTick;
+using testing::WithFlock;
 
 constexpr size_t kAgents = 120;
 constexpr int kTicks = 12;
@@ -130,39 +133,16 @@ TEST_P(WorldChainTest, EveryCallMarkedThisTickReadsWhatTheCallsBeforeItLeft) {
 INSTANTIATE_TEST_SUITE_P(Scenarios, WorldChainTest, ::testing::ValuesIn(scenarios::ScenarioNames()),
                          [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
 
-// The scenario with the flock's forward agents added, without their goals (which lie
-// elsewhere) and with heights: the caller places them.
-scenarios::Scenario WithFlock(scenarios::Scenario s) {
-  const scenarios::Scenario flock = scenarios::MakeScenario("flock", 20, 3);
-  s.config.forward = flock.config.forward;
-  s.initial.forward = flock.initial.forward;
-  ForwardSnapshot& f = s.initial.forward;
-  f.goal_x.clear();
-  f.goal_y.clear();
-  f.goal_z.clear();
-  f.z.resize(f.size());
-  return s;
-}
-
 // Pedestrians beside forward agents, whose fans meet the pedestrians' bodies on the backend:
 // the fans' preparation reads what the pedestrians' left there. (No scenario has both.)
 // Each forward agent flies at a body's height 1.5 m behind a pedestrian, so its fan sees
 // the bodies: where it reads the host's stale columns instead (tried) its casts meet NaN
 // bodies and the hash differs.
 TEST(WorldChainForwardTest, PedestriansBesideForwardAgentsKeepThePromises) {
-  scenarios::Scenario s = WithFlock(scenarios::MakeScenario("corridor", 60, 3));
-  ForwardSnapshot& f = s.initial.forward;
-  const AgentSnapshot& a = s.initial.agents;
-  ASSERT_GE(a.size(), f.size());
-  ASSERT_GT(f.size(), 0u);
-  for (size_t i = 0; i < f.size(); ++i) {  // each one 1.5 m behind a pedestrian, heading at it
-    f.x[i] = a.x[i] - 1.5f;
-    f.y[i] = a.y[i];
-    f.z[i] = 1.f;  // at a body's height
-    f.forward_x[i] = 1.f;
-    f.forward_y[i] = 0.f;
-    if (!f.forward_z.empty()) f.forward_z[i] = 0.f;
-  }
+  scenarios::Scenario s = WithFlock(scenarios::MakeScenario("corridor", 60, 3), 20);
+  ASSERT_GE(s.initial.agents.size(), s.initial.forward.size());
+  ASSERT_GT(s.initial.forward.size(), 0u);
+  PlaceBirdsBehindPedestrians(&s);
   ChainRun checked;
   ASSERT_NO_THROW(checked = RunScenario(s, std::make_unique<ChainCheckBackend>()));
   EXPECT_EQ(checked.hash, RunScenario(s, std::make_unique<CpuBackend>()).hash);
@@ -174,7 +154,7 @@ TEST(WorldChainForwardTest, PedestriansBesideForwardAgentsKeepThePromises) {
 // heading at it: where it reads the host's stale columns instead (tried) its casts meet
 // boxes at NaN heights and the hash differs.
 TEST(WorldChainVehiclesTest, VehiclesBesideForwardAgentsKeepThePromises) {
-  scenarios::Scenario s = WithFlock(scenarios::MakeScenario("town", 60, 3));
+  scenarios::Scenario s = WithFlock(scenarios::MakeScenario("town", 60, 3), 20);
   ForwardSnapshot& f = s.initial.forward;
   const VehicleSnapshot& v = s.initial.vehicles;
   ASSERT_GE(v.size(), f.size());

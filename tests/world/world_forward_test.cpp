@@ -14,6 +14,7 @@
 #include "kernels/scenarios/scenario_layout.h"
 #include "kernels/world/world.h"
 #include "tests/backends/backend_param.h"
+#include "tests/world/birds_among_people.h"
 
 namespace throng {
 namespace {
@@ -490,25 +491,10 @@ TEST_P(WorldForwardTest, BadForwardInputNamesFieldAndIndexAndChangesNothing) {
 // (kThisTick) and each tick the state the last one kept (kLastTick): on a device, its own
 // copies, which no cpu run reads.
 TEST_P(WorldForwardTest, AnAdvanceAmongPedestriansAndVehiclesIsItsStepsBitForBit) {
-  scenarios::Scenario s = scenarios::MakeScenario("town", 200, 3);
-  const scenarios::Scenario flock = scenarios::MakeScenario("flock", 30, 3);
-  s.config.forward = flock.config.forward;
-  ForwardSnapshot& f = s.initial.forward;
-  f = flock.initial.forward;
-  const AgentSnapshot& people = s.initial.agents;
-  ASSERT_GE(people.size(), f.size());
+  scenarios::Scenario s = testing::WithFlock(scenarios::MakeScenario("town", 200, 3), 30);
+  ASSERT_GE(s.initial.agents.size(), s.initial.forward.size());
   ASSERT_GT(s.initial.vehicles.size(), 0u);
-  f.z.assign(f.size(), 1.f);
-  f.forward_z.assign(f.size(), 0.f);
-  for (size_t i = 0; i < f.size(); ++i) {
-    f.x[i] = people.x[i] - 1.5f;
-    f.y[i] = people.y[i];
-    f.forward_x[i] = 1.f;
-    f.forward_y[i] = 0.f;
-  }
-  f.goal_x.clear();
-  f.goal_y.clear();
-  f.goal_z.clear();
+  testing::PlaceBirdsBehindPedestrians(&s);
   World advanced(s.config, GetParam()), stepped(s.config, GetParam());
   TickOptions integrate;
   integrate.integrate = true;
