@@ -24,6 +24,7 @@
 #include "kernels/scenarios/roads.h"
 #include "kernels/scenarios/scenario.h"
 #include "kernels/world/world.h"
+#include "kernels/world/world_validate.h"
 
 namespace {
 
@@ -239,6 +240,76 @@ void BM_Nav_Lookup(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 BENCHMARK(BM_Nav_Lookup)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+const scenarios::Scenario& Town(size_t n) {
+  static std::map<size_t, scenarios::Scenario> cache;
+  return Cached(cache, n, [](size_t k) { return scenarios::MakeScenario("town", k, 1); });
+}
+
+// The checks of a town's snapshot on the host: every check (range(1) = 0), or those the
+// world keeps there when the pedestrians' preparation checks their values (1: lengths,
+// ids, vehicles).
+void BM_Validate_Snapshot(benchmark::State& state) {
+  const scenarios::Scenario& town = Town(static_cast<size_t>(state.range(0)));
+  const bool values_on_backend = state.range(1) != 0;
+  for (auto _ : state) {
+    ValidateSnapshot(town.config, town.initial, false, 0, false, false, false, values_on_backend);
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_Validate_Snapshot)
+    ->Args({100000, 0})
+    ->Args({100000, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// The town's pedestrians made ready on the cpu, without (range(1) = 0) and with the checks
+// of their values: beside BM_Validate_Snapshot, what moving the checks into the
+// preparation saves or costs.
+void BM_Prepare_Pedestrians(benchmark::State& state) {
+  const scenarios::Scenario& town = Town(static_cast<size_t>(state.range(0)));
+  const AgentSnapshot& a = town.initial.agents;
+  const size_t n = a.size();
+  auto optional = [](const auto& column) { return column.empty() ? nullptr : column.data(); };
+  const PedestrianPrepareScene scene{a.x.data(),
+                                     a.y.data(),
+                                     optional(a.z),
+                                     optional(a.vx),
+                                     optional(a.vy),
+                                     optional(a.vz),
+                                     optional(a.radius),
+                                     optional(a.max_speed),
+                                     optional(a.flags),
+                                     optional(a.behavior),
+                                     optional(a.goal_x),
+                                     optional(a.goal_y),
+                                     optional(a.goal_z),
+                                     optional(a.pref_vx),
+                                     optional(a.pref_vy),
+                                     optional(a.pref_vz),
+                                     n};
+  AgentColumns agents;
+  agents.Resize(n);
+  std::vector<float> z(n), vz(n);
+  std::vector<Vec2> goal(n);
+  std::vector<uint8_t> has_goal(n), navigates(n);
+  const PedestrianPrepareOutput out{agents.Out(0), z.data(),        vz.data(),
+                                    goal.data(),   has_goal.data(), navigates.data()};
+  PedestrianPrepareParams params;
+  params.frame = town.config.frame;
+  params.defaults = town.config.agent_defaults;
+  params.dt = town.initial.dt;
+  if (state.range(1) != 0) params.checks = AgentChecksForPreparation();
+  Backend& backend = BackendOf(BackendKind::kCpu);
+  if (backend.PreparePedestrians(params, scene, out) != 0) state.SkipWithError("refused");
+  for (auto _ : state) benchmark::DoNotOptimize(backend.PreparePedestrians(params, scene, out));
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_Prepare_Pedestrians)
+    ->Args({100000, 0})
+    ->Args({100000, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 void RegisterFor(BackendKind kind, const std::vector<int64_t>& sizes) {
   const std::string name(BackendName(kind));

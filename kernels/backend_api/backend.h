@@ -70,10 +70,13 @@ class Backend {
   // The snapshot's pedestrians made ready for the solve (pedestrian_prepare_types.h): the
   // solve's agents in the internal frame with the world's defaults, and each one's
   // preferred velocity from its behaviour (navigating agents excepted: the world steers
-  // them). Host memory in and out; the world passes a validated snapshot.
-  virtual void PreparePedestrians(const PedestrianPrepareParams& params,
-                                  const PedestrianPrepareScene& scene,
-                                  const PedestrianPrepareOutput& out) = 0;
+  // them). Host memory in and out. The world passes a snapshot whose lengths and ids it
+  // checked, and its values too unless it asks for params.checks: then the answer is how
+  // many rows the checks refused (0: every row passed; the world rejects the tick
+  // otherwise), and 0 where they are off.
+  virtual uint64_t PreparePedestrians(const PedestrianPrepareParams& params,
+                                      const PedestrianPrepareScene& scene,
+                                      const PedestrianPrepareOutput& out) = 0;
 
   // After an ORCA solve, for its first scene.count agents (the pedestrians): each one's
   // results in the caller's frame, the detectors' flags with its memory (last tick's read

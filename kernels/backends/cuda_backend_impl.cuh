@@ -59,9 +59,9 @@ class CudaBackend final : public Backend {
   // cuda_orca.cu
   void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
                  const OrcaRunOptions& options, OrcaResult* out) override;
-  void PreparePedestrians(const PedestrianPrepareParams& params,
-                          const PedestrianPrepareScene& scene,
-                          const PedestrianPrepareOutput& out) override;
+  uint64_t PreparePedestrians(const PedestrianPrepareParams& params,
+                              const PedestrianPrepareScene& scene,
+                              const PedestrianPrepareOutput& out) override;
   void MovePedestrians(const PedestrianMoveParams& params, const PedestrianMoveScene& scene,
                        const PedestrianMoveOutput& out) override;
   void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,

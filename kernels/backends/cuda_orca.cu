@@ -1,5 +1,6 @@
 // The cuda backend's ORCA step (kernels/backends/orca_pipeline.cuh): the agents sorted
 // into the neighbour grid and one per-agent solve, against the installed obstacles.
+#include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/system/cuda/execution_policy.h>
 #include <thrust/transform_reduce.h>
@@ -257,9 +258,9 @@ bool CudaBackend::PedestriansPreparedOnDeviceOnly() const {
 
 // The snapshot's columns go up in one block, the prepared ones come down in another (until
 // the state lives here, issue 37).
-void CudaBackend::PreparePedestrians(const PedestrianPrepareParams& params,
-                                     const PedestrianPrepareScene& scene,
-                                     const PedestrianPrepareOutput& out) {
+uint64_t CudaBackend::PreparePedestrians(const PedestrianPrepareParams& params,
+                                         const PedestrianPrepareScene& scene,
+                                         const PedestrianPrepareOutput& out) {
   const size_t n = scene.count;
   if (!orca_) orca_.reset(new OrcaPart);
   OrcaPart& d = *orca_;
@@ -285,7 +286,7 @@ void CudaBackend::PreparePedestrians(const PedestrianPrepareParams& params,
   }
   d.prepared_rows = d.solved_rows = d.reported_rows = d.moved_rows = 0;  // a new tick
   d.reported = d.moved = false;
-  if (n == 0) return;
+  if (n == 0) return 0;
   HostColumnIn in_columns[16];
   for (int k = 0; k < 16; ++k) {
     in_columns[k] = {in_data[k], bytes(in_data[k], k == 8 || k == 9 ? b : f)};
@@ -329,8 +330,17 @@ void CudaBackend::PreparePedestrians(const PedestrianPrepareParams& params,
                                            reinterpret_cast<Vec2*>(at(12)),
                                            at(13),
                                            at(14)};
-  thrust::for_each_n(Policy(), thrust::counting_iterator<size_t>(0), n,
-                     PedestrianPrepareFunctor{params, device_scene, device_out});
+  const PedestrianPrepareFunctor prepare{params, device_scene, device_out};
+  const thrust::counting_iterator<size_t> first(0);
+  uint64_t refused = 0;
+  if (params.checks.on) {
+    // The snapshot's values checked where they are: the sum comes back (a wait for the
+    // stream), and no pass on the host reads the columns.
+    refused = thrust::transform_reduce(Policy(), first, first + n, prepare, uint64_t{0},
+                                       thrust::plus<uint64_t>());
+  } else {
+    thrust::for_each_n(Policy(), first, n, prepare);
+  }
   THRONG_CUDA_CHECK(cudaGetLastError());
   if (params.outputs_to_host) {
     HostColumnOut out_columns[15];
@@ -346,6 +356,7 @@ void CudaBackend::PreparePedestrians(const PedestrianPrepareParams& params,
   }
   d.prepared_on_device_only = !params.outputs_to_host;
   d.prepared_rows = n;
+  return refused;
 }
 
 // Each column the report reads goes up in one block (unless this tick's calls left it here),

@@ -31,14 +31,52 @@ AgentBehavior BehaviorOf(const PedestrianPrepareScene& s, size_t i, AgentBehavio
   return AgentBehavior::kArrive;
 }
 
+// Whether agent i's values pass `checks` (PedestrianChecks): every present float column in
+// its bounds, then the row's flags and behaviour, rule by rule.
+bool Passes(const PedestrianChecks& checks, const PedestrianPrepareScene& s, size_t i,
+            AgentBehavior world_default) {
+  const float* const columns[kPedestrianFloatColumns] = {
+      s.x,         s.y,      s.z,      s.vx,     s.vy,      s.vz,      s.radius,
+      s.max_speed, s.goal_x, s.goal_y, s.goal_z, s.pref_vx, s.pref_vy, s.pref_vz};
+  for (int k = 0; k < kPedestrianFloatColumns; ++k) {
+    if (columns[k] == nullptr) continue;
+    const float v = columns[k][i];
+    if (std::isnan(v) || v < checks.bounds[k].min || v > checks.bounds[k].max) return false;
+  }
+  const unsigned flags = s.flags != nullptr ? s.flags[i] : 0u;
+  if ((flags & ~unsigned{kSnapshotNonCooperative | kSnapshotUsesPreferredVelocity}) != 0) {
+    return false;
+  }
+  const unsigned own = s.behavior != nullptr ? s.behavior[i] : 0u;
+  if (own >= kAgentBehaviorCount) return false;
+  auto wants_a_goal = [](AgentBehavior b) {
+    return b == AgentBehavior::kArrive || b == AgentBehavior::kSeek || b == AgentBehavior::kFlee;
+  };
+  const auto own_behavior = static_cast<AgentBehavior>(own);
+  const bool asks_for_preferred = (flags & kSnapshotUsesPreferredVelocity) != 0;
+  if (asks_for_preferred &&
+      (wants_a_goal(own_behavior) || own_behavior == AgentBehavior::kNavigate)) {
+    return false;
+  }
+  const AgentBehavior behavior = BehaviorOf(s, i, world_default);
+  if (s.goal_x == nullptr && wants_a_goal(behavior)) return false;
+  // The world asks for the checks only where it has no navigation targets.
+  return behavior != AgentBehavior::kNavigate;
+}
+
 }  // namespace
 
-void ReferenceBackend::PreparePedestrians(const PedestrianPrepareParams& params,
-                                          const PedestrianPrepareScene& s,
-                                          const PedestrianPrepareOutput& out) {
+uint64_t ReferenceBackend::PreparePedestrians(const PedestrianPrepareParams& params,
+                                              const PedestrianPrepareScene& s,
+                                              const PedestrianPrepareOutput& out) {
   const AgentDefaults& defaults = params.defaults;
   const double dt = params.dt;
+  uint64_t refused = 0;
   for (size_t i = 0; i < s.count; ++i) {
+    if (params.checks.on && !Passes(params.checks, s, i, defaults.behavior)) {
+      ++refused;  // not prepared: its values never reach the steering
+      continue;
+    }
     float p[3], v[3];
     FromCaller(params.frame, s.x[i], s.y[i], Value(s.z, i, 0.f), p);
     FromCaller(params.frame, Value(s.vx, i, 0.f), Value(s.vy, i, 0.f), Value(s.vz, i, 0.f), v);
@@ -93,6 +131,7 @@ void ReferenceBackend::PreparePedestrians(const PedestrianPrepareParams& params,
     out.agents.pref_vx[i] = static_cast<float>(preferred.x);
     out.agents.pref_vy[i] = static_cast<float>(preferred.y);
   }
+  return refused;
 }
 
 }  // namespace throng::reference

@@ -19,9 +19,9 @@ class ReferenceBackend final : public HostMemoryBackend {
   void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
                  const OrcaRunOptions& options, OrcaResult* out) override;
   // One agent after another, the behaviours in double (pedestrian_prepare_ref.cpp).
-  void PreparePedestrians(const PedestrianPrepareParams& params,
-                          const PedestrianPrepareScene& scene,
-                          const PedestrianPrepareOutput& out) override;
+  uint64_t PreparePedestrians(const PedestrianPrepareParams& params,
+                              const PedestrianPrepareScene& scene,
+                              const PedestrianPrepareOutput& out) override;
   // One agent after another, in float as the engine's positions are (pedestrian_move_ref.cpp).
   void MovePedestrians(const PedestrianMoveParams& params, const PedestrianMoveScene& scene,
                        const PedestrianMoveOutput& out) override;

@@ -30,12 +30,87 @@ THRONG_HD inline AgentBehavior ResolveBehavior(uint8_t own, uint8_t flags,
   return has_goals ? AgentBehavior::kArrive : AgentBehavior::kPreferredVelocity;
 }
 
+THRONG_HD inline bool BehaviorNeedsGoal(AgentBehavior b) {
+  return b == AgentBehavior::kArrive || b == AgentBehavior::kSeek || b == AgentBehavior::kFlee;
+}
+
+// The scene's float columns in PedestrianFloatColumn order (absent ones null).
+THRONG_HD inline void PedestrianFloatColumns(const PedestrianPrepareScene& in,
+                                             const float* columns[kPedestrianFloatColumns]) {
+  columns[kPedestrianX] = in.x;
+  columns[kPedestrianY] = in.y;
+  columns[kPedestrianZ] = in.z;
+  columns[kPedestrianVx] = in.vx;
+  columns[kPedestrianVy] = in.vy;
+  columns[kPedestrianVz] = in.vz;
+  columns[kPedestrianRadius] = in.radius;
+  columns[kPedestrianMaxSpeed] = in.max_speed;
+  columns[kPedestrianGoalX] = in.goal_x;
+  columns[kPedestrianGoalY] = in.goal_y;
+  columns[kPedestrianGoalZ] = in.goal_z;
+  columns[kPedestrianPrefVx] = in.pref_vx;
+  columns[kPedestrianPrefVy] = in.pref_vy;
+  columns[kPedestrianPrefVz] = in.pref_vz;
+}
+
+// Whether row i's present float values lie within their bounds (a NaN in none).
+THRONG_HD inline bool RowValuesWithin(const PedestrianChecks& checks,
+                                      const PedestrianPrepareScene& in, size_t i) {
+  const float* columns[kPedestrianFloatColumns];
+  PedestrianFloatColumns(in, columns);
+  bool within = true;
+  for (int k = 0; k < kPedestrianFloatColumns; ++k) {
+    if (columns[k] == nullptr) continue;
+    const float v = columns[k][i];
+    within = within & (v >= checks.bounds[k].min) & (v <= checks.bounds[k].max);
+  }
+  return within;
+}
+
+// Whether row i's flags and behaviour pass (PedestrianChecks: known flag bits, a known
+// behaviour, arrive, seek, flee or navigate never with the "uses preferred velocity" flag,
+// a behaviour that needs goals only with them, and no navigation), the world's default
+// behaviour `world_default`.
+THRONG_HD inline bool RowRulesPass(const PedestrianPrepareScene& in, size_t i,
+                                   AgentBehavior world_default) {
+  constexpr uint8_t kKnown = kSnapshotNonCooperative | kSnapshotUsesPreferredVelocity;
+  const uint8_t flags = ColumnOr<uint8_t>(in.flags, i, 0);
+  const uint8_t own_value = ColumnOr<uint8_t>(in.behavior, i, 0);
+  if ((flags & ~kKnown) != 0 || own_value >= kAgentBehaviorCount) return false;
+  const auto own = static_cast<AgentBehavior>(own_value);
+  if ((BehaviorNeedsGoal(own) || own == AgentBehavior::kNavigate) &&
+      (flags & kSnapshotUsesPreferredVelocity) != 0) {
+    return false;
+  }
+  const bool has_goals = in.goal_x != nullptr;
+  const AgentBehavior behavior = ResolveBehavior(own_value, flags, world_default, has_goals);
+  if (!has_goals && BehaviorNeedsGoal(behavior)) return false;
+  return behavior != AgentBehavior::kNavigate;
+}
+
 struct PedestrianPrepareFunctor {
   PedestrianPrepareParams params;
   PedestrianPrepareScene in;
   PedestrianPrepareOutput out;
 
-  THRONG_HD void operator()(size_t i) const {
+  // Prepares row i and answers 0, or answers 1 where params.checks refuse its values and
+  // writes nothing for it (the world rejects the tick; values the checks refuse never
+  // reach the steering).
+  THRONG_HD uint32_t operator()(size_t i) const { return Row(i, /*values_within=*/false); }
+
+  // As operator(), where `values_within` may say that the caller has found row i's float
+  // values within their bounds already (the cpu checks them a block of rows at a time,
+  // each column in a loop the compiler vectorises).
+  THRONG_HD uint32_t Row(size_t i, bool values_within) const {
+    if (params.checks.on && !((values_within || RowValuesWithin(params.checks, in, i)) &&
+                              RowRulesPass(in, i, params.defaults.behavior))) {
+      return 1u;
+    }
+    Prepare(i);
+    return 0u;
+  }
+
+  THRONG_HD void Prepare(size_t i) const {
     const Frame frame = params.frame;
     const AgentDefaults& ad = params.defaults;
     const Vec3 p = frame.ToInternal({in.x[i], in.y[i], ColumnOr(in.z, i, 0.f)});

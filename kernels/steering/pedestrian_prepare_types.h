@@ -46,6 +46,45 @@ struct AgentDefaults {
   AgentBehavior behavior = AgentBehavior::kByColumns;  // for agents without a behavior value
 };
 
+// The float columns of PedestrianPrepareScene, in its order: what PedestrianChecks::bounds
+// holds a range for.
+enum PedestrianFloatColumn : int {
+  kPedestrianX,
+  kPedestrianY,
+  kPedestrianZ,
+  kPedestrianVx,
+  kPedestrianVy,
+  kPedestrianVz,
+  kPedestrianRadius,
+  kPedestrianMaxSpeed,
+  kPedestrianGoalX,
+  kPedestrianGoalY,
+  kPedestrianGoalZ,
+  kPedestrianPrefVx,
+  kPedestrianPrefVy,
+  kPedestrianPrefVz,
+  kPedestrianFloatColumns,
+};
+
+// The values a float column allows: finite and within [min, max] (a NaN is in no range).
+struct ColumnBounds {
+  float min = 0.f, max = 0.f;
+};
+
+// The checks of the snapshot's agent values that the preparation runs where the columns
+// are (docs/WORLD.md, "Validation"), so that no pass on the host reads them: each present
+// float column within its table rule (kernels/world/column_tables.h) and each row's flags
+// and behaviour as the host's checks take them (known flag bits; a known behaviour; arrive,
+// seek or flee only with goals, and never with the "uses preferred velocity" flag;
+// navigate never: the world asks for these checks only where it has no navigation
+// targets). The host checks the rest: lengths, ids, targets. A row refused here is one the
+// host's checks refuse too; they then name the first offender. A refused row is not
+// prepared (its outputs are left as they were): its values never reach the steering.
+struct PedestrianChecks {
+  bool on = false;
+  ColumnBounds bounds[kPedestrianFloatColumns];  // PedestrianFloatColumn order
+};
+
 struct PedestrianPrepareParams {
   Frame frame;  // the caller's
   AgentDefaults defaults;
@@ -58,9 +97,11 @@ struct PedestrianPrepareParams {
   // there (ColumnSource::kThisTick: the solve, the report, the move). A backend with memory
   // of its own then leaves the host's as they were; the cpu and the reference write them.
   bool outputs_to_host = true;
+  PedestrianChecks checks;  // off: the snapshot was checked on the host
 };
 
-// The snapshot's agent columns (the caller's frame), validated. An optional column that
+// The snapshot's agent columns (the caller's frame), validated (on the host, or by
+// PedestrianPrepareParams::checks on the way in). An optional column that
 // the snapshot leaves out is a null pointer; x and y are always there, and goal_y is
 // there exactly when goal_x is.
 struct PedestrianPrepareScene {

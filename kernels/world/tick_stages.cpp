@@ -22,10 +22,14 @@ double StageMsSum(const TickStats& stats) {
 void ValidateAndGather(TickContext& c) {
   // The pedestrians the last tick left on the backend only are the world's own, moved from
   // a checked state (World::Advance bounds how many ticks pass so).
-  ValidateSnapshot(c.config, c.snapshot, c.has_state, c.last_tick,
-                   /*agents_checked=*/c.snapshot_on_backend && c.w.state_on_backend_only,
+  // The agents' values are checked by the backend's preparation, which reads them anyway
+  // (no pass on the host), except where navigation reads them on the host first.
+  const bool agents_checked = c.snapshot_on_backend && c.w.state_on_backend_only;
+  c.agent_values_on_backend = !agents_checked && c.config.navigation_targets.empty();
+  ValidateSnapshot(c.config, c.snapshot, c.has_state, c.last_tick, agents_checked,
                    /*vehicles_checked=*/c.snapshot_on_backend && c.w.vehicle_state_on_backend_only,
-                   /*forward_checked=*/c.snapshot_on_backend && c.w.forward_state_on_backend_only);
+                   /*forward_checked=*/c.snapshot_on_backend && c.w.forward_state_on_backend_only,
+                   c.agent_values_on_backend);
   // Other ids than the kept ones are gathered from the kept rows on the host.
   if ((c.w.memory_on_backend_only && !c.w.memory.KeepsAgents(c.snapshot.agents.id)) ||
       (c.w.vehicle_memory_on_backend_only && !c.w.memory.KeepsVehicles(c.snapshot.vehicles.id))) {
@@ -42,7 +46,8 @@ void ValidateAndGather(TickContext& c) {
 void Pedestrians(TickContext& c) {
   PrepareCrowdFields(c.config, c.snapshot, c.w);
   PreparePedestrians(c.config, c.snapshot,
-                     c.snapshot_on_backend ? ColumnSource::kLastTick : ColumnSource::kHost, c.w);
+                     c.snapshot_on_backend ? ColumnSource::kLastTick : ColumnSource::kHost,
+                     c.agent_values_on_backend, c.w);
 }
 
 void Vehicles(TickContext& c) {

@@ -49,6 +49,9 @@ struct TickContext {
   // before its last): they stay on the backend where the world has no host stage that reads
   // them (no navigation targets).
   bool keep_on_backend = false;
+  // The validation left the agents' values to the backend's preparation (ValidateSnapshot's
+  // agent_values_on_backend).
+  bool agent_values_on_backend = false;
   // What this tick left on the backend only (Internals::memory_on_backend_only and
   // state_on_backend_only once it commits).
   bool memory_left_on_backend = false;

@@ -55,11 +55,11 @@ void TimedBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agent
   inner_->SolveOrca(params, agents, options, out);
 }
 
-void TimedBackend::PreparePedestrians(const PedestrianPrepareParams& params,
-                                      const PedestrianPrepareScene& scene,
-                                      const PedestrianPrepareOutput& out) {
+uint64_t TimedBackend::PreparePedestrians(const PedestrianPrepareParams& params,
+                                          const PedestrianPrepareScene& scene,
+                                          const PedestrianPrepareOutput& out) {
   CallTimer timer(this, BackendCall::kPreparePedestrians);
-  inner_->PreparePedestrians(params, scene, out);
+  return inner_->PreparePedestrians(params, scene, out);
 }
 
 void TimedBackend::PrepareVehicles(const VehiclePrepareParams& params,

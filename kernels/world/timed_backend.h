@@ -29,9 +29,9 @@ class TimedBackend final : public Backend {
   void SetObstacles(const std::vector<Polygon>& polygons) override;
   void SolveOrca(const OrcaParams& params, const AgentColumns& agents,
                  const OrcaRunOptions& options, OrcaResult* out) override;
-  void PreparePedestrians(const PedestrianPrepareParams& params,
-                          const PedestrianPrepareScene& scene,
-                          const PedestrianPrepareOutput& out) override;
+  uint64_t PreparePedestrians(const PedestrianPrepareParams& params,
+                              const PedestrianPrepareScene& scene,
+                              const PedestrianPrepareOutput& out) override;
   void MovePedestrians(const PedestrianMoveParams& params, const PedestrianMoveScene& scene,
                        const PedestrianMoveOutput& out) override;
   void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,

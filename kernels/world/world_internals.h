@@ -122,8 +122,10 @@ inline float Or(const std::vector<float>& column, size_t i, float fallback) {
 void PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, World::Internals& w);
 // Pedestrians in the internal frame, with their preferred velocities (behaviours).
 // `columns`: kLastTick when `s` is the state the last tick left on the backend.
+// `check_values`: the backend checks the agents' values on the way (ValidateSnapshot left
+// them to it); a refusal throws std::invalid_argument naming the first offender.
 void PreparePedestrians(const WorldConfig& config, const Snapshot& s, ColumnSource columns,
-                        World::Internals& w);
+                        bool check_values, World::Internals& w);
 // Vehicles: spline following, and their bodies for the stages after it.
 // `columns`: kLastTick when `s` is the state the last tick left on the backend.
 // `results_to_host` false: no host stage reads this tick's vehicle results (an Advance's

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <iterator>
 #include <limits>
+#include <stdexcept>
 #include <string_view>
 
 #include "kernels/math/ring.h"
@@ -11,6 +12,7 @@
 #include "kernels/steering/steering.cuh"
 #include "kernels/vehicles/spline.cuh"
 #include "kernels/world/world_internals.h"
+#include "kernels/world/world_validate.h"
 
 namespace throng {
 namespace {
@@ -113,7 +115,7 @@ void PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, World::Int
 // Pedestrians in the internal frame, with their preferred velocities (behaviours), on the
 // backend; then the navigating ones steered along their fields here, where the fields are.
 void PreparePedestrians(const WorldConfig& config, const Snapshot& s, ColumnSource columns,
-                        World::Internals& w) {
+                        bool check_values, World::Internals& w) {
   const AgentSnapshot& a = s.agents;
   const size_t n = a.size();
   AgentColumns& oa = w.orca_agents;
@@ -147,8 +149,22 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, ColumnSour
   // (below); the tick's other calls read them on the backend (the forward agents' fans
   // too: their bodies).
   const bool to_host = !config.navigation_targets.empty();
-  w.backend->PreparePedestrians({config.frame, config.agent_defaults, s.dt, columns, to_host},
-                                scene, out);
+  PedestrianPrepareParams params;
+  params.frame = config.frame;
+  params.defaults = config.agent_defaults;
+  params.dt = s.dt;
+  params.columns = columns;
+  params.outputs_to_host = to_host;
+  if (check_values) {
+    static const PedestrianChecks kChecks = AgentChecksForPreparation();
+    params.checks = kChecks;
+  }
+  if (w.backend->PreparePedestrians(params, scene, out) > 0) {
+    // Refused: the host's checks name the first offender (nothing the tick keeps has
+    // changed yet: the preparation's columns are replaced by every tick, committed or not).
+    ValidateAgents(config, a);
+    throw std::logic_error("PreparePedestrians refused agents that the host's checks accept");
+  }
   // Only a world with navigation targets has agents that navigate (validated).
   if (config.navigation_targets.empty()) return;
   const Frame frame = config.frame;

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <type_traits>
 
 #include "kernels/input/column_checks.h"
 #include "kernels/input/first_index.h"
@@ -160,7 +162,21 @@ constexpr int AgentColumnsCheckedByHand() {
   return count;
 }
 static_assert(AgentColumnsCheckedByHand() == 3,
-              "a new agent column checked by hand: add its check to AgentsPassAtOnce");
+              "a new agent column checked by hand: add its check to AgentsPassAtOnce and to "
+              "the preparation's (RowRulesPass, and the reference's)");
+
+// The float columns the backend's preparation reads, by their names in the table, in
+// PedestrianFloatColumn order: it checks their values (AgentChecksForPreparation).
+constexpr const char* kPreparedFloatColumns[kPedestrianFloatColumns] = {
+    "x",         "y",      "z",      "vx",     "vy",      "vz",      "radius",
+    "max_speed", "goal_x", "goal_y", "goal_z", "pref_vx", "pref_vy", "pref_vz"};
+
+bool PreparationReads(const char* column) {
+  for (const char* name : kPreparedFloatColumns) {
+    if (std::string_view(name) == column) return true;
+  }
+  return false;
+}
 
 bool AgentsPassAtOnce(const WorldConfig& config, const AgentSnapshot& a) {
   const size_t n = a.size();
@@ -196,6 +212,32 @@ bool AgentsPassAtOnce(const WorldConfig& config, const AgentSnapshot& a) {
     }
     return true;
   });
+}
+
+// What the host checks of the agents when the backend's preparation checks the values it
+// reads: every present column's length, the columns that come in pairs, the values of any
+// ruled float column the preparation does not read (none today), and ids strictly
+// increasing (unique without a sort). False where one of them fails or is in doubt (ids
+// out of order): then every check runs one by one.
+bool AgentShapePasses(const AgentSnapshot& a) {
+  const size_t n = a.size();
+  bool lengths_right = true;
+  std::vector<ValueRange> unread;
+  VisitAgentColumns(a, [&](const ColumnInfo& column, const auto& values) {
+    if (column.need == ColumnNeed::kOptional && values.empty()) return;
+    lengths_right = lengths_right && values.size() == n;
+    if constexpr (std::is_same_v<std::decay_t<decltype(values)>, std::vector<float>>) {
+      ValueRange range;
+      if (!PreparationReads(column.name) && RangeOfRule(column.rule, values.data(), &range)) {
+        unread.push_back(range);
+      }
+    }
+  });
+  if (!lengths_right) return false;
+  if (a.goal_x.empty() != a.goal_y.empty() || a.pref_vx.empty() != a.pref_vy.empty()) return false;
+  if (!unread.empty() && !AllInRange(unread.data(), unread.size(), n)) return false;
+  return std::adjacent_find(a.id.begin(), a.id.end(),
+                            [](uint32_t lo, uint32_t hi) { return !(lo < hi); }) == a.id.end();
 }
 
 void ValidateVehicleSnapshot(const WorldConfig& config, const VehicleSnapshot& v) {
@@ -399,9 +441,39 @@ void ValidateTimeStep(float dt) {
   if (!(dt >= kMinSeconds && dt <= 10.f)) Reject("dt: must be within [0.001, 10] s");
 }
 
+void ValidateAgents(const WorldConfig& config, const AgentSnapshot& agents) {
+  ValidateAgentSnapshot(agents);
+  ValidateBehaviors(agents, config.agent_defaults.behavior);
+  ValidateTargets(config, agents);
+}
+
+PedestrianChecks AgentChecksForPreparation() {
+  PedestrianChecks checks;
+  checks.on = true;
+  int found = 0;
+  const AgentSnapshot none;
+  VisitAgentColumns(none, [&](const ColumnInfo& column, const auto& values) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(values)>, std::vector<float>>) {
+      ValueRange range;
+      if (!RangeOfRule(column.rule, nullptr, &range)) return;
+      for (int k = 0; k < kPedestrianFloatColumns; ++k) {
+        if (std::string_view(kPreparedFloatColumns[k]) != column.name) continue;
+        checks.bounds[k] = {range.min, range.max};
+        ++found;
+      }
+    }
+  });
+  // Each column the preparation reads has its rule in the table: one renamed in one place
+  // only would go unchecked.
+  if (found != kPedestrianFloatColumns) {
+    throw std::logic_error("the agents' column table and the preparation's columns differ");
+  }
+  return checks;
+}
+
 void ValidateSnapshot(const WorldConfig& config, const Snapshot& s, bool has_last_tick,
                       uint64_t last_tick, bool agents_checked, bool vehicles_checked,
-                      bool forward_checked) {
+                      bool forward_checked, bool agent_values_on_backend) {
   if (s.tick > kMaxTick) {
     Reject("tick: " + std::to_string(s.tick) + " is beyond the limit of " +
            std::to_string(kMaxTick) + " (2^53)");
@@ -411,10 +483,11 @@ void ValidateSnapshot(const WorldConfig& config, const Snapshot& s, bool has_las
            std::to_string(last_tick));
   }
   ValidateTimeStep(s.dt);
-  if (!agents_checked && !AgentsPassAtOnce(config, s.agents)) {
-    ValidateAgentSnapshot(s.agents);
-    ValidateBehaviors(s.agents, config.agent_defaults.behavior);
-    ValidateTargets(config, s.agents);
+  if (!agents_checked) {
+    const bool pass = agent_values_on_backend && config.navigation_targets.empty()
+                          ? AgentShapePasses(s.agents)
+                          : AgentsPassAtOnce(config, s.agents);
+    if (!pass) ValidateAgents(config, s.agents);
   }
   if (!vehicles_checked) ValidateVehicleSnapshot(config, s.vehicles);
   if (!forward_checked) ValidateForwardSnapshot(config, s.forward);

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "kernels/steering/pedestrian_prepare_types.h"
 #include "kernels/world/world_types.h"
 
 namespace throng {
@@ -21,8 +22,20 @@ void ValidateTimeStep(float dt);
 // world's own state (an Advance tick: checked when they came in, then moved by the world,
 // ColumnSource::kLastTick), and are not checked again; `vehicles_checked` and
 // `forward_checked` likewise for the vehicles and the forward agents.
+// `agent_values_on_backend`: the agents' values are left to the backend's preparation
+// (AgentChecksForPreparation), which reads them anyway; here only their lengths, ids and
+// the columns that come in pairs, unless one of those fails (then every agent check, which
+// names the first offender). Only for a world without navigation targets.
 void ValidateSnapshot(const WorldConfig& config, const Snapshot& snapshot, bool has_last_tick,
                       uint64_t last_tick, bool agents_checked = false,
-                      bool vehicles_checked = false, bool forward_checked = false);
+                      bool vehicles_checked = false, bool forward_checked = false,
+                      bool agent_values_on_backend = false);
+
+// Every check of the agents' columns, one by one: the first offender named.
+void ValidateAgents(const WorldConfig& config, const AgentSnapshot& agents);
+
+// The checks of the agents' values that the backend's preparation runs (PedestrianChecks,
+// on): each float column's bounds from its rule in the column table.
+PedestrianChecks AgentChecksForPreparation();
 
 }  // namespace throng

@@ -23,10 +23,10 @@ class CpuForwardingBackend : public Backend {
                  const OrcaRunOptions& options, OrcaResult* out) override {
     cpu_.SolveOrca(params, agents, options, out);
   }
-  void PreparePedestrians(const PedestrianPrepareParams& params,
-                          const PedestrianPrepareScene& scene,
-                          const PedestrianPrepareOutput& out) override {
-    cpu_.PreparePedestrians(params, scene, out);
+  uint64_t PreparePedestrians(const PedestrianPrepareParams& params,
+                              const PedestrianPrepareScene& scene,
+                              const PedestrianPrepareOutput& out) override {
+    return cpu_.PreparePedestrians(params, scene, out);
   }
   PedestrianSums ReportPedestrians(const PedestrianReportParams& params,
                                    const PedestrianReportScene& scene,

@@ -6,11 +6,13 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <vector>
 
 #include "kernels/backends/backend.h"
 #include "kernels/steering/pedestrian_prepare_types.h"
+#include "kernels/world/world_validate.h"
 #include "tests/backends/backend_param.h"
 
 namespace throng {
@@ -247,6 +249,89 @@ TEST_P(PedestrianPrepareTest, RaisesAScriptedAgentsMaxSpeedToItsOwn) {
   EXPECT_EQ(out.pref_vy[0], 4.f);
   EXPECT_EQ(out.max_speed[1], 1.f);
   EXPECT_EQ(out.pref_vx[1], 0.f);  // no goals, no preferred velocity: stands
+}
+
+// PedestrianChecks: every backend refuses exactly the rows with a fault, as the reference
+// does (its own checks, written from the rules), and prepares the rows that pass as it does
+// with the checks off.
+TEST_P(PedestrianPrepareTest, RefusesTheRowsTheChecksRefuseAsTheReferenceDoes) {
+  const size_t n = 5000;  // past the cpu's one-thread passes
+  auto backend = CreateBackend(GetParam());
+  auto reference = CreateBackend(BackendKind::kReference);
+  Columns c = MakeColumns(n, /*full=*/true, 7u);
+  // Every row passes: arrive at its goal, no flag that contradicts it.
+  for (size_t i = 0; i < n; ++i) {
+    c.behavior[i] = static_cast<uint8_t>(AgentBehavior::kArrive);
+    c.flags[i] &= kSnapshotNonCooperative;
+  }
+  PedestrianPrepareParams params;
+  params.dt = 0.1f;
+  params.checks = AgentChecksForPreparation();
+  auto refused = [&](Backend& b, const Columns& columns, PedestrianPrepareParams p) {
+    Prepared out(n);
+    return b.PreparePedestrians(p, columns.Scene(), out.View());
+  };
+  EXPECT_EQ(refused(*backend, c, params), 0u);
+  EXPECT_EQ(refused(*reference, c, params), 0u);
+  // One fault a row, late rows (the last thread's slice on the cpu).
+  struct Fault {
+    size_t row;
+    std::function<void(Columns&, size_t)> apply;
+  };
+  const Fault faults[] = {
+      {4001, [](Columns& k, size_t i) { k.x[i] = NAN; }},
+      {4003, [](Columns& k, size_t i) { k.y[i] = 3e6f; }},
+      {4005, [](Columns& k, size_t i) { k.vz[i] = -INFINITY; }},
+      {4007, [](Columns& k, size_t i) { k.radius[i] = 0.f; }},
+      {4009, [](Columns& k, size_t i) { k.max_speed[i] = 1e-4f; }},
+      {4011, [](Columns& k, size_t i) { k.goal_z[i] = 5e6f; }},
+      {4013, [](Columns& k, size_t i) { k.pref_vy[i] = 3000.f; }},
+      {4015, [](Columns& k, size_t i) { k.flags[i] = 4; }},
+      {4017, [](Columns& k, size_t i) { k.behavior[i] = 9; }},
+      {4019,
+       [](Columns& k, size_t i) {
+         k.behavior[i] = static_cast<uint8_t>(AgentBehavior::kSeek);
+         k.flags[i] = kSnapshotUsesPreferredVelocity;
+       }},
+      {4021, [](Columns& k,
+                size_t i) { k.behavior[i] = static_cast<uint8_t>(AgentBehavior::kNavigate); }},
+  };
+  Columns bad = c;
+  for (const Fault& f : faults) {
+    Columns one = c;
+    f.apply(one, f.row);
+    SCOPED_TRACE(::testing::Message() << "row " << f.row);
+    EXPECT_EQ(refused(*backend, one, params), 1u);
+    EXPECT_EQ(refused(*reference, one, params), 1u);
+    f.apply(bad, f.row);
+  }
+  const uint64_t all = sizeof faults / sizeof faults[0];
+  EXPECT_EQ(refused(*backend, bad, params), all);
+  EXPECT_EQ(refused(*reference, bad, params), all);
+  // Without goals, arriving is a fault of every row but those told to use their
+  // preferred velocity.
+  Columns no_goals = c;
+  no_goals.goal_x.clear();
+  no_goals.goal_y.clear();
+  no_goals.goal_z.clear();
+  for (size_t i = 0; i < n; ++i) {
+    if (i != 4999) no_goals.behavior[i] = static_cast<uint8_t>(AgentBehavior::kByColumns);
+  }
+  EXPECT_EQ(refused(*backend, no_goals, params), 1u);
+  EXPECT_EQ(refused(*reference, no_goals, params), 1u);
+  params.defaults.behavior = AgentBehavior::kFlee;  // the world's default needs goals too
+  EXPECT_EQ(refused(*backend, no_goals, params), n);
+  params.defaults.behavior = AgentBehavior::kByColumns;
+
+  // The answers do not depend on the checks.
+  Prepared on(n), off(n);
+  backend->PreparePedestrians(params, c.Scene(), on.View());
+  PedestrianPrepareParams unchecked = params;
+  unchecked.checks = {};
+  EXPECT_EQ(backend->PreparePedestrians(unchecked, bad.Scene(), off.View()), 0u);
+  backend->PreparePedestrians(unchecked, c.Scene(), off.View());
+  EXPECT_TRUE(SameBits(on.px, off.px) && SameBits(on.pref_vx, off.pref_vx) &&
+              SameBits(on.pref_vy, off.pref_vy) && SameBits(on.max_speed, off.max_speed));
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, PedestrianPrepareTest,

@@ -27,9 +27,9 @@ class ChainCheckBackend : public CpuForwardingBackend {
   // How many times the world brought home what was kept on the backend only.
   int fetches() const { return fetches_; }
 
-  void PreparePedestrians(const PedestrianPrepareParams& params,
-                          const PedestrianPrepareScene& scene,
-                          const PedestrianPrepareOutput& out) override {
+  uint64_t PreparePedestrians(const PedestrianPrepareParams& params,
+                              const PedestrianPrepareScene& scene,
+                              const PedestrianPrepareOutput& out) override {
     const size_t n = scene.count;
     const float* const moved[6] = {scene.x, scene.y, scene.z, scene.vx, scene.vy, scene.vz};
     const void* const rest[10] = {scene.radius,  scene.max_speed, scene.flags,  scene.behavior,
@@ -62,7 +62,7 @@ class ChainCheckBackend : public CpuForwardingBackend {
       for (int k = 0; k < 6; ++k) *device_moved[k] = Kept<float>(kKeptState[k]);
     }
     reported_ = moved_ = false;  // a new tick
-    cpu_.PreparePedestrians(params, device, out);
+    const uint64_t refused = cpu_.PreparePedestrians(params, device, out);
     for (int k = 0; k < 10; ++k) {
       const std::string name = "prepare.in." + std::to_string(k);
       if (rest[k] == nullptr) {
@@ -85,6 +85,7 @@ class ChainCheckBackend : public CpuForwardingBackend {
       Poison("prepare.has_goal", out.has_goal, n);
       Poison("prepare.navigates", out.navigates, n);
     }
+    return refused;
   }
 
   void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,

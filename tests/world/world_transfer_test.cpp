@@ -34,9 +34,9 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
   // A device copies the columns the snapshot has (a null column takes nothing) in, and
   // every prepared column out; none in when they are the last tick's (kLastTick) and the
   // last preparation had the same columns.
-  void PreparePedestrians(const PedestrianPrepareParams& params,
-                          const PedestrianPrepareScene& scene,
-                          const PedestrianPrepareOutput& out) override {
+  uint64_t PreparePedestrians(const PedestrianPrepareParams& params,
+                              const PedestrianPrepareScene& scene,
+                              const PedestrianPrepareOutput& out) override {
     const void* floats[] = {scene.x,       scene.y,      scene.z,      scene.vx,
                             scene.vy,      scene.vz,     scene.radius, scene.max_speed,
                             scene.goal_x,  scene.goal_y, scene.goal_z, scene.pref_vx,
@@ -60,7 +60,7 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
       if (column != nullptr && !last_tick) copied_.to_backend += scene.count;
     }
     if (params.outputs_to_host) copied_.to_host += scene.count * kPrepareBytesOut;
-    cpu_.PreparePedestrians(params, scene, out);
+    return cpu_.PreparePedestrians(params, scene, out);
   }
   void MovePedestrians(const PedestrianMoveParams& params, const PedestrianMoveScene& scene,
                        const PedestrianMoveOutput& out) override {
