@@ -270,24 +270,7 @@ void BM_Prepare_Pedestrians(benchmark::State& state) {
   const scenarios::Scenario& town = Town(static_cast<size_t>(state.range(0)));
   const AgentSnapshot& a = town.initial.agents;
   const size_t n = a.size();
-  auto optional = [](const auto& column) { return column.empty() ? nullptr : column.data(); };
-  const PedestrianPrepareScene scene{a.x.data(),
-                                     a.y.data(),
-                                     optional(a.z),
-                                     optional(a.vx),
-                                     optional(a.vy),
-                                     optional(a.vz),
-                                     optional(a.radius),
-                                     optional(a.max_speed),
-                                     optional(a.flags),
-                                     optional(a.behavior),
-                                     optional(a.goal_x),
-                                     optional(a.goal_y),
-                                     optional(a.goal_z),
-                                     optional(a.pref_vx),
-                                     optional(a.pref_vy),
-                                     optional(a.pref_vz),
-                                     n};
+  const PedestrianPrepareScene scene = PedestrianSceneOf(a);
   AgentColumns agents;
   agents.Resize(n);
   std::vector<float> z(n), vz(n);

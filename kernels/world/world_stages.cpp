@@ -125,24 +125,7 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, ColumnSour
   w.navigates.resize(n);
   w.z.resize(n);
   w.vz.resize(n);
-  auto optional = [](const auto& column) { return column.empty() ? nullptr : column.data(); };
-  const PedestrianPrepareScene scene{a.x.data(),
-                                     a.y.data(),
-                                     optional(a.z),
-                                     optional(a.vx),
-                                     optional(a.vy),
-                                     optional(a.vz),
-                                     optional(a.radius),
-                                     optional(a.max_speed),
-                                     optional(a.flags),
-                                     optional(a.behavior),
-                                     optional(a.goal_x),
-                                     optional(a.goal_y),
-                                     optional(a.goal_z),
-                                     optional(a.pref_vx),
-                                     optional(a.pref_vy),
-                                     optional(a.pref_vz),
-                                     n};
+  const PedestrianPrepareScene scene = PedestrianSceneOf(a);
   const PedestrianPrepareOutput out{oa.Out(0),     w.z.data(),        w.vz.data(),
                                     w.goal.data(), w.has_goal.data(), w.navigates.data()};
   // The prepared columns come back only for the host stage that reads them, navigation

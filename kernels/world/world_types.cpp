@@ -34,6 +34,27 @@ AgentBehavior EffectiveBehavior(const AgentSnapshot& a, size_t i, AgentBehavior 
                          world_default, a.has_goals());
 }
 
+PedestrianPrepareScene PedestrianSceneOf(const AgentSnapshot& a) {
+  auto optional = [](const auto& column) { return column.empty() ? nullptr : column.data(); };
+  return {a.x.data(),
+          a.y.data(),
+          optional(a.z),
+          optional(a.vx),
+          optional(a.vy),
+          optional(a.vz),
+          optional(a.radius),
+          optional(a.max_speed),
+          optional(a.flags),
+          optional(a.behavior),
+          optional(a.goal_x),
+          optional(a.goal_y),
+          optional(a.goal_z),
+          optional(a.pref_vx),
+          optional(a.pref_vy),
+          optional(a.pref_vz),
+          a.size()};
+}
+
 double TickStats::total_ms() const {
   double sum = 0;
   for (double ms : stage_ms) sum += ms;

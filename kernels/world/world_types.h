@@ -127,6 +127,10 @@ struct VehicleSnapshot {
 // columns (goals: arrive; none: preferred velocity). Values are validated beforehand.
 AgentBehavior EffectiveBehavior(const AgentSnapshot& agents, size_t i, AgentBehavior world_default);
 
+// The snapshot's pedestrian columns as the preparation reads them (an absent optional
+// column null): pointers into `agents`, valid while it is unchanged.
+PedestrianPrepareScene PedestrianSceneOf(const AgentSnapshot& agents);
+
 // Forward-moving agents (drones, birds, fish, vehicles off their lanes), one value per
 // agent in every present column (THRONG_FORWARD_COLUMNS).
 struct ForwardSnapshot {
