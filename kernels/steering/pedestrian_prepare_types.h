@@ -72,7 +72,7 @@ struct ColumnBounds {
 };
 
 // The checks of the snapshot's agent values that the preparation runs where the columns
-// are (docs/WORLD.md, "Validation"), so that no pass on the host reads them: each present
+// are (docs/WORLD.md, "Where the checks run"), so that no pass on the host reads them: each present
 // float column within its table rule (kernels/world/column_tables.h) and each row's flags
 // and behaviour as the host's checks take them (known flag bits; a known behaviour; arrive,
 // seek or flee only with goals, and never with the "uses preferred velocity" flag;

@@ -1,8 +1,9 @@
 // The agents' values are checked by the backend's preparation, which reads them anyway
 // (ValidateSnapshot's agent_values_on_backend, AgentChecksForPreparation; docs/WORLD.md,
-// "Validation"): a Step refuses every fault the host's checks refuse, placed in a late row,
-// with the host's message, on every backend, and leaves the world as it was; and the
-// preparation is asked for the checks exactly where the host leaves the values to it.
+// "Where the checks run"): a Step refuses every fault the host's checks refuse, placed in
+// a late row, with the host's message, on every backend, and leaves the world as it was;
+// and the preparation is asked for the checks exactly where the host leaves the values to
+// it.
 #include <gtest/gtest.h>
 
 #include <cmath>
