@@ -67,12 +67,14 @@ THRONG_HD inline bool RowValuesWithin(const PedestrianChecks& checks,
   return within;
 }
 
-// Whether row i's flags and behaviour pass (PedestrianChecks: known flag bits, a known
-// behaviour, arrive, seek, flee or navigate never with the "uses preferred velocity" flag,
-// a behaviour that needs goals only with them, and no navigation), the world's default
-// behaviour `world_default`.
-THRONG_HD inline bool RowRulesPass(const PedestrianPrepareScene& in, size_t i,
-                                   AgentBehavior world_default) {
+// Whether row i's flags and behaviour pass the host's rules short of navigation's
+// targets: known flag bits, a known behaviour, arrive, seek, flee or navigate never with
+// the "uses preferred velocity" flag, and a behaviour that needs goals only with them;
+// where they do, `*behavior` is the behaviour the row moves by (ResolveBehavior). The
+// host's one pass (AgentsPassAtOnce) checks a navigating row's target after it.
+THRONG_HD inline bool RowFlagsAndBehaviorPass(const PedestrianPrepareScene& in, size_t i,
+                                              AgentBehavior world_default,
+                                              AgentBehavior* behavior) {
   constexpr uint8_t kKnown = kSnapshotNonCooperative | kSnapshotUsesPreferredVelocity;
   const uint8_t flags = ColumnOr<uint8_t>(in.flags, i, 0);
   const uint8_t own_value = ColumnOr<uint8_t>(in.behavior, i, 0);
@@ -83,9 +85,17 @@ THRONG_HD inline bool RowRulesPass(const PedestrianPrepareScene& in, size_t i,
     return false;
   }
   const bool has_goals = in.goal_x != nullptr;
-  const AgentBehavior behavior = ResolveBehavior(own_value, flags, world_default, has_goals);
-  if (!has_goals && BehaviorNeedsGoal(behavior)) return false;
-  return behavior != AgentBehavior::kNavigate;
+  *behavior = ResolveBehavior(own_value, flags, world_default, has_goals);
+  return has_goals || !BehaviorNeedsGoal(*behavior);
+}
+
+// Whether row i's flags and behaviour pass PedestrianChecks: RowFlagsAndBehaviorPass, and
+// no navigation (the world asks for the checks only where it has no navigation targets).
+THRONG_HD inline bool RowRulesPass(const PedestrianPrepareScene& in, size_t i,
+                                   AgentBehavior world_default) {
+  AgentBehavior behavior = AgentBehavior::kByColumns;
+  return RowFlagsAndBehaviorPass(in, i, world_default, &behavior) &&
+         behavior != AgentBehavior::kNavigate;
 }
 
 struct PedestrianPrepareFunctor {

@@ -12,6 +12,7 @@
 #include "kernels/input/first_index.h"
 #include "kernels/input/input_limits.h"
 #include "kernels/orca/orca_validate.h"
+#include "kernels/steering/pedestrian_prepare.cuh"
 #include "kernels/vehicles/vehicle_batch.h"
 #include "kernels/world/forward_validate.h"
 
@@ -48,10 +49,6 @@ void RequireRange(const std::string& field, int v, int lo, int hi) {
     Reject(field + ": " + std::to_string(v) + " is outside [" + std::to_string(lo) + ", " +
            std::to_string(hi) + "]");
   }
-}
-
-bool NeedsGoal(AgentBehavior b) {
-  return b == AgentBehavior::kArrive || b == AgentBehavior::kSeek || b == AgentBehavior::kFlee;
 }
 
 // Navigating agents name a target of the world.
@@ -101,7 +98,7 @@ void ValidateBehaviors(const AgentSnapshot& a, AgentBehavior world_default) {
                "velocity, 5 navigate)");
       }
       const auto own = static_cast<AgentBehavior>(a.behavior[i]);
-      if ((NeedsGoal(own) || own == AgentBehavior::kNavigate) && !a.flags.empty() &&
+      if ((BehaviorNeedsGoal(own) || own == AgentBehavior::kNavigate) && !a.flags.empty() &&
           (a.flags[i] & kSnapshotUsesPreferredVelocity)) {
         Reject(ColumnAt(t, "flags", i) + ": \"uses preferred velocity\" contradicts behavior " +
                std::string(AgentBehaviorName(own)));
@@ -110,10 +107,10 @@ void ValidateBehaviors(const AgentSnapshot& a, AgentBehavior world_default) {
   }
   if (a.has_goals()) return;
   const size_t first = FirstIndexWhere(
-      n, [&](size_t i) { return NeedsGoal(EffectiveBehavior(a, i, world_default)); });
+      n, [&](size_t i) { return BehaviorNeedsGoal(EffectiveBehavior(a, i, world_default)); });
   for (size_t i = first; i < n; ++i) {
     const AgentBehavior b = EffectiveBehavior(a, i, world_default);
-    if (!NeedsGoal(b)) continue;
+    if (!BehaviorNeedsGoal(b)) continue;
     const std::string name(AgentBehaviorName(b));
     if (!a.behavior.empty() && a.behavior[i] != 0) {
       Reject(ColumnAt(t, "behavior", i) + ": " + name + " needs the goal columns");
@@ -162,8 +159,8 @@ constexpr int AgentColumnsCheckedByHand() {
   return count;
 }
 static_assert(AgentColumnsCheckedByHand() == 3,
-              "a new agent column checked by hand: add its check to AgentsPassAtOnce and to "
-              "the preparation's (RowRulesPass, and the reference's)");
+              "a new agent column checked by hand: add its check to RowFlagsAndBehaviorPass "
+              "(AgentsPassAtOnce and the preparation's checks call it) and to the reference's");
 
 // The float columns the backend's preparation reads, by their names in the table, in
 // PedestrianFloatColumn order: it checks their values (AgentChecksForPreparation).
@@ -190,27 +187,16 @@ bool AgentsPassAtOnce(const WorldConfig& config, const AgentSnapshot& a) {
   for (const NavigationTarget& g : config.navigation_targets) targets.push_back(g.id);
   std::sort(targets.begin(), targets.end());
   const AgentBehavior world_default = config.agent_defaults.behavior;
-  const bool has_goals = a.has_goals(), has_flags = !a.flags.empty();
-  const bool has_behavior = !a.behavior.empty(), has_target = !a.target.empty();
-  constexpr uint8_t kKnown = kSnapshotNonCooperative | kSnapshotUsesPreferredVelocity;
+  const bool has_target = !a.target.empty();
+  const PedestrianPrepareScene scene = PedestrianSceneOf(a);
   return AllInRangeAnd(ranges.data(), ranges.size(), n, [&](size_t i) {
     if (i + 1 < n && !(a.id[i] < a.id[i + 1])) return false;  // unique, without a sort
-    const uint8_t flags = has_flags ? a.flags[i] : 0;
-    if (flags & ~kKnown) return false;
-    const uint8_t own_value = has_behavior ? a.behavior[i] : 0;
-    if (own_value >= kAgentBehaviorCount) return false;
-    const auto own = static_cast<AgentBehavior>(own_value);
-    if ((NeedsGoal(own) || own == AgentBehavior::kNavigate) &&
-        (flags & kSnapshotUsesPreferredVelocity)) {
-      return false;
-    }
-    const AgentBehavior b = EffectiveBehavior(a, i, world_default);
-    if (!has_goals && NeedsGoal(b)) return false;
-    if (b == AgentBehavior::kNavigate &&
-        (!has_target || !std::binary_search(targets.begin(), targets.end(), a.target[i]))) {
-      return false;
-    }
-    return true;
+    // The preparation's rules for a row (its checks refuse navigation; this pass, the one
+    // checks of a world with targets, looks each navigating row's target up).
+    AgentBehavior b = AgentBehavior::kByColumns;
+    if (!RowFlagsAndBehaviorPass(scene, i, world_default, &b)) return false;
+    return b != AgentBehavior::kNavigate ||
+           (has_target && std::binary_search(targets.begin(), targets.end(), a.target[i]));
   });
 }
 
