@@ -3,7 +3,7 @@
 # folder, or of a folder missing from the list, fails the test.
 #   cmake -DSOURCE_DIR=<repository root> -P folder_rule.cmake
 cmake_minimum_required(VERSION 3.16)  # IN_LIST in script mode
-set(order math input spatial orca vehicles steering navigation detection backend_api reference
+set(order math input spatial orca vehicles steering detection navigation backend_api reference
     backends world scenarios)
 file(GLOB folders RELATIVE "${SOURCE_DIR}/kernels" "${SOURCE_DIR}/kernels/*")
 set(failures "")

@@ -12,6 +12,7 @@
 #include "kernels/backend_api/kept_vehicles.h"
 #include "kernels/detection/pedestrian_report_types.h"
 #include "kernels/input/stop_request.h"
+#include "kernels/navigation/nav_steer_types.h"
 #include "kernels/orca/orca_types.h"
 #include "kernels/steering/forward_batch.h"
 #include "kernels/steering/forward_move_types.h"
@@ -77,6 +78,14 @@ class Backend {
   virtual uint64_t PreparePedestrians(const PedestrianPrepareParams& params,
                                       const PedestrianPrepareScene& scene,
                                       const PedestrianPrepareOutput& out) = 0;
+
+  // After PreparePedestrians, in a world with navigation targets: each navigating
+  // pedestrian's preferred velocity along its target's field (docs/NAVIGATION.md;
+  // kernels/navigation/nav_steer.cuh), written where the preparation left the others
+  // (ColumnSource::kThisTick for the solve). Host memory in and out; the world's own
+  // targets, fields and checked columns, not validated again.
+  virtual void SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
+                               const NavSteerScene& scene, const NavSteerOutput& out) = 0;
 
   // After an ORCA solve, for its first scene.count agents (the pedestrians): each one's
   // results in the caller's frame, the detectors' flags with its memory (last tick's read

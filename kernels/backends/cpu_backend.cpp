@@ -25,6 +25,7 @@
 #include "kernels/backends/path_check_pipeline.cuh"
 #include "kernels/backends/spline_query_kernel.cuh"
 #include "kernels/detection/pedestrian_report.cuh"
+#include "kernels/navigation/nav_steer.cuh"
 #include "kernels/orca/orca_validate.h"
 #include "kernels/steering/forward_move.cuh"
 #include "kernels/steering/pedestrian_move.cuh"
@@ -155,6 +156,12 @@ uint64_t CpuBackend::PreparePedestrians(const PedestrianPrepareParams& params,
     for (size_t i = begin; i < end; ++i) refused += prepare.Row(i, within != 0);
   }
   return refused;
+}
+
+void CpuBackend::SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
+                                 const NavSteerScene& scene, const NavSteerOutput& out) {
+  thrust::for_each_n(Light(cpu_system::par), thrust::counting_iterator<size_t>(0), scene.count,
+                     NavSteerFunctor{params, world, scene, out});
 }
 
 void CpuBackend::MovePedestrians(const PedestrianMoveParams& params,

@@ -36,6 +36,8 @@ class CpuBackend final : public HostMemoryBackend {
   uint64_t PreparePedestrians(const PedestrianPrepareParams& params,
                               const PedestrianPrepareScene& scene,
                               const PedestrianPrepareOutput& out) override;
+  void SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
+                       const NavSteerScene& scene, const NavSteerOutput& out) override;
   void MovePedestrians(const PedestrianMoveParams& params, const PedestrianMoveScene& scene,
                        const PedestrianMoveOutput& out) override;
   PedestrianSums ReportPedestrians(const PedestrianReportParams& params,

@@ -1,5 +1,6 @@
 // The cuda backend's ORCA step (kernels/backends/orca_pipeline.cuh): the agents sorted
 // into the neighbour grid and one per-agent solve, against the installed obstacles.
+#include <thrust/for_each.h>
 #include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/system/cuda/execution_policy.h>
@@ -15,6 +16,7 @@
 #include "kernels/backends/orca_pipeline.cuh"
 #include "kernels/backends/orca_result_stats.h"
 #include "kernels/detection/pedestrian_report.cuh"
+#include "kernels/navigation/nav_steer.cuh"
 #include "kernels/orca/orca_validate.h"
 #include "kernels/steering/pedestrian_move.cuh"
 #include "kernels/steering/pedestrian_prepare.cuh"
@@ -66,6 +68,18 @@ struct CudaBackend::OrcaPart {
   size_t kept_state_at[6] = {};
   size_t kept_memory_rows = 0, kept_state_rows = 0;
   bool kept_memory_on_device_only = false, kept_state_on_device_only = false;
+  // The navigation's world (SteerNavigating), copied when the world's version is new: its
+  // targets, keys and rings, the heading table, and every field's cells in one block with a
+  // view of each (the fields, then the crowd fields); and the last call's target column.
+  DeviceVector<NavSteerTarget> nav_targets;
+  DeviceVector<NavTargetKey> nav_keys;
+  DeviceVector<Vec2> nav_rings, nav_headings;
+  DeviceVector<uint8_t> nav_cells;
+  DeviceVector<NavFieldView> nav_fields;
+  bool nav_copied = false;
+  uint64_t nav_version = 0;
+  DeviceVector<uint32_t> nav_target;
+  DeviceVector<AgentMemory> nav_memory;
 };
 
 namespace {
@@ -357,6 +371,99 @@ uint64_t CudaBackend::PreparePedestrians(const PedestrianPrepareParams& params,
   d.prepared_on_device_only = !params.outputs_to_host;
   d.prepared_rows = n;
   return refused;
+}
+
+// The world's navigation goes up when its version is new; the target column when it is not
+// the last call's; the goals and the prepared columns are read where the preparation left
+// them, and the preferred velocities written there.
+void CudaBackend::SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
+                                  const NavSteerScene& scene, const NavSteerOutput& out) {
+  const size_t n = scene.count;
+  if (n == 0) return;
+  if (!orca_ || orca_->prepared_rows != n) {
+    throw std::logic_error("SteerNavigating: " + std::to_string(n) +
+                           " pedestrians without this tick's preparation of as many");
+  }
+  OrcaPart& d = *orca_;
+  if (!d.nav_copied || d.nav_version != world.version) {
+    const size_t t = world.target_count;
+    Upload(world.targets, t, d.nav_targets);
+    Upload(world.keys, t, d.nav_keys);
+    Upload(world.rings, world.ring_points, d.nav_rings);
+    Upload(world.headings, 256, d.nav_headings);
+    std::vector<NavFieldView> views(2 * t);
+    std::vector<size_t> offsets(2 * t, 0);
+    size_t cells = 0;
+    for (size_t k = 0; k < 2 * t; ++k) {
+      views[k] = k < t ? world.fields[k] : world.crowd_fields[k - t];
+      offsets[k] = cells;
+      if (views[k].heading != nullptr) cells += views[k].spec.cells();
+    }
+    d.nav_cells.resize(cells);
+    for (size_t k = 0; k < 2 * t; ++k) {
+      if (views[k].heading == nullptr) continue;
+      const size_t bytes = views[k].spec.cells();
+      if (bytes > 0) {
+        THRONG_CUDA_CHECK(cudaMemcpyAsync(Raw(d.nav_cells) + offsets[k], views[k].heading, bytes,
+                                          cudaMemcpyHostToDevice, stream_));
+        transferred_.to_backend += bytes;
+      }
+      views[k].heading = Raw(d.nav_cells) + offsets[k];
+    }
+    Upload(views, d.nav_fields);
+    Synchronize();  // the views are this call's host memory
+    d.nav_copied = true;
+    d.nav_version = world.version;
+  }
+  if (!(params.targets == ColumnSource::kLastTick && d.nav_target.size() == n)) {
+    Upload(scene.target, n, d.nav_target);
+  }
+  const bool kept_memory = params.memory == ColumnSource::kLastTick && d.kept_memory_rows == n &&
+                           d.kept_memory.size() == n;
+  const AgentMemory* memory = nullptr;
+  if (kept_memory) {
+    memory = Raw(d.kept_memory);
+  } else if (scene.memory != nullptr) {
+    Upload(scene.memory, n, d.nav_memory);
+    memory = Raw(d.nav_memory);
+  }
+  const size_t t = world.target_count;
+  NavSteerWorld device_world = world;
+  device_world.targets = Raw(d.nav_targets);
+  device_world.keys = Raw(d.nav_keys);
+  device_world.rings = Raw(d.nav_rings);
+  device_world.headings = Raw(d.nav_headings);
+  device_world.fields = Raw(d.nav_fields);
+  device_world.crowd_fields = Raw(d.nav_fields) + t;
+  uint8_t* prepared = Raw(d.prepare_out);
+  const AgentColumnsOut agents = AgentColumnsOutAt(prepared, d.prepare_out_at);
+  const uint8_t* in_block = Raw(d.prepare_in);
+  auto goal = [&](int k) {  // the preparation's input columns 10, 11, 12: goal_x, goal_y, goal_z
+    return (d.prepare_in_present >> k) & 1u
+               ? reinterpret_cast<const float*>(in_block + d.prepare_in_at[k])
+               : nullptr;
+  };
+  const NavSteerScene device_scene{Raw(d.nav_target),
+                                   goal(10),
+                                   goal(11),
+                                   goal(12),
+                                   memory,
+                                   agents.px,
+                                   agents.py,
+                                   agents.vx,
+                                   agents.vy,
+                                   agents.max_speed,
+                                   prepared + d.prepare_out_at[kPreparedNavigates],
+                                   n};
+  thrust::for_each_n(
+      Policy(), thrust::counting_iterator<size_t>(0), n,
+      NavSteerFunctor{params, device_world, device_scene, {agents.pref_vx, agents.pref_vy}});
+  THRONG_CUDA_CHECK(cudaGetLastError());
+  if (params.outputs_to_host) {
+    Download(agents.pref_vx, n, out.pref_vx);
+    Download(agents.pref_vy, n, out.pref_vy);
+  }
+  Synchronize();
 }
 
 // Each column the report reads goes up in one block (unless this tick's calls left it here),

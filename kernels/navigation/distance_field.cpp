@@ -217,7 +217,7 @@ uint8_t EncodeNavHeading(float dx, float dy) {
   return static_cast<uint8_t>(code % kNavHeadings);
 }
 
-Vec2 NavHeadingVector(uint8_t heading) {
+const Vec2* NavHeadingTable() {
   // Built once, from double: the same table wherever it is read.
   static const std::array<Vec2, 256> kTable = [] {
     std::array<Vec2, 256> t{};
@@ -228,8 +228,10 @@ Vec2 NavHeadingVector(uint8_t heading) {
     }
     return t;
   }();
-  return kTable[heading];
+  return kTable.data();
 }
+
+Vec2 NavHeadingVector(uint8_t heading) { return NavHeadingTable()[heading]; }
 
 NavField BuildNavField(const NavCosts& c, const NavTarget& target) {
   const NavGridSpec& g = c.spec;
@@ -257,65 +259,13 @@ NavField BuildNavField(const NavCosts& c, const NavTarget& target) {
   return out;
 }
 
-namespace {
-// A blend of unit headings shorter than this share of its weights counts as a ridge: it is
-// cos 40 degrees, the blend of two headings 80 degrees apart.
-constexpr float kNavRidge = 0.766f;
-}  // namespace
-
 Vec2 NavDirectionAt(const NavField& field, Vec2 p, NavRidge ridge) {
-  const NavGridSpec& g = field.spec;
-  if (g.cells() == 0) return {0.f, 0.f};
-  const float fx = (p.x - g.origin.x) / g.cell - 0.5f, fy = (p.y - g.origin.y) / g.cell - 0.5f;
-  if (!(fx >= -0.5f && fy >= -0.5f && fx <= static_cast<float>(g.nx) - 0.5f &&
-        fy <= static_cast<float>(g.ny) - 0.5f)) {
-    return {0.f, 0.f};  // outside the grid (NaN included)
-  }
-  const auto x0 = static_cast<int32_t>(std::floor(fx)), y0 = static_cast<int32_t>(std::floor(fy));
-  const float tx = fx - static_cast<float>(x0), ty = fy - static_cast<float>(y0);
-  Vec2 sum{0.f, 0.f};
-  float weight = 0.f;  // of the cells that lead somewhere
-  float spread = 0.f;  // how far the four headings lead away from each other
-  for (int32_t j = 0; j < 2; ++j) {
-    for (int32_t i = 0; i < 2; ++i) {
-      const int32_t ix = x0 + i, iy = y0 + j;
-      if (ix < 0 || iy < 0 || ix >= g.nx || iy >= g.ny) continue;
-      const uint8_t h = field.heading[g.Index(ix, iy)];
-      if (h == kNavNoHeading) continue;
-      const float w = (i ? tx : 1.f - tx) * (j ? ty : 1.f - ty);
-      const Vec2 v = NavHeadingVector(h);
-      sum = sum + v * w;
-      weight += w;
-      spread += (i ? v.x : -v.x) + (j ? v.y : -v.y);
-    }
-  }
-  const float len = Length(sum);
-  // Headings that part (a ridge of the field, where the way round an obstacle splits) nearly
-  // cancel: the blend points along the ridge, and a walker follows it to its end (from the
-  // middle of a U-shaped trap, 28.2 m where the way is 25.4 m). The cell that holds p picks
-  // a side instead. Headings that meet (where ways merge) cancel too, but there the blend
-  // leads where they meet, which is where the walker should go. Where nothing is left of
-  // the blend at all, the cell that holds p too.
-  const bool ridge_here =
-      ridge == NavRidge::kPickSide && spread > 0.f && !(len > kNavRidge * weight);
-  if (ridge_here || !(len > 1e-6f)) {
-    const int32_t ix = std::clamp(static_cast<int32_t>(std::floor(fx + 0.5f)), 0, g.nx - 1);
-    const int32_t iy = std::clamp(static_cast<int32_t>(std::floor(fy + 0.5f)), 0, g.ny - 1);
-    const uint8_t h = field.heading[g.Index(ix, iy)];
-    if (h != kNavNoHeading) return NavHeadingVector(h);  // else the blend, if any (the target)
-  }
-  return len > 1e-6f ? sum * (1.f / len) : Vec2{0.f, 0.f};
+  if (field.spec.cells() == 0) return {0.f, 0.f};
+  return NavDirectionIn({field.spec, field.heading.data()}, NavHeadingTable(), p, ridge);
 }
 
 Vec2 NavTurnTowardGoal(Vec2 way, Vec2 p, const Vec2* goal, const NavGoalCone& cone) {
-  if (goal == nullptr || !cone.on) return way;
-  const Vec2 to_goal = *goal - p;
-  const float length = Length(to_goal);
-  if (!(length > 0.f)) return way;
-  const Vec2 g = to_goal * (1.f / length);
-  if (Dot(way, g) >= cone.cos) return g;
-  const float side = Det(way, g) >= 0.f ? cone.sin : -cone.sin;  // toward the goal's side
-  return {cone.cos * way.x - side * way.y, side * way.x + cone.cos * way.y};
+  return NavTurnToward(way, p, goal, cone.on, cone.cos, cone.sin);
 }
 
 }  // namespace throng

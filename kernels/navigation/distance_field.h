@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "kernels/navigation/nav_steer.cuh"
 #include "kernels/navigation/nav_types.h"
 
 namespace throng {
@@ -27,17 +28,12 @@ NavField BuildNavField(const NavCosts& costs, const NavTarget& target);
 // kNavNoHeading.
 uint8_t EncodeNavHeading(float dx, float dy);
 Vec2 NavHeadingVector(uint8_t heading);
+// Every heading's unit vector (256 entries, (0, 0) from kNavHeadings on): the table
+// NavHeadingVector reads, which the backends' steering reads too (NavSteerWorld::headings).
+const Vec2* NavHeadingTable();
 
-// What the lookup does on a ridge of the field, where the ways round an obstacle split
-// and the headings either side part: the bilinear blend of them points along the ridge.
-enum class NavRidge : uint8_t {
-  kPickSide,  // the heading of the cell holding p: a walker leaves the ridge (static fields)
-  kBlend,     // the blend: a crowd field's ridges lie in front of every dense cluster and
-              // move with it; picking a side there sends walkers along the front of a queue
-};
-
-// The direction to walk at p: the headings of the four cells around p, weighted
-// bilinearly over those that have one, normalised. Where they lead away from each other
+// The direction to walk at p (NavDirectionIn, nav_steer.cuh): the headings of the four cells around
+// p, weighted bilinearly over those that have one, normalised. Where they lead away from each other
 // so far that the blend is shorter than cos 40 degrees of its weight, `ridge` says what
 // to take instead. (0, 0) outside the grid or where no cell leads anywhere.
 Vec2 NavDirectionAt(const NavField& field, Vec2 p, NavRidge ridge);

@@ -123,8 +123,11 @@ D2 SteerToward(D2 velocity, D2 desired, const ArriveParamsD& p, double dt) {
 
 D2 ArriveStep(D2 position, D2 velocity, D2 target, const ArriveParamsD& p, double dt) {
   const D2 desired = ArriveDesiredForStep(position, target, p, dt);
-  // Plain §3 step, not allowed to pass the desired velocity.
-  D2 next = SteerToward(velocity, desired, p, dt);
+  // Plain §3 step, not allowed to pass the desired velocity; its speed is limited at the
+  // end, so that an agent given more than its max speed brakes at the full force below
+  // whenever it comes in faster than it can stop.
+  const D2 force = Truncate(Sub(desired, velocity), p.max_force);
+  D2 next{velocity.x + force.x / p.mass * dt, velocity.y + force.y / p.mass * dt};
   const D2 gap = Sub(desired, velocity);
   if (Len(Sub(next, velocity)) > Len(gap)) next = desired;
   // Too fast to stop: steer at full acceleration toward the desired velocity.

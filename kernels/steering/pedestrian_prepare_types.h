@@ -127,8 +127,8 @@ struct PedestrianPrepareScene {
 // The solve's agents (AgentColumns' columns, internal frame; each agent's id is its
 // index), and per agent what the stages after the solve read: its height and vertical
 // speed, where its progress is measured to (goal, where has_goal), and whether it
-// navigates. A navigating agent's preferred velocity is left at zero: the world steers it
-// along its field afterwards, on the host, until the fields live on the backend.
+// navigates. A navigating agent's preferred velocity is left at zero: the backend steers it
+// along its field afterwards (Backend::SteerNavigating).
 struct PedestrianPrepareOutput {
   AgentColumnsOut agents;
   float* z;

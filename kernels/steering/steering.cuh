@@ -90,9 +90,10 @@ THRONG_HD inline Vec2 SteerToward(Vec2 velocity, Vec2 desired, const ArriveParam
 // so §3 alone lags its desired velocity by up to max_force and cannot brake in time):
 // (a) the step never passes the desired velocity (it would when dt > mass: the
 //     proportional gain dt / mass above 1 rings);
-// (b) if the new speed would exceed StoppingSpeed for the distance left, the agent brakes
-//     with up to the full max_force toward the desired velocity instead (landing on it
-//     when that takes less).
+// (b) if the new speed (before the max_speed limit: an agent handed a velocity above its
+//     max speed counts at that speed) would exceed StoppingSpeed for the distance left,
+//     the agent brakes with up to the full max_force toward the desired velocity instead
+//     (landing on it when that takes less).
 // For an agent on its approach line that could still stop in time (in particular one that
 // starts farther than slowing_radius + max_speed^2 * mass / max_force), the position never
 // passes the target, and once the speed drops inside the slowing radius it never rises.

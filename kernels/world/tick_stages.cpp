@@ -77,9 +77,9 @@ void Orca(TickContext& c) {
   OrcaRunOptions run;
   run.audit_every = c.config.audit_every;
   run.stop = c.options.stop;
-  // The agents are what the preparation and the vehicles' discs wrote, unless the world
-  // steered navigating agents on the host in between (PreparePedestrians).
-  run.agents = SolveReadsThisTick(c.config) ? ColumnSource::kThisTick : ColumnSource::kHost;
+  // The agents are what the preparation (with the navigation's steering) and the vehicles'
+  // discs wrote.
+  run.agents = ColumnSource::kThisTick;
   run.results_to_host = false;  // the report and the move read them on the backend
   c.w.backend->SolveOrca(params, c.w.orca_agents, run, &c.w.orca);
   const OrcaStageTimes& t = c.w.orca.times;

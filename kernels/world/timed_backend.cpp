@@ -62,6 +62,12 @@ uint64_t TimedBackend::PreparePedestrians(const PedestrianPrepareParams& params,
   return inner_->PreparePedestrians(params, scene, out);
 }
 
+void TimedBackend::SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
+                                   const NavSteerScene& scene, const NavSteerOutput& out) {
+  CallTimer timer(this, BackendCall::kSteerNavigating);
+  inner_->SteerNavigating(params, world, scene, out);
+}
+
 void TimedBackend::PrepareVehicles(const VehiclePrepareParams& params,
                                    const VehiclePrepareScene& scene,
                                    const VehiclePrepareOutput& out) {

@@ -32,6 +32,8 @@ class TimedBackend final : public Backend {
   uint64_t PreparePedestrians(const PedestrianPrepareParams& params,
                               const PedestrianPrepareScene& scene,
                               const PedestrianPrepareOutput& out) override;
+  void SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
+                       const NavSteerScene& scene, const NavSteerOutput& out) override;
   void MovePedestrians(const PedestrianMoveParams& params, const PedestrianMoveScene& scene,
                        const PedestrianMoveOutput& out) override;
   void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,

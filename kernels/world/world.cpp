@@ -63,6 +63,13 @@ void BuildNavigation(const WorldConfig& config, World::Internals& w) {
     w.nav_targets.push_back(std::move(t));
   }
   std::sort(w.nav_index.begin(), w.nav_index.end());
+  for (size_t k = 0; k < w.nav_targets.size(); ++k) {
+    const std::vector<Vec2>& shape = w.nav_targets[k].shape;
+    w.nav_steer_targets.push_back({w.nav_points[k], static_cast<uint32_t>(w.nav_rings.size()),
+                                   static_cast<uint32_t>(shape.size())});
+    w.nav_rings.insert(w.nav_rings.end(), shape.begin(), shape.end());
+  }
+  for (const auto& [id, index] : w.nav_index) w.nav_keys.push_back({id, index});
   // The grids' sizes first: a refused world costs no rasterisation.
   const NavGridSpec world_grid =
       shared.empty() ? NavGridSpec{} : NavGridFor(w.obstacles, shared, config.navigation);
@@ -342,6 +349,7 @@ void World::Restore(WorldKept kept) {
   in_->crowd = std::move(kept.crowd);
   in_->crowd_refreshed = false;
   in_->crowd_field_built.assign(in_->crowd_field_built.size(), 0);
+  ++in_->nav_version;
   in_->state_on_backend = in_->memory_on_backend = false;  // the backend's are from before
   in_->state_on_backend_only = in_->memory_on_backend_only = false;
   in_->vehicle_memory_on_backend_only = in_->vehicle_state_on_backend_only = false;

@@ -7,10 +7,11 @@
 #include <vector>
 
 #include "kernels/backends/backend.h"
+#include "kernels/navigation/nav_steer_types.h"
 #include "kernels/navigation/nav_types.h"
 #include "kernels/vehicles/vehicle_body.h"
-#include "kernels/world/world.h"
 #include "kernels/world/timed_backend.h"
+#include "kernels/world/world.h"
 #include "kernels/world/world_memory.h"
 
 namespace throng {
@@ -40,6 +41,16 @@ struct World::Internals {
   bool crowd_refreshed = false;
   std::vector<NavField> crowd_fields;      // per target, built on demand
   std::vector<uint8_t> crowd_field_built;  // per target
+  // The navigation as the backend's steering reads it (NavSteerWorld): each target's point
+  // and ring, the keys by id, the rings' vertices, and per tick each field's view (the
+  // fields, then the crowd fields: null where none is built). nav_version changes with
+  // every change of a field (a crowd field built or dropped), so that a backend with memory
+  // of its own copies them again.
+  std::vector<NavSteerTarget> nav_steer_targets;
+  std::vector<NavTargetKey> nav_keys;
+  std::vector<Vec2> nav_rings;
+  std::vector<NavFieldView> nav_views;
+  uint64_t nav_version = 1;
 
   // The state is, column by column, what the kept tick's pedestrians' move wrote (the
   // moved columns) and its preparation read (the others), both on the backend
@@ -133,14 +144,8 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, ColumnSour
 // debug columns are wanted on the host besides (TickOptions::debug).
 void DriveVehicles(const WorldConfig& config, const Snapshot& s, ColumnSource columns,
                    bool results_to_host, bool debug, World::Internals& w);
-// Whether the tick's ORCA solve reads its agents where the pedestrians' preparation and the
-// vehicles' discs left them (ColumnSource::kThisTick): not when the world steers navigating
-// agents on the host in between (PreparePedestrians).
-inline bool SolveReadsThisTick(const WorldConfig& config) {
-  return config.navigation_targets.empty();
-}
-// The vehicles' bodies as non-cooperative discs after the pedestrians, for ORCA; they come
-// back to the host only when the solve reads its agents there (SolveReadsThisTick).
+// The vehicles' bodies as non-cooperative discs after the pedestrians, for ORCA; they stay
+// on the backend, where the solve reads them.
 void AddVehicleDiscs(const WorldConfig& config, const Snapshot& s, World::Internals& w);
 // After the ORCA solve: the path check caps the vehicles' speed. Returns how many vehicles
 // it slowed. `stop` is asked inside the path check, between chunks of vehicles.

@@ -17,34 +17,6 @@
 namespace throng {
 namespace {
 
-// BEHAVIOR_NAVIGATE (docs/NAVIGATION.md): along the target's field at the agent's own
-// speed, under the arrive behaviour's acceleration limit; a re-routed agent (`rerouted`)
-// along the target's crowd field. Inside a polygon target, or within the slowing radius of
-// a point target, it arrives: on its own goal when it has one (`goal`), else on the point,
-// or at rest where it stands in the polygon. Where the field leads nowhere (outside its
-// grid, or cut off) it heads straight for the target.
-Vec2 Navigate(const World::Internals& w, uint32_t target, bool rerouted, Vec2 p, Vec2 v,
-              const Vec2* goal, const NavGoalCone& cone, const ArriveParams& arrive, float dt) {
-  const size_t k = NavTargetIndex(w, target);  // validated: present
-  const std::vector<Vec2>& shape = w.nav_targets[k].shape;
-  const Vec2 point = w.nav_points[k];
-  if (shape.size() >= 3 && InsideRing(shape, p)) {
-    return ArriveStep(p, v, goal != nullptr ? *goal : p, arrive, dt);
-  }
-  if (shape.size() == 1 && Length(point - p) <= arrive.slowing_radius) {
-    return ArriveStep(p, v, goal != nullptr ? *goal : point, arrive, dt);
-  }
-  const bool crowd = rerouted && k < w.crowd_field_built.size() && w.crowd_field_built[k];
-  const Vec2 way = crowd ? NavDirectionAt(w.crowd_fields[k], p, NavRidge::kBlend)
-                         : NavDirectionAt(w.nav_fields[k], p, NavRidge::kPickSide);
-  if (Length(way) == 0.f) return ArriveStep(p, v, point, arrive, dt);
-  return SteerToward(v, NavTurnTowardGoal(way, p, goal, cone) * arrive.max_speed, arrive, dt);
-}
-
-}  // namespace
-
-namespace {
-
 // Whether re-routing may act on pedestrian i: a cooperative agent that navigates.
 bool Reroutable(const WorldConfig& config, const AgentSnapshot& a, size_t i) {
   if (config.navigation.reroute_every <= 0) return false;
@@ -60,6 +32,7 @@ void PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, World::Int
   if (w.crowd_refreshed) {  // the last refresh was never committed: its fields go
     w.crowd_field_built.assign(w.crowd_field_built.size(), 0);
     w.crowd_refreshed = false;
+    ++w.nav_version;
   }
   // Without targets or re-routing nobody follows a crowd field: no pass over the agents.
   if (w.nav_targets.empty() || config.navigation.reroute_every <= 0) return;
@@ -83,6 +56,7 @@ void PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, World::Int
     }
     w.crowd_refreshed = true;
     w.crowd_field_built.assign(w.crowd_field_built.size(), 0);
+    ++w.nav_version;
   }
   std::vector<size_t> build;
   for (size_t k = 0; k < needed.size(); ++k) {
@@ -110,6 +84,7 @@ void PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, World::Int
     }
   }
   for (const size_t k : build) w.crowd_field_built[k] = 1;
+  ++w.nav_version;
 }
 
 // Pedestrians in the internal frame, with their preferred velocities (behaviours), on the
@@ -128,16 +103,14 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, ColumnSour
   const PedestrianPrepareScene scene = PedestrianSceneOf(a);
   const PedestrianPrepareOutput out{oa.Out(0),     w.z.data(),        w.vz.data(),
                                     w.goal.data(), w.has_goal.data(), w.navigates.data()};
-  // The prepared columns come back only for the host stage that reads them, navigation
-  // (below); the tick's other calls read them on the backend (the forward agents' fans
-  // too: their bodies).
-  const bool to_host = !config.navigation_targets.empty();
+  // The prepared columns stay on the backend: the tick's other calls read them there (the
+  // navigation below, the solve, the forward agents' fans: their bodies).
   PedestrianPrepareParams params;
   params.frame = config.frame;
   params.defaults = config.agent_defaults;
   params.dt = s.dt;
   params.columns = columns;
-  params.outputs_to_host = to_host;
+  params.outputs_to_host = false;
   if (check_values) {
     static const PedestrianChecks kChecks = AgentChecksForPreparation();
     params.checks = kChecks;
@@ -148,26 +121,46 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, ColumnSour
     ValidateAgents(config, a);
     throw std::logic_error("PreparePedestrians refused agents that the host's checks accept");
   }
-  // Only a world with navigation targets has agents that navigate (validated).
-  if (config.navigation_targets.empty()) return;
-  const Frame frame = config.frame;
-  const AgentDefaults& ad = config.agent_defaults;
-  const NavGoalCone cone(config.navigation.goal_cone);
-#pragma omp parallel for schedule(static)
-  for (size_t i = 0; i < n; ++i) {
-    if (!w.navigates[i]) continue;
-    Vec2 goal{};
-    if (a.has_goals()) {
-      const Vec3 g = frame.ToInternal({a.goal_x[i], a.goal_y[i], Or(a.goal_z, i, 0.f)});
-      goal = {g.x, g.y};
-    }
-    const ArriveParams arrive{oa.max_speed[i], ad.max_accel, 1.f, ad.slowing_radius};
-    const Vec2 pref =
-        Navigate(w, a.target[i], w.agent_memory_in[i].route > 0, {oa.px[i], oa.py[i]},
-                 {oa.vx[i], oa.vy[i]}, a.has_goals() ? &goal : nullptr, cone, arrive, s.dt);
-    oa.pref_vx[i] = pref.x;
-    oa.pref_vy[i] = pref.y;
+  // Only a world with navigation targets has agents that navigate (validated): steered
+  // along their fields on the backend, where the preparation left them.
+  if (config.navigation_targets.empty() || a.target.empty()) return;
+  const size_t t = w.nav_targets.size();
+  w.nav_views.resize(2 * t);
+  for (size_t k = 0; k < t; ++k) {
+    w.nav_views[k] = {w.nav_fields[k].spec, w.nav_fields[k].heading.data()};
+    const bool built = k < w.crowd_field_built.size() && w.crowd_field_built[k];
+    w.nav_views[t + k] = {w.crowd_fields[k].spec,
+                          built ? w.crowd_fields[k].heading.data() : nullptr};
   }
+  const NavSteerWorld world{w.nav_steer_targets.data(), w.nav_keys.data(),  t,
+                            w.nav_rings.data(),         w.nav_rings.size(), w.nav_views.data(),
+                            w.nav_views.data() + t,     NavHeadingTable(),  w.nav_version};
+  const NavGoalCone cone(config.navigation.goal_cone);
+  NavSteerParams nav;
+  nav.frame = config.frame;
+  nav.max_accel = config.agent_defaults.max_accel;
+  nav.slowing_radius = config.agent_defaults.slowing_radius;
+  nav.dt = s.dt;
+  nav.cone_on = cone.on;
+  nav.cone_cos = cone.cos;
+  nav.cone_sin = cone.sin;
+  nav.targets = columns;
+  nav.memory = w.memory_in_on_backend ? ColumnSource::kLastTick : ColumnSource::kHost;
+  nav.outputs_to_host = false;  // the solve reads them on the backend
+  const bool reroute = config.navigation.reroute_every > 0;
+  const NavSteerScene scene_nav{a.target.data(),
+                                a.has_goals() ? a.goal_x.data() : nullptr,
+                                a.has_goals() ? a.goal_y.data() : nullptr,
+                                a.has_goals() && !a.goal_z.empty() ? a.goal_z.data() : nullptr,
+                                reroute ? w.agent_memory_in : nullptr,
+                                oa.px.data(),
+                                oa.py.data(),
+                                oa.vx.data(),
+                                oa.vy.data(),
+                                oa.max_speed.data(),
+                                w.navigates.data(),
+                                n};
+  w.backend->SteerNavigating(nav, world, scene_nav, {oa.pref_vx.data(), oa.pref_vy.data()});
 }
 
 // Vehicles: spline following; their bodies for the stages after it.
@@ -332,7 +325,7 @@ void AddVehicleDiscs(const WorldConfig& config, const Snapshot& s, World::Intern
   // The preparation's bodies and speeds, as it left them.
   w.backend->WriteVehicleDiscs(
       {w.bodies.data(), vc.speed.data(), w.disc_start.data(), m, ColumnSource::kThisTick},
-      {static_cast<uint32_t>(n), oa.Out(n), !SolveReadsThisTick(config)});
+      {static_cast<uint32_t>(n), oa.Out(n), /*to_host=*/false});
 }
 
 // Results in the caller's frame, and what the detectors make of them (per-id memory is

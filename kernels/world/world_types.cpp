@@ -16,8 +16,8 @@ std::string_view StageName(Stage stage) {
 
 std::string_view BackendCallName(BackendCall call) {
   static constexpr std::string_view kNames[kBackendCallCount] = {
-      "solve", "prepare", "report", "move",  "ready",   "drive",    "discs",
-      "fly",   "brake",   "follow", "paths", "forward", "contacts", "setup"};
+      "solve", "prepare", "report", "move",    "ready",    "drive",    "discs", "fly",
+      "brake", "follow",  "paths",  "forward", "contacts", "navigate", "setup"};
   const auto i = static_cast<size_t>(call);
   return i < kBackendCallCount ? kNames[i] : std::string_view("unknown");
 }

@@ -229,12 +229,13 @@ enum class BackendCall : uint8_t {
   kCheckPaths,
   kSteerForward,
   kCountContacts,
+  kSteerNavigating,
   kSetup,
 };
-constexpr int kBackendCallCount = 14;
+constexpr int kBackendCallCount = 15;
 // "solve", "prepare", "report", "move", "ready", "drive", "discs", "fly", "brake",
-// "follow", "paths", "forward", "contacts", "setup" ("ready": the vehicles made ready for
-// the follower, PrepareVehicles).
+// "follow", "paths", "forward", "contacts", "navigate", "setup" ("ready": the vehicles made
+// ready for the follower, PrepareVehicles).
 std::string_view BackendCallName(BackendCall call);
 
 // The observability list of docs/ALGORITHMS.md §5, for one tick.

@@ -28,6 +28,10 @@ class CpuForwardingBackend : public Backend {
                               const PedestrianPrepareOutput& out) override {
     return cpu_.PreparePedestrians(params, scene, out);
   }
+  void SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
+                       const NavSteerScene& scene, const NavSteerOutput& out) override {
+    cpu_.SteerNavigating(params, world, scene, out);
+  }
   PedestrianSums ReportPedestrians(const PedestrianReportParams& params,
                                    const PedestrianReportScene& scene,
                                    const PedestrianReportOutput& out) override {

@@ -12,6 +12,7 @@ set(allowed
     "kernels/backend_api/contacts.h"
     "kernels/detection/agent_conditions.h"
     "kernels/detection/pedestrian_report_types.h"
+    "kernels/navigation/nav_steer_types.h"
     "kernels/navigation/nav_types.h"
     "kernels/orca/orca_types.h"
     "kernels/orca/orca_validate.h"

@@ -87,6 +87,63 @@ class ChainCheckBackend : public CpuForwardingBackend {
     }
     return refused;
   }
+  // Reads the preparation's columns where it left them (its goal columns too, as a device
+  // does), the last call's targets and the kept memory where promised; writes the
+  // preferred velocities over the preparation's own, and to the host only when asked.
+  void SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
+                       const NavSteerScene& scene, const NavSteerOutput& out) override {
+    const size_t n = scene.count;
+    if (n == 0) return;
+    ++checked_calls_;
+    Check("navigate", "prepare.px", scene.px, n, /*whole=*/true);
+    Check("navigate", "prepare.py", scene.py, n, true);
+    Check("navigate", "prepare.vx", scene.vx, n, true);
+    Check("navigate", "prepare.vy", scene.vy, n, true);
+    Check("navigate", "prepare.max_speed", scene.max_speed, n, true);
+    Check("navigate", "prepare.navigates", scene.navigates, n, true);
+    NavSteerScene device = scene;
+    device.px = Kept<float>("prepare.px");
+    device.py = Kept<float>("prepare.py");
+    device.vx = Kept<float>("prepare.vx");
+    device.vy = Kept<float>("prepare.vy");
+    device.max_speed = Kept<float>("prepare.max_speed");
+    device.navigates = Kept<uint8_t>("prepare.navigates");
+    const float** const goals[3] = {&device.goal_x, &device.goal_y, &device.goal_z};
+    for (int k = 0; k < 3; ++k) {  // the preparation's input columns 4, 5, 6 after the moved six
+      const std::string name = "prepare.in." + std::to_string(4 + k);
+      if ((*goals[k] != nullptr) != (kept_.count(name) > 0)) {
+        throw std::logic_error(
+            "navigate: a goal column is present where the preparation's "
+            "was not, or not");
+      }
+      if (*goals[k] != nullptr) {
+        Check("navigate", name, *goals[k], n, true);
+        *goals[k] = Kept<float>(name);
+      }
+    }
+    if (params.targets == ColumnSource::kLastTick) {
+      Check("navigate", "navigate.target", scene.target, n, true);
+      device.target = Kept<uint32_t>("navigate.target");
+    }
+    if (params.memory == ColumnSource::kLastTick && scene.memory != nullptr) {
+      Check("navigate", "kept.memory", scene.memory, n, true);
+      device.memory = Kept<AgentMemory>("kept.memory");
+    }
+    std::vector<float> vx(n), vy(n);
+    CopyKept("prepare.pref_vx", vx.data(), n);
+    CopyKept("prepare.pref_vy", vy.data(), n);
+    cpu_.SteerNavigating(params, world, device, {vx.data(), vy.data()});
+    Keep("navigate.target", device.target, n);
+    Keep("prepare.pref_vx", vx.data(), n);
+    Keep("prepare.pref_vy", vy.data(), n);
+    if (params.outputs_to_host) {
+      std::memcpy(out.pref_vx, vx.data(), n * sizeof(float));
+      std::memcpy(out.pref_vy, vy.data(), n * sizeof(float));
+    } else {
+      Poison("prepare.pref_vx", out.pref_vx, n);
+      Poison("prepare.pref_vy", out.pref_vy, n);
+    }
+  }
 
   void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
                        const VehiclePrepareOutput& out) override {

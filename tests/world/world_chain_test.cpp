@@ -191,10 +191,10 @@ TEST(WorldChainVehiclesTest, VehiclesOfTheirOwnSizesAreLaidOutAsTheirBodies) {
   EXPECT_EQ(checked.hash, RunScenario(s, std::make_unique<CpuBackend>()).hash);
 }
 
-// Vehicles in a world with a navigation target: the solve reads its agents from the host
-// there (the world steers navigating agents in between), so the vehicles' discs must come
-// back for it. (No scenario has both.) Without them (tried) the solve meets NaN discs.
-TEST(WorldChainVehiclesTest, TheDiscsComeBackWhenTheSolveReadsTheHost) {
+// Vehicles in a world with a navigation target: the navigation's steering runs on the
+// backend between the preparation and the discs, and the solve still reads its agents
+// there, the vehicles' discs included. (No scenario has both.)
+TEST(WorldChainVehiclesTest, TheDiscsStayOnTheBackendBesideNavigation) {
   scenarios::Scenario s = scenarios::MakeScenario("town", 60, 3);
   ASSERT_GT(s.initial.vehicles.size(), 0u);
   ASSERT_TRUE(s.config.navigation_targets.empty());

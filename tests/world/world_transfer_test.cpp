@@ -62,6 +62,34 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
     if (params.outputs_to_host) copied_.to_host += scene.count * kPrepareBytesOut;
     return cpu_.PreparePedestrians(params, scene, out);
   }
+  // A device copies the world's targets and fields when their version is new, the target
+  // column unless it is the last call's, the memory unless it is the kept report's, and
+  // the preferred velocities out only when asked.
+  void SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
+                       const NavSteerScene& scene, const NavSteerOutput& out) override {
+    const size_t n = scene.count;
+    if (!nav_copied_ || world.version != nav_version_) {
+      uint64_t bytes = world.target_count * (sizeof(NavSteerTarget) + sizeof(NavTargetKey) +
+                                             2 * sizeof(NavFieldView)) +
+                       world.ring_points * sizeof(Vec2) + 256 * sizeof(Vec2);
+      for (size_t k = 0; k < world.target_count; ++k) {
+        for (const NavFieldView& f : {world.fields[k], world.crowd_fields[k]}) {
+          if (f.heading != nullptr) bytes += f.spec.cells();
+        }
+      }
+      Copy(bytes, 0);
+      nav_copied_ = true;
+      nav_version_ = world.version;
+      ++nav_world_copies;
+    }
+    if (params.targets != ColumnSource::kLastTick) Copy(n * sizeof(uint32_t), 0);
+    if (params.memory != ColumnSource::kLastTick && scene.memory != nullptr) {
+      Copy(n * sizeof(AgentMemory), 0);
+    }
+    if (params.outputs_to_host) Copy(0, n * 2 * sizeof(float));
+    cpu_.SteerNavigating(params, world, scene, out);
+  }
+  int nav_world_copies = 0;
   void MovePedestrians(const PedestrianMoveParams& params, const PedestrianMoveScene& scene,
                        const PedestrianMoveOutput& out) override {
     if (params.columns == ColumnSource::kHost) Copy(scene.count * kMoveBytesIn, 0);
@@ -275,6 +303,8 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
   // Three answers, the clear distance and the speed in (a profile besides); three out.
   static constexpr uint64_t kBrakeBytesIn = 20, kBrakeBytesOut = 12;
   static constexpr uint64_t kPrepareBytesOut = 55;
+  bool nav_copied_ = false;
+  uint64_t nav_version_ = 0;
   // A pedestrian's x, y, radius and height for the fans; three floats, a probe, a float and
   // a flag out; position, direction and speed in, the next position and heading out.
   static constexpr uint64_t kFanPedestrianBytesIn = 16, kFanAnswerBytesOut = 19;
@@ -443,6 +473,32 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
     EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kStats)],
               n * CopyCountingBackend::kReportBytesOut);
   }
+}
+
+// A world with navigation targets steers its navigating pedestrians on the backend: after
+// the Step that brings the targets, each tick's navigation copies nothing in (the targets
+// and the memory are the last tick's there, the fields copied once) and the prepared and
+// steered columns stay for the solve.
+TEST(WorldTransferTest, TheNavigationSteersWhereThePreparationLeftThePedestrians) {
+  const scenarios::Scenario s = scenarios::MakeScenario("u_trap", 60, 3);
+  ASSERT_FALSE(s.config.navigation_targets.empty());
+  auto owned = std::make_unique<CopyCountingBackend>();
+  const CopyCountingBackend& backend = *owned;
+  World world(s.config, std::move(owned));
+  TickResult result = FirstTick(world, s.initial);
+  for (int tick = 0; tick < 5; ++tick) {
+    world.Advance(1, s.initial.dt, &result);
+    const TickStats& t = result.stats;
+    EXPECT_GT(t.backend_call_ms[static_cast<size_t>(BackendCall::kSteerNavigating)], 0.0);
+    // The first Advance prepares the state once from the host: the scene's first snapshot
+    // has no heights or velocities, columns the move writes (as in the town above).
+    if (tick > 0) {
+      EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kPreferred)], 0u) << tick;
+    }
+    EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kPreferred)], 0u) << tick;
+    EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kOrca)], 0u) << tick;
+  }
+  EXPECT_EQ(backend.nav_world_copies, 1);  // nobody re-routed: the static fields, once
 }
 
 // An Advance of several ticks: the pedestrians' columns never go in, and come back once,
