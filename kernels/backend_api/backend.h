@@ -83,9 +83,19 @@ class Backend {
   // pedestrian's preferred velocity along its target's field (docs/NAVIGATION.md;
   // kernels/navigation/nav_steer.cuh), written where the preparation left the others
   // (ColumnSource::kThisTick for the solve). Host memory in and out; the world's own
-  // targets, fields and checked columns, not validated again.
-  virtual void SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
-                               const NavSteerScene& scene, const NavSteerOutput& out) = 0;
+  // targets and fields. The answer is how many navigating rows name a target the world
+  // does not have (0: all of them steered; the world rejects the tick otherwise): the
+  // preparation's checks leave the targets to this call.
+  virtual uint64_t SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
+                                   const NavSteerScene& scene, const NavSteerOutput& out) = 0;
+  // Before SteerNavigating, in a world that re-routes: which targets' crowd fields the
+  // steering will read (NavRoutesOutput::routed: where a navigating pedestrian that this
+  // tick's preparation left names the target and its memory says it is re-routed), and,
+  // when asked, the prepared positions, the crowd a refresh builds those fields from. The
+  // answer is how many pedestrians are re-routed. Reads as SteerNavigating does; host
+  // memory out.
+  virtual uint64_t NavigationRoutes(const NavSteerParams& params, const NavSteerWorld& world,
+                                    const NavSteerScene& scene, const NavRoutesOutput& out) = 0;
 
   // After an ORCA solve, for its first scene.count agents (the pedestrians): each one's
   // results in the caller's frame, the detectors' flags with its memory (last tick's read

@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "kernels/backends/contact_pipeline.cuh"
 #include "kernels/backends/cpu_policy.h"
@@ -158,10 +159,36 @@ uint64_t CpuBackend::PreparePedestrians(const PedestrianPrepareParams& params,
   return refused;
 }
 
-void CpuBackend::SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
-                                 const NavSteerScene& scene, const NavSteerOutput& out) {
-  thrust::for_each_n(Light(cpu_system::par), thrust::counting_iterator<size_t>(0), scene.count,
-                     NavSteerFunctor{params, world, scene, out});
+uint64_t CpuBackend::SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
+                                     const NavSteerScene& scene, const NavSteerOutput& out) {
+  const thrust::counting_iterator<size_t> first(0);
+  return thrust::transform_reduce(Light(cpu_system::par), first, first + scene.count,
+                                  NavSteerFunctor{params, world, scene, out}, uint64_t{0},
+                                  thrust::plus<uint64_t>());
+}
+
+// Each thread marks the targets of its rows in its own bytes, then the marks are merged: the
+// same answer as one pass in order, without two threads writing one byte.
+uint64_t CpuBackend::NavigationRoutes(const NavSteerParams&, const NavSteerWorld& world,
+                                      const NavSteerScene& scene, const NavRoutesOutput& out) {
+  const size_t n = scene.count, t = world.target_count;
+  std::fill(out.routed, out.routed + t, uint8_t{0});
+  uint64_t rerouted = 0;
+  const bool parallel = n >= static_cast<size_t>(cpu_system::kLightSerialBelow);
+#pragma omp parallel if (parallel) reduction(+ : rerouted)
+  {
+    std::vector<uint8_t> mine(t, 0);
+    const NavRoutesFunctor mark{world, scene, mine.data()};
+#pragma omp for schedule(static)
+    for (size_t i = 0; i < n; ++i) rerouted += mark(i);
+#pragma omp critical(throng_nav_routes)
+    for (size_t k = 0; k < t; ++k) out.routed[k] |= mine[k];
+  }
+  if (out.x != nullptr) {
+    std::copy(scene.px, scene.px + n, out.x);
+    std::copy(scene.py, scene.py + n, out.y);
+  }
+  return rerouted;
 }
 
 void CpuBackend::MovePedestrians(const PedestrianMoveParams& params,

@@ -36,8 +36,10 @@ class CpuBackend final : public HostMemoryBackend {
   uint64_t PreparePedestrians(const PedestrianPrepareParams& params,
                               const PedestrianPrepareScene& scene,
                               const PedestrianPrepareOutput& out) override;
-  void SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
-                       const NavSteerScene& scene, const NavSteerOutput& out) override;
+  uint64_t SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
+                           const NavSteerScene& scene, const NavSteerOutput& out) override;
+  uint64_t NavigationRoutes(const NavSteerParams& params, const NavSteerWorld& world,
+                            const NavSteerScene& scene, const NavRoutesOutput& out) override;
   void MovePedestrians(const PedestrianMoveParams& params, const PedestrianMoveScene& scene,
                        const PedestrianMoveOutput& out) override;
   PedestrianSums ReportPedestrians(const PedestrianReportParams& params,

@@ -62,8 +62,10 @@ class CudaBackend final : public Backend {
   uint64_t PreparePedestrians(const PedestrianPrepareParams& params,
                               const PedestrianPrepareScene& scene,
                               const PedestrianPrepareOutput& out) override;
-  void SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
-                       const NavSteerScene& scene, const NavSteerOutput& out) override;
+  uint64_t SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
+                           const NavSteerScene& scene, const NavSteerOutput& out) override;
+  uint64_t NavigationRoutes(const NavSteerParams& params, const NavSteerWorld& world,
+                            const NavSteerScene& scene, const NavRoutesOutput& out) override;
   void MovePedestrians(const PedestrianMoveParams& params, const PedestrianMoveScene& scene,
                        const PedestrianMoveOutput& out) override;
   void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
@@ -213,6 +215,14 @@ class CudaBackend final : public Backend {
   // got them.
   static void ThrowIfPreparedOnDeviceOnly(const char* call, bool promised, bool read_here,
                                           const DeviceVehicleColumns& kept);
+
+  // cuda_orca.cu: the navigation's world, target column and memory on the device (copied
+  // as `params` and the world's version say), and the scene with this tick's prepared
+  // pedestrians where the preparation left them, for SteerNavigating and NavigationRoutes
+  // (`call` names the caller in the error when the preparation did not leave as many rows).
+  void NavigationOnDevice(const char* call, const NavSteerParams& params,
+                          const NavSteerWorld& world, const NavSteerScene& scene,
+                          NavSteerWorld* device_world, NavSteerScene* device_scene);
 
   SplineSetView Lanes() const;
   orca::ObstacleView Obstacles() const;

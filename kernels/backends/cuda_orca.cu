@@ -80,6 +80,7 @@ struct CudaBackend::OrcaPart {
   uint64_t nav_version = 0;
   DeviceVector<uint32_t> nav_target;
   DeviceVector<AgentMemory> nav_memory;
+  DeviceVector<uint8_t> nav_routed;  // NavigationRoutes' marks, a byte per target
 };
 
 namespace {
@@ -373,15 +374,15 @@ uint64_t CudaBackend::PreparePedestrians(const PedestrianPrepareParams& params,
   return refused;
 }
 
-// The world's navigation goes up when its version is new; the target column when it is not
-// the last call's; the goals and the prepared columns are read where the preparation left
-// them, and the preferred velocities written there.
-void CudaBackend::SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
-                                  const NavSteerScene& scene, const NavSteerOutput& out) {
+// The world's targets and fields go up when their version is new; the target column when
+// it is not the last call's; the memory when it is not the kept report's; the goals and the
+// prepared columns are read where the preparation left them.
+void CudaBackend::NavigationOnDevice(const char* call, const NavSteerParams& params,
+                                     const NavSteerWorld& world, const NavSteerScene& scene,
+                                     NavSteerWorld* device_world, NavSteerScene* device_scene) {
   const size_t n = scene.count;
-  if (n == 0) return;
   if (!orca_ || orca_->prepared_rows != n) {
-    throw std::logic_error("SteerNavigating: " + std::to_string(n) +
+    throw std::logic_error(std::string(call) + ": " + std::to_string(n) +
                            " pedestrians without this tick's preparation of as many");
   }
   OrcaPart& d = *orca_;
@@ -428,13 +429,13 @@ void CudaBackend::SteerNavigating(const NavSteerParams& params, const NavSteerWo
     memory = Raw(d.nav_memory);
   }
   const size_t t = world.target_count;
-  NavSteerWorld device_world = world;
-  device_world.targets = Raw(d.nav_targets);
-  device_world.keys = Raw(d.nav_keys);
-  device_world.rings = Raw(d.nav_rings);
-  device_world.headings = Raw(d.nav_headings);
-  device_world.fields = Raw(d.nav_fields);
-  device_world.crowd_fields = Raw(d.nav_fields) + t;
+  *device_world = world;
+  device_world->targets = Raw(d.nav_targets);
+  device_world->keys = Raw(d.nav_keys);
+  device_world->rings = Raw(d.nav_rings);
+  device_world->headings = Raw(d.nav_headings);
+  device_world->fields = Raw(d.nav_fields);
+  device_world->crowd_fields = Raw(d.nav_fields) + t;
   uint8_t* prepared = Raw(d.prepare_out);
   const AgentColumnsOut agents = AgentColumnsOutAt(prepared, d.prepare_out_at);
   const uint8_t* in_block = Raw(d.prepare_in);
@@ -443,27 +444,69 @@ void CudaBackend::SteerNavigating(const NavSteerParams& params, const NavSteerWo
                ? reinterpret_cast<const float*>(in_block + d.prepare_in_at[k])
                : nullptr;
   };
-  const NavSteerScene device_scene{Raw(d.nav_target),
-                                   goal(10),
-                                   goal(11),
-                                   goal(12),
-                                   memory,
-                                   agents.px,
-                                   agents.py,
-                                   agents.vx,
-                                   agents.vy,
-                                   agents.max_speed,
-                                   prepared + d.prepare_out_at[kPreparedNavigates],
-                                   n};
-  thrust::for_each_n(
-      Policy(), thrust::counting_iterator<size_t>(0), n,
-      NavSteerFunctor{params, device_world, device_scene, {agents.pref_vx, agents.pref_vy}});
+  *device_scene = NavSteerScene{Raw(d.nav_target),
+                                goal(10),
+                                goal(11),
+                                goal(12),
+                                memory,
+                                agents.px,
+                                agents.py,
+                                agents.vx,
+                                agents.vy,
+                                agents.max_speed,
+                                prepared + d.prepare_out_at[kPreparedNavigates],
+                                n};
+}
+
+uint64_t CudaBackend::SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
+                                      const NavSteerScene& scene, const NavSteerOutput& out) {
+  const size_t n = scene.count;
+  if (n == 0) return 0;
+  NavSteerWorld device_world;
+  NavSteerScene device_scene;
+  NavigationOnDevice("SteerNavigating", params, world, scene, &device_world, &device_scene);
+  const AgentColumnsOut agents = AgentColumnsOutAt(Raw(orca_->prepare_out), orca_->prepare_out_at);
+  const thrust::counting_iterator<size_t> first(0);
+  // The count of unknown targets comes back: thrust waits for it on the backend's stream.
+  const uint64_t refused = thrust::transform_reduce(
+      Policy(), first, first + n,
+      NavSteerFunctor{params, device_world, device_scene, {agents.pref_vx, agents.pref_vy}},
+      uint64_t{0}, thrust::plus<uint64_t>());
   THRONG_CUDA_CHECK(cudaGetLastError());
   if (params.outputs_to_host) {
     Download(agents.pref_vx, n, out.pref_vx);
     Download(agents.pref_vy, n, out.pref_vy);
   }
   Synchronize();
+  return refused;
+}
+
+// The marks and the count come back (a byte per target and one sum); the positions only
+// when asked.
+uint64_t CudaBackend::NavigationRoutes(const NavSteerParams& params, const NavSteerWorld& world,
+                                       const NavSteerScene& scene, const NavRoutesOutput& out) {
+  const size_t n = scene.count, t = world.target_count;
+  std::fill(out.routed, out.routed + t, uint8_t{0});
+  if (n == 0) return 0;
+  NavSteerWorld device_world;
+  NavSteerScene device_scene;
+  NavigationOnDevice("NavigationRoutes", params, world, scene, &device_world, &device_scene);
+  OrcaPart& d = *orca_;
+  d.nav_routed.resize(t);
+  THRONG_CUDA_CHECK(cudaMemsetAsync(Raw(d.nav_routed), 0, t, stream_));
+  const thrust::counting_iterator<size_t> first(0);
+  // The sum comes back to the host: thrust waits for it on the backend's stream.
+  const uint64_t rerouted = thrust::transform_reduce(
+      Policy(), first, first + n, NavRoutesFunctor{device_world, device_scene, Raw(d.nav_routed)},
+      uint64_t{0}, thrust::plus<uint64_t>());
+  THRONG_CUDA_CHECK(cudaGetLastError());
+  Download(Raw(d.nav_routed), t, out.routed);
+  if (out.x != nullptr) {
+    Download(device_scene.px, n, out.x);
+    Download(device_scene.py, n, out.y);
+  }
+  Synchronize();
+  return rerouted;
 }
 
 // Each column the report reads goes up in one block (unless this tick's calls left it here),

@@ -99,7 +99,7 @@ THRONG_HD inline Vec2 NavTurnToward(Vec2 way, Vec2 p, const Vec2* goal, bool con
   return {cone_cos * way.x - side * way.y, side * way.x + cone_cos * way.y};
 }
 
-// The index of the target with this id (the world validated that it has one).
+// The index of the target with this id; target_count where the world has none.
 THRONG_HD inline size_t NavTargetSlot(const NavSteerWorld& world, uint32_t id) {
   size_t lo = 0, hi = world.target_count;
   while (lo < hi) {
@@ -110,8 +110,31 @@ THRONG_HD inline size_t NavTargetSlot(const NavSteerWorld& world, uint32_t id) {
       hi = mid;
     }
   }
-  return lo < world.target_count ? world.keys[lo].index : 0;
+  return lo < world.target_count && world.keys[lo].id == id ? world.keys[lo].index
+                                                            : world.target_count;
 }
+
+// Whether pedestrian i follows its target's crowd field, where one is built: it navigates
+// (a cooperative agent whose behaviour is navigate, as the preparation marked it) and its
+// memory says it was re-routed (docs/NAVIGATION.md, "Re-routing").
+THRONG_HD inline bool NavRerouted(const NavSteerScene& in, size_t i) {
+  return in.navigates[i] && in.memory != nullptr && in.memory[i].route > 0;
+}
+
+// NavigationRoutes for pedestrian i: marks its target's crowd field as wanted where it is
+// re-routed (every writer writes 1), and answers 1 for it, else 0.
+struct NavRoutesFunctor {
+  NavSteerWorld world;
+  NavSteerScene in;
+  uint8_t* routed;
+
+  THRONG_HD uint64_t operator()(size_t i) const {
+    if (!NavRerouted(in, i)) return 0;
+    const size_t k = NavTargetSlot(world, in.target[i]);
+    if (k < world.target_count) routed[k] = 1;  // else the steering refuses the row
+    return 1;
+  }
+};
 
 // BEHAVIOR_NAVIGATE (docs/NAVIGATION.md): along the target's field at the agent's own
 // speed, under the arrive behaviour's acceleration limit; a re-routed agent (memory's
@@ -127,9 +150,12 @@ struct NavSteerFunctor {
   NavSteerScene in;
   NavSteerOutput out;
 
-  THRONG_HD void operator()(size_t i) const {
-    if (!in.navigates[i]) return;
+  // Steers row i and answers 0, or answers 1 where it navigates to a target the world does
+  // not have and writes nothing for it (the world then rejects the tick).
+  THRONG_HD uint32_t operator()(size_t i) const {
+    if (!in.navigates[i]) return 0u;
     const size_t k = NavTargetSlot(world, in.target[i]);
+    if (k >= world.target_count) return 1u;
     const NavSteerTarget& target = world.targets[k];
     const Vec2 p{in.px[i], in.py[i]}, v{in.vx[i], in.vy[i]};
     Vec2 goal{0.f, 0.f};
@@ -147,8 +173,7 @@ struct NavSteerFunctor {
     } else if (target.ring_count == 1 && Length(target.point - p) <= arrive.slowing_radius) {
       pref = ArriveStep(p, v, has_goal ? goal : target.point, arrive, params.dt);
     } else {
-      const bool crowd = in.memory != nullptr && in.memory[i].route > 0 &&
-                         world.crowd_fields[k].heading != nullptr;
+      const bool crowd = NavRerouted(in, i) && world.crowd_fields[k].heading != nullptr;
       const Vec2 way =
           crowd ? NavDirectionIn(world.crowd_fields[k], world.headings, p, NavRidge::kBlend)
                 : NavDirectionIn(world.fields[k], world.headings, p, NavRidge::kPickSide);
@@ -162,6 +187,7 @@ struct NavSteerFunctor {
     }
     out.pref_vx[i] = pref.x;
     out.pref_vy[i] = pref.y;
+    return 0u;
   }
 };
 

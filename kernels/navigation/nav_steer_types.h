@@ -59,7 +59,8 @@ struct NavSteerParams {
   // NavFieldParams::goal_cone as its cosine and sine (NavGoalCone).
   bool cone_on = false;
   float cone_cos = 1.f, cone_sin = 0.f;
-  // kLastTick: the target column is the last SteerNavigating's, unchanged, as many rows.
+  // kLastTick: the target column is what the last SteerNavigating or NavigationRoutes
+  // read, unchanged, as many rows.
   ColumnSource targets = ColumnSource::kHost;
   // kLastTick: the memory is what the kept tick's ReportPedestrians wrote (as
   // PedestrianReportParams::memory); else the scene's.
@@ -89,6 +90,16 @@ struct NavSteerScene {
   const float* max_speed = nullptr;
   const uint8_t* navigates = nullptr;
   size_t count = 0;
+};
+
+// What NavigationRoutes answers: per target (NavSteerWorld's order) 1 where a re-routed
+// navigating pedestrian names it, else 0 (`routed`, target_count bytes); and, where
+// `x` and `y` are not null, every pedestrian's prepared position (internal frame), the
+// crowd a refresh builds the crowd fields from.
+struct NavRoutesOutput {
+  uint8_t* routed = nullptr;
+  float* x = nullptr;
+  float* y = nullptr;
 };
 
 // A navigating agent's preferred velocity (internal frame), written over what the

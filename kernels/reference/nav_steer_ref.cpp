@@ -1,4 +1,5 @@
-// The navigating pedestrians' preferred velocities, one after another, written from
+// The navigating pedestrians' preferred velocities (and which targets' crowd fields they
+// follow), one after another, written from
 // docs/NAVIGATION.md ("In a world", "Ridges") without the kernels' code: the target found
 // by a scan of the ids, the inside of a polygon by its winding number (plane_ref.cpp), the
 // four cells' headings as angles in double, the blend and the turn toward the goal in
@@ -89,15 +90,19 @@ D2 TowardGoal(D2 way, D2 p, D2 goal, const NavSteerParams& params) {
 
 }  // namespace
 
-void ReferenceBackend::SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
-                                       const NavSteerScene& s, const NavSteerOutput& out) {
+uint64_t ReferenceBackend::SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
+                                           const NavSteerScene& s, const NavSteerOutput& out) {
+  uint64_t refused = 0;
   for (size_t i = 0; i < s.count; ++i) {
     if (!s.navigates[i]) continue;
     size_t k = world.target_count;
     for (size_t j = 0; j < world.target_count; ++j) {
       if (world.keys[j].id == s.target[i]) k = world.keys[j].index;
     }
-    if (k == world.target_count) continue;  // the world validated every target
+    if (k == world.target_count) {  // not one of the world's: the world rejects the tick
+      ++refused;
+      continue;
+    }
     const NavSteerTarget& target = world.targets[k];
     const D2 p{s.px[i], s.py[i]}, v{s.vx[i], s.vy[i]};
     const D2 point{target.point.x, target.point.y};
@@ -135,6 +140,28 @@ void ReferenceBackend::SteerNavigating(const NavSteerParams& params, const NavSt
     out.pref_vx[i] = static_cast<float>(preferred.x);
     out.pref_vy[i] = static_cast<float>(preferred.y);
   }
+  return refused;
+}
+
+uint64_t ReferenceBackend::NavigationRoutes(const NavSteerParams&, const NavSteerWorld& world,
+                                            const NavSteerScene& s, const NavRoutesOutput& out) {
+  for (size_t k = 0; k < world.target_count; ++k) out.routed[k] = 0;
+  uint64_t rerouted = 0;
+  for (size_t i = 0; i < s.count; ++i) {
+    // A pedestrian follows a crowd field when it navigates and has been re-routed.
+    if (!s.navigates[i] || s.memory == nullptr || s.memory[i].route == 0) continue;
+    ++rerouted;
+    for (size_t j = 0; j < world.target_count; ++j) {
+      if (world.keys[j].id == s.target[i]) out.routed[world.keys[j].index] = 1;
+    }
+  }
+  if (out.x != nullptr) {
+    for (size_t i = 0; i < s.count; ++i) {
+      out.x[i] = s.px[i];
+      out.y[i] = s.py[i];
+    }
+  }
+  return rerouted;
 }
 
 }  // namespace throng::reference

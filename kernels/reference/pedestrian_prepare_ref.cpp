@@ -60,8 +60,9 @@ bool Passes(const PedestrianChecks& checks, const PedestrianPrepareScene& s, siz
   }
   const AgentBehavior behavior = BehaviorOf(s, i, world_default);
   if (s.goal_x == nullptr && wants_a_goal(behavior)) return false;
-  // The world asks for the checks only where it has no navigation targets.
-  return behavior != AgentBehavior::kNavigate;
+  // Navigation where the world has targets and the snapshot a target column (the steering
+  // checks the target).
+  return behavior != AgentBehavior::kNavigate || checks.navigation;
 }
 
 }  // namespace

@@ -90,12 +90,13 @@ THRONG_HD inline bool RowFlagsAndBehaviorPass(const PedestrianPrepareScene& in, 
 }
 
 // Whether row i's flags and behaviour pass PedestrianChecks: RowFlagsAndBehaviorPass, and
-// no navigation (the world asks for the checks only where it has no navigation targets).
+// navigation only where the world and the snapshot allow it (`navigation`: targets and a
+// target column; the steering checks the target itself).
 THRONG_HD inline bool RowRulesPass(const PedestrianPrepareScene& in, size_t i,
-                                   AgentBehavior world_default) {
+                                   AgentBehavior world_default, bool navigation) {
   AgentBehavior behavior = AgentBehavior::kByColumns;
   return RowFlagsAndBehaviorPass(in, i, world_default, &behavior) &&
-         behavior != AgentBehavior::kNavigate;
+         (behavior != AgentBehavior::kNavigate || navigation);
 }
 
 struct PedestrianPrepareFunctor {
@@ -112,8 +113,9 @@ struct PedestrianPrepareFunctor {
   // values within their bounds already (the cpu checks them a block of rows at a time,
   // each column in a loop the compiler vectorises).
   THRONG_HD uint32_t Row(size_t i, bool values_within) const {
-    if (params.checks.on && !((values_within || RowValuesWithin(params.checks, in, i)) &&
-                              RowRulesPass(in, i, params.defaults.behavior))) {
+    if (params.checks.on &&
+        !((values_within || RowValuesWithin(params.checks, in, i)) &&
+          RowRulesPass(in, i, params.defaults.behavior, params.checks.navigation))) {
       return 1u;
     }
     Prepare(i);

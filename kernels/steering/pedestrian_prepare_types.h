@@ -76,13 +76,15 @@ struct ColumnBounds {
 // float column within its table rule (kernels/world/column_tables.h) and each row's flags
 // and behaviour as the host's checks take them (known flag bits; a known behaviour; arrive,
 // seek or flee only with goals, and never with the "uses preferred velocity" flag;
-// navigate never: the world asks for these checks only where it has no navigation
-// targets). The host checks the rest: lengths, ids, targets. A row refused here is one the
-// host's checks refuse too; they then name the first offender. A refused row is not
+// navigate only where `navigation` allows it). The host checks the rest: lengths and ids;
+// Backend::SteerNavigating checks each navigating row's target. A row refused here is one
+// the host's checks refuse too; they then name the first offender. A refused row is not
 // prepared (its outputs are left as they were): its values never reach the steering.
 struct PedestrianChecks {
   bool on = false;
   ColumnBounds bounds[kPedestrianFloatColumns];  // PedestrianFloatColumn order
+  // The world has navigation targets and the snapshot a target column: a row may navigate.
+  bool navigation = false;
 };
 
 struct PedestrianPrepareParams {

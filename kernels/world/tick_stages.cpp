@@ -23,9 +23,9 @@ void ValidateAndGather(TickContext& c) {
   // The pedestrians the last tick left on the backend only are the world's own, moved from
   // a checked state (World::Advance bounds how many ticks pass so).
   // The agents' values are checked by the backend's preparation, which reads them anyway
-  // (no pass on the host), except where navigation reads them on the host first.
+  // (no pass on the host), and their targets by the navigation's steering.
   const bool agents_checked = c.snapshot_on_backend && c.w.state_on_backend_only;
-  c.agent_values_on_backend = !agents_checked && c.config.navigation_targets.empty();
+  c.agent_values_on_backend = !agents_checked;
   ValidateSnapshot(c.config, c.snapshot, c.has_state, c.last_tick, agents_checked,
                    /*vehicles_checked=*/c.snapshot_on_backend && c.w.vehicle_state_on_backend_only,
                    /*forward_checked=*/c.snapshot_on_backend && c.w.forward_state_on_backend_only,
@@ -44,7 +44,7 @@ void ValidateAndGather(TickContext& c) {
 }
 
 void Pedestrians(TickContext& c) {
-  PrepareCrowdFields(c.config, c.snapshot, c.w);
+  DropUncommittedCrowd(c.w);
   PreparePedestrians(c.config, c.snapshot,
                      c.snapshot_on_backend ? ColumnSource::kLastTick : ColumnSource::kHost,
                      c.agent_values_on_backend, c.w);
@@ -92,15 +92,14 @@ void Orca(TickContext& c) {
   ms[static_cast<size_t>(Stage::kDownload)] += t.download_ms;
 }
 
-// Without navigation targets no host stage reads the pedestrians' memory: it stays on the
-// backend until something on the host asks for it (BringKeptHome).
+// No host stage reads the pedestrians' memory (the re-routing asks the backend, which reads
+// it there): it stays on the backend until something on the host asks for it
+// (BringKeptHome).
 void Results(TickContext& c) {
-  const bool host_reads = !c.config.navigation_targets.empty();
-  c.memory_left_on_backend = !host_reads;
-  c.pedestrians = FillResults(
-      c.config, c.snapshot, c.options,
-      {!(c.keep_on_backend && !host_reads), !c.memory_left_on_backend, c.vehicle_results_to_host()},
-      c.w, c.out);
+  c.memory_left_on_backend = true;
+  c.pedestrians =
+      FillResults(c.config, c.snapshot, c.options,
+                  {!c.keep_on_backend, /*memory=*/false, c.vehicle_results_to_host()}, c.w, c.out);
 }
 
 void Move(TickContext& c) {
@@ -114,9 +113,8 @@ void Move(TickContext& c) {
   } else {
     SizeNextState(c.snapshot, &c.next);
   }
-  // No host stage reads the vehicles' or the forward agents' next state (the pedestrians' the
-  // navigation does).
-  c.state_left_on_backend = c.keep_on_backend && c.config.navigation_targets.empty();
+  // No host stage reads the next state (a crowd refresh asks the backend for the positions).
+  c.state_left_on_backend = c.keep_on_backend;
   c.vehicle_state_left_on_backend = c.keep_on_backend && !c.snapshot.vehicles.id.empty();
   c.forward_state_left_on_backend = c.keep_on_backend && c.snapshot.forward.size() > 0;
   Integrate(c.config, c.snapshot, c.w, *c.out,

@@ -46,8 +46,7 @@ struct TickContext {
   // (World::Internals::memory_on_backend, as the tick began).
   bool memory_on_backend = false;
   // Nothing reads this tick's pedestrian results and next state on the host (an Advance tick
-  // before its last): they stay on the backend where the world has no host stage that reads
-  // them (no navigation targets).
+  // before its last): they stay on the backend.
   bool keep_on_backend = false;
   // The validation left the agents' values to the backend's preparation (ValidateSnapshot's
   // agent_values_on_backend).

@@ -62,10 +62,16 @@ uint64_t TimedBackend::PreparePedestrians(const PedestrianPrepareParams& params,
   return inner_->PreparePedestrians(params, scene, out);
 }
 
-void TimedBackend::SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
-                                   const NavSteerScene& scene, const NavSteerOutput& out) {
+uint64_t TimedBackend::SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
+                                       const NavSteerScene& scene, const NavSteerOutput& out) {
   CallTimer timer(this, BackendCall::kSteerNavigating);
-  inner_->SteerNavigating(params, world, scene, out);
+  return inner_->SteerNavigating(params, world, scene, out);
+}
+
+uint64_t TimedBackend::NavigationRoutes(const NavSteerParams& params, const NavSteerWorld& world,
+                                        const NavSteerScene& scene, const NavRoutesOutput& out) {
+  CallTimer timer(this, BackendCall::kSteerNavigating);
+  return inner_->NavigationRoutes(params, world, scene, out);
 }
 
 void TimedBackend::PrepareVehicles(const VehiclePrepareParams& params,

@@ -32,8 +32,10 @@ class TimedBackend final : public Backend {
   uint64_t PreparePedestrians(const PedestrianPrepareParams& params,
                               const PedestrianPrepareScene& scene,
                               const PedestrianPrepareOutput& out) override;
-  void SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
-                       const NavSteerScene& scene, const NavSteerOutput& out) override;
+  uint64_t SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
+                           const NavSteerScene& scene, const NavSteerOutput& out) override;
+  uint64_t NavigationRoutes(const NavSteerParams& params, const NavSteerWorld& world,
+                            const NavSteerScene& scene, const NavRoutesOutput& out) override;
   void MovePedestrians(const PedestrianMoveParams& params, const PedestrianMoveScene& scene,
                        const PedestrianMoveOutput& out) override;
   void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,

@@ -128,9 +128,11 @@ inline float Or(const std::vector<float>& column, size_t i, float fallback) {
 // Stages of World::Step, in order. Each reads the snapshot and the world's buffers and
 // writes buffers only: nothing here changes what the world keeps until Step commits.
 
-// Re-routing: refreshes the crowd when re-routed agents need it and it is older than
-// navigation.reroute_every ticks, and builds the crowd fields they follow.
-void PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, World::Internals& w);
+// Re-routing: a crowd refresh that the last tick made and never committed (it failed)
+// goes, with the crowd fields built from it. Every tick, before the pedestrians' preparation
+// (which refreshes the crowd when re-routed agents need it and it is older than
+// navigation.reroute_every ticks, and builds the crowd fields they follow).
+void DropUncommittedCrowd(World::Internals& w);
 // Pedestrians in the internal frame, with their preferred velocities (behaviours).
 // `columns`: kLastTick when `s` is the state the last tick left on the backend.
 // `check_values`: the backend checks the agents' values on the way (ValidateSnapshot left

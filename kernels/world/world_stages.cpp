@@ -17,43 +17,43 @@
 namespace throng {
 namespace {
 
-// Whether re-routing may act on pedestrian i: a cooperative agent that navigates.
-bool Reroutable(const WorldConfig& config, const AgentSnapshot& a, size_t i) {
-  if (config.navigation.reroute_every <= 0) return false;
-  if (!a.flags.empty() && (a.flags[i] & kSnapshotNonCooperative)) return false;
-  return EffectiveBehavior(a, i, config.agent_defaults.behavior) == AgentBehavior::kNavigate;
+// The world's navigation as the backend's steering reads it, with the fields built now.
+NavSteerWorld NavWorldOf(World::Internals& w) {
+  const size_t t = w.nav_targets.size();
+  w.nav_views.resize(2 * t);
+  for (size_t k = 0; k < t; ++k) {
+    w.nav_views[k] = {w.nav_fields[k].spec, w.nav_fields[k].heading.data()};
+    const bool built = k < w.crowd_field_built.size() && w.crowd_field_built[k];
+    w.nav_views[t + k] = {w.crowd_fields[k].spec,
+                          built ? w.crowd_fields[k].heading.data() : nullptr};
+  }
+  return {w.nav_steer_targets.data(), w.nav_keys.data(),  t,
+          w.nav_rings.data(),         w.nav_rings.size(), w.nav_views.data(),
+          w.nav_views.data() + t,     NavHeadingTable(),  w.nav_version};
 }
 
-}  // namespace
-
-void PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, World::Internals& w) {
-  w.crowd_fields.resize(w.nav_targets.size());
-  w.crowd_field_built.resize(w.nav_targets.size(), 0);
-  if (w.crowd_refreshed) {  // the last refresh was never committed: its fields go
-    w.crowd_field_built.assign(w.crowd_field_built.size(), 0);
-    w.crowd_refreshed = false;
-    ++w.nav_version;
-  }
-  // Without targets or re-routing nobody follows a crowd field: no pass over the agents.
-  if (w.nav_targets.empty() || config.navigation.reroute_every <= 0) return;
-  const AgentSnapshot& a = s.agents;
-  std::vector<uint8_t> needed(w.nav_targets.size(), 0);
-  bool any = false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (w.agent_memory_in[i].route == 0 || !Reroutable(config, a, i)) continue;
-    needed[NavTargetIndex(w, a.target[i])] = 1;
-    any = true;
-  }
-  if (!any) return;
+// Re-routing (docs/NAVIGATION.md): the crowd fields the re-routed pedestrians follow, built
+// for the targets they name (the backend says which, NavigationRoutes, from where the
+// preparation left them), from a crowd refreshed with their prepared positions when the
+// last is older than navigation.reroute_every ticks. Answers whether it asked the backend
+// (which then holds this tick's target column).
+bool PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, const NavSteerParams& nav,
+                        const NavSteerScene& scene, World::Internals& w) {
+  // Without re-routing, or without anyone who navigates, nobody follows a crowd field.
+  if (config.navigation.reroute_every <= 0 || scene.target == nullptr) return false;
+  const size_t n = scene.count, t = w.nav_targets.size();
+  std::vector<uint8_t> needed(t, 0);
+  if (w.backend->NavigationRoutes(nav, NavWorldOf(w), scene, {needed.data()}) == 0) return true;
+  NavSteerParams again = nav;
+  again.targets = ColumnSource::kLastTick;  // the call above read them
   const auto every = static_cast<uint64_t>(config.navigation.reroute_every);
   if (!w.crowd.present || s.tick < w.crowd.tick || s.tick - w.crowd.tick >= every) {
     w.crowd_next.present = true;
     w.crowd_next.tick = s.tick;
-    w.crowd_next.positions.resize(a.size());
-    for (size_t i = 0; i < a.size(); ++i) {
-      const Vec3 p = config.frame.ToInternal({a.x[i], a.y[i], Or(a.z, i, 0.f)});
-      w.crowd_next.positions[i] = {p.x, p.y};
-    }
+    std::vector<float> x(n), y(n);
+    w.backend->NavigationRoutes(again, NavWorldOf(w), scene, {needed.data(), x.data(), y.data()});
+    w.crowd_next.positions.resize(n);
+    for (size_t i = 0; i < n; ++i) w.crowd_next.positions[i] = {x[i], y[i]};
     w.crowd_refreshed = true;
     w.crowd_field_built.assign(w.crowd_field_built.size(), 0);
     ++w.nav_version;
@@ -62,7 +62,7 @@ void PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, World::Int
   for (size_t k = 0; k < needed.size(); ++k) {
     if (needed[k] && !w.crowd_field_built[k]) build.push_back(k);
   }
-  if (build.empty()) return;
+  if (build.empty()) return true;
   const NavCrowd& crowd = w.crowd_refreshed ? w.crowd_next : w.crowd;
   const float density_cost = config.navigation.density_cost;
   // The targets on the world's grid share one crowd cost; a region's is its own.
@@ -85,10 +85,24 @@ void PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, World::Int
   }
   for (const size_t k : build) w.crowd_field_built[k] = 1;
   ++w.nav_version;
+  return true;
+}
+
+}  // namespace
+
+void DropUncommittedCrowd(World::Internals& w) {
+  w.crowd_fields.resize(w.nav_targets.size());
+  w.crowd_field_built.resize(w.nav_targets.size(), 0);
+  if (w.crowd_refreshed) {  // the last refresh was never committed: its fields go
+    w.crowd_field_built.assign(w.crowd_field_built.size(), 0);
+    w.crowd_refreshed = false;
+    ++w.nav_version;
+  }
 }
 
 // Pedestrians in the internal frame, with their preferred velocities (behaviours), on the
-// backend; then the navigating ones steered along their fields here, where the fields are.
+// backend; then the crowd fields the re-routed follow, built here, and the navigating ones
+// steered along their fields on the backend.
 void PreparePedestrians(const WorldConfig& config, const Snapshot& s, ColumnSource columns,
                         bool check_values, World::Internals& w) {
   const AgentSnapshot& a = s.agents;
@@ -114,6 +128,7 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, ColumnSour
   if (check_values) {
     static const PedestrianChecks kChecks = AgentChecksForPreparation();
     params.checks = kChecks;
+    params.checks.navigation = !config.navigation_targets.empty() && !a.target.empty();
   }
   if (w.backend->PreparePedestrians(params, scene, out) > 0) {
     // Refused: the host's checks name the first offender (nothing the tick keeps has
@@ -124,17 +139,6 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, ColumnSour
   // Only a world with navigation targets has agents that navigate (validated): steered
   // along their fields on the backend, where the preparation left them.
   if (config.navigation_targets.empty() || a.target.empty()) return;
-  const size_t t = w.nav_targets.size();
-  w.nav_views.resize(2 * t);
-  for (size_t k = 0; k < t; ++k) {
-    w.nav_views[k] = {w.nav_fields[k].spec, w.nav_fields[k].heading.data()};
-    const bool built = k < w.crowd_field_built.size() && w.crowd_field_built[k];
-    w.nav_views[t + k] = {w.crowd_fields[k].spec,
-                          built ? w.crowd_fields[k].heading.data() : nullptr};
-  }
-  const NavSteerWorld world{w.nav_steer_targets.data(), w.nav_keys.data(),  t,
-                            w.nav_rings.data(),         w.nav_rings.size(), w.nav_views.data(),
-                            w.nav_views.data() + t,     NavHeadingTable(),  w.nav_version};
   const NavGoalCone cone(config.navigation.goal_cone);
   NavSteerParams nav;
   nav.frame = config.frame;
@@ -160,7 +164,15 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, ColumnSour
                                 oa.max_speed.data(),
                                 w.navigates.data(),
                                 n};
-  w.backend->SteerNavigating(nav, world, scene_nav, {oa.pref_vx.data(), oa.pref_vy.data()});
+  if (PrepareCrowdFields(config, s, nav, scene_nav, w)) nav.targets = ColumnSource::kLastTick;
+  if (w.backend->SteerNavigating(nav, NavWorldOf(w), scene_nav,
+                                 {oa.pref_vx.data(), oa.pref_vy.data()}) > 0) {
+    // A navigating row names a target the world does not have: the host's checks name it.
+    // The crowd fields built on the way are the committed crowd's, or a refresh's that the
+    // next tick drops (DropUncommittedCrowd): nothing the world keeps has changed.
+    ValidateAgents(config, a);
+    throw std::logic_error("SteerNavigating refused targets that the host's checks accept");
+  }
 }
 
 // Vehicles: spline following; their bodies for the stages after it.

@@ -470,9 +470,8 @@ void ValidateSnapshot(const WorldConfig& config, const Snapshot& s, bool has_las
   }
   ValidateTimeStep(s.dt);
   if (!agents_checked) {
-    const bool pass = agent_values_on_backend && config.navigation_targets.empty()
-                          ? AgentShapePasses(s.agents)
-                          : AgentsPassAtOnce(config, s.agents);
+    const bool pass =
+        agent_values_on_backend ? AgentShapePasses(s.agents) : AgentsPassAtOnce(config, s.agents);
     if (!pass) ValidateAgents(config, s.agents);
   }
   if (!vehicles_checked) ValidateVehicleSnapshot(config, s.vehicles);

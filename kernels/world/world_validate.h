@@ -25,7 +25,8 @@ void ValidateTimeStep(float dt);
 // `agent_values_on_backend`: the agents' values are left to the backend's preparation
 // (AgentChecksForPreparation), which reads them anyway; here only their lengths, ids and
 // the columns that come in pairs, unless one of those fails (then every agent check, which
-// names the first offender). Only for a world without navigation targets.
+// names the first offender); the navigating rows' targets are left to the backend's
+// steering (Backend::SteerNavigating).
 void ValidateSnapshot(const WorldConfig& config, const Snapshot& snapshot, bool has_last_tick,
                       uint64_t last_tick, bool agents_checked = false,
                       bool vehicles_checked = false, bool forward_checked = false,

@@ -28,9 +28,13 @@ class CpuForwardingBackend : public Backend {
                               const PedestrianPrepareOutput& out) override {
     return cpu_.PreparePedestrians(params, scene, out);
   }
-  void SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
-                       const NavSteerScene& scene, const NavSteerOutput& out) override {
-    cpu_.SteerNavigating(params, world, scene, out);
+  uint64_t SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
+                           const NavSteerScene& scene, const NavSteerOutput& out) override {
+    return cpu_.SteerNavigating(params, world, scene, out);
+  }
+  uint64_t NavigationRoutes(const NavSteerParams& params, const NavSteerWorld& world,
+                            const NavSteerScene& scene, const NavRoutesOutput& out) override {
+    return cpu_.NavigationRoutes(params, world, scene, out);
   }
   PedestrianSums ReportPedestrians(const PedestrianReportParams& params,
                                    const PedestrianReportScene& scene,

@@ -262,6 +262,90 @@ TEST_P(NavSteerTest, LeavesOtherRowsAndFollowsTheCrowdFieldOnlyWhenReRouted) {
   EXPECT_GT(differ, 50u);  // the crowd at the cup's mouth turns some of them
 }
 
+// A navigating row that names a target the world does not have is counted and not
+// steered (the world then rejects the tick); the others are steered as ever.
+TEST_P(NavSteerTest, CountsTheRowsWhoseTargetTheWorldDoesNotHave) {
+  const Navigation nav;
+  auto backend = CreateBackend(GetParam());
+  Crowd crowd(4000, nav.spec, /*goals=*/true, 41u);
+  const Frame frame{UpAxis::kZ, Handedness::kRight};
+  const Prepared fine = Steered(*backend, nav, crowd, frame, /*rerouting=*/true);
+  size_t unknown = 0;
+  for (size_t i = 0; i < crowd.x.size(); i += 97) {
+    crowd.target[i] = 42;
+    unknown += fine.navigates[i];
+  }
+  ASSERT_GT(unknown, 10u);
+  PedestrianPrepareParams prepare;
+  prepare.dt = 0.1f;
+  Prepared out(crowd.x.size());
+  backend->PreparePedestrians(prepare, crowd.Scene(), out.View());
+  const std::vector<float> prepared_vx = out.pref_vx;
+  const NavGoalCone cone(0.52f);
+  NavSteerParams steer;
+  steer.max_accel = prepare.defaults.max_accel;
+  steer.slowing_radius = prepare.defaults.slowing_radius;
+  steer.dt = prepare.dt;
+  steer.cone_on = cone.on;
+  steer.cone_cos = cone.cos;
+  steer.cone_sin = cone.sin;
+  EXPECT_EQ(backend->SteerNavigating(steer, nav.World(), out.Steer(crowd, true),
+                                     {out.pref_vx.data(), out.pref_vy.data()}),
+            unknown);
+  for (size_t i = 0; i < crowd.x.size(); ++i) {
+    if (crowd.target[i] == 42u) {
+      ASSERT_EQ(out.pref_vx[i], prepared_vx[i]) << i;  // not steered
+    } else {
+      ASSERT_EQ(out.pref_vx[i], fine.pref_vx[i]) << i;
+      ASSERT_EQ(out.pref_vy[i], fine.pref_vy[i]) << i;
+    }
+  }
+}
+
+// NavigationRoutes: the targets whose crowd fields the re-routed navigating pedestrians
+// follow, how many they are, and the prepared positions when asked, as the reference
+// counts them; none without memory, only the point target when only its walkers are
+// re-routed.
+TEST_P(NavSteerTest, NamesTheTargetsOfTheReRoutedAndGivesThePositions) {
+  const Navigation nav;
+  auto backend = CreateBackend(GetParam());
+  auto reference = CreateBackend(BackendKind::kReference);
+  Crowd crowd(4000, nav.spec, /*goals=*/true, 31u);
+  PedestrianPrepareParams prepare;
+  prepare.dt = 0.1f;
+  Prepared got(crowd.x.size()), want(crowd.x.size());
+  backend->PreparePedestrians(prepare, crowd.Scene(), got.View());
+  reference->PreparePedestrians(prepare, crowd.Scene(), want.View());
+  const NavSteerParams params;
+  uint64_t rerouted_want = 0;
+  for (size_t i = 0; i < crowd.x.size(); ++i) {
+    rerouted_want += want.navigates[i] && crowd.memory[i].route > 0;
+  }
+  std::vector<uint8_t> routed(2, 9), routed_want(2, 9);
+  std::vector<float> x(crowd.x.size()), y(crowd.x.size());
+  EXPECT_EQ(backend->NavigationRoutes(params, nav.World(), got.Steer(crowd, true),
+                                      {routed.data(), x.data(), y.data()}),
+            rerouted_want);
+  EXPECT_EQ(reference->NavigationRoutes(params, nav.World(), want.Steer(crowd, true),
+                                        {routed_want.data()}),
+            rerouted_want);
+  EXPECT_EQ(routed, (std::vector<uint8_t>{1, 1}));
+  EXPECT_EQ(routed_want, routed);
+  EXPECT_EQ(x, got.px);
+  EXPECT_EQ(y, got.py);
+  // Without memory nobody is re-routed; with only the point target's walkers re-routed,
+  // only its field is wanted.
+  EXPECT_EQ(
+      backend->NavigationRoutes(params, nav.World(), got.Steer(crowd, false), {routed.data()}), 0u);
+  EXPECT_EQ(routed, (std::vector<uint8_t>{0, 0}));
+  for (size_t i = 0; i < crowd.x.size(); ++i) {
+    if (crowd.target[i] == 3u) crowd.memory[i].route = 0;
+  }
+  EXPECT_GT(backend->NavigationRoutes(params, nav.World(), got.Steer(crowd, true), {routed.data()}),
+            0u);
+  EXPECT_EQ(routed, (std::vector<uint8_t>{1, 0}));
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, NavSteerTest,
                          ::testing::Values(BackendKind::kCpu, BackendKind::kCuda,
                                            BackendKind::kReference),

@@ -90,50 +90,16 @@ class ChainCheckBackend : public CpuForwardingBackend {
   // Reads the preparation's columns where it left them (its goal columns too, as a device
   // does), the last call's targets and the kept memory where promised; writes the
   // preferred velocities over the preparation's own, and to the host only when asked.
-  void SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
-                       const NavSteerScene& scene, const NavSteerOutput& out) override {
+  uint64_t SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
+                           const NavSteerScene& scene, const NavSteerOutput& out) override {
     const size_t n = scene.count;
-    if (n == 0) return;
-    ++checked_calls_;
-    Check("navigate", "prepare.px", scene.px, n, /*whole=*/true);
-    Check("navigate", "prepare.py", scene.py, n, true);
-    Check("navigate", "prepare.vx", scene.vx, n, true);
-    Check("navigate", "prepare.vy", scene.vy, n, true);
-    Check("navigate", "prepare.max_speed", scene.max_speed, n, true);
-    Check("navigate", "prepare.navigates", scene.navigates, n, true);
-    NavSteerScene device = scene;
-    device.px = Kept<float>("prepare.px");
-    device.py = Kept<float>("prepare.py");
-    device.vx = Kept<float>("prepare.vx");
-    device.vy = Kept<float>("prepare.vy");
-    device.max_speed = Kept<float>("prepare.max_speed");
-    device.navigates = Kept<uint8_t>("prepare.navigates");
-    const float** const goals[3] = {&device.goal_x, &device.goal_y, &device.goal_z};
-    for (int k = 0; k < 3; ++k) {  // the preparation's input columns 4, 5, 6 after the moved six
-      const std::string name = "prepare.in." + std::to_string(4 + k);
-      if ((*goals[k] != nullptr) != (kept_.count(name) > 0)) {
-        throw std::logic_error(
-            "navigate: a goal column is present where the preparation's "
-            "was not, or not");
-      }
-      if (*goals[k] != nullptr) {
-        Check("navigate", name, *goals[k], n, true);
-        *goals[k] = Kept<float>(name);
-      }
-    }
-    if (params.targets == ColumnSource::kLastTick) {
-      Check("navigate", "navigate.target", scene.target, n, true);
-      device.target = Kept<uint32_t>("navigate.target");
-    }
-    if (params.memory == ColumnSource::kLastTick && scene.memory != nullptr) {
-      Check("navigate", "kept.memory", scene.memory, n, true);
-      device.memory = Kept<AgentMemory>("kept.memory");
-    }
+    if (n == 0) return 0;
+    const NavSteerScene device = NavigationAsADeviceReadsIt("navigate", params, scene);
     std::vector<float> vx(n), vy(n);
     CopyKept("prepare.pref_vx", vx.data(), n);
     CopyKept("prepare.pref_vy", vy.data(), n);
-    cpu_.SteerNavigating(params, world, device, {vx.data(), vy.data()});
-    Keep("navigate.target", device.target, n);
+    const uint64_t refused = cpu_.SteerNavigating(params, world, device, {vx.data(), vy.data()});
+    if (params.targets != ColumnSource::kLastTick) Keep("navigate.target", scene.target, n);
     Keep("prepare.pref_vx", vx.data(), n);
     Keep("prepare.pref_vy", vy.data(), n);
     if (params.outputs_to_host) {
@@ -143,6 +109,17 @@ class ChainCheckBackend : public CpuForwardingBackend {
       Poison("prepare.pref_vx", out.pref_vx, n);
       Poison("prepare.pref_vy", out.pref_vy, n);
     }
+    return refused;
+  }
+  // Reads as SteerNavigating does; the positions are the preparation's, as it left them.
+  uint64_t NavigationRoutes(const NavSteerParams& params, const NavSteerWorld& world,
+                            const NavSteerScene& scene, const NavRoutesOutput& out) override {
+    const size_t n = scene.count;
+    if (n == 0) return cpu_.NavigationRoutes(params, world, scene, out);
+    const NavSteerScene device = NavigationAsADeviceReadsIt("routes", params, scene);
+    const uint64_t rerouted = cpu_.NavigationRoutes(params, world, device, out);
+    if (params.targets != ColumnSource::kLastTick) Keep("navigate.target", scene.target, n);
+    return rerouted;
   }
 
   void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
@@ -924,6 +901,49 @@ class ChainCheckBackend : public CpuForwardingBackend {
   template <class T>
   const T* Kept(const std::string& name) const {
     return reinterpret_cast<const T*>(kept_.at(name).data());
+  }
+  // The navigation's scene as a device reads it (`call` names the caller): the prepared
+  // columns and the goals where the preparation left them, the target column and the
+  // memory where promised, each promise checked.
+  NavSteerScene NavigationAsADeviceReadsIt(const std::string& call, const NavSteerParams& params,
+                                           const NavSteerScene& scene) {
+    const size_t n = scene.count;
+    ++checked_calls_;
+    Check(call, "prepare.px", scene.px, n, /*whole=*/true);
+    Check(call, "prepare.py", scene.py, n, true);
+    Check(call, "prepare.vx", scene.vx, n, true);
+    Check(call, "prepare.vy", scene.vy, n, true);
+    Check(call, "prepare.max_speed", scene.max_speed, n, true);
+    Check(call, "prepare.navigates", scene.navigates, n, true);
+    NavSteerScene device = scene;
+    device.px = Kept<float>("prepare.px");
+    device.py = Kept<float>("prepare.py");
+    device.vx = Kept<float>("prepare.vx");
+    device.vy = Kept<float>("prepare.vy");
+    device.max_speed = Kept<float>("prepare.max_speed");
+    device.navigates = Kept<uint8_t>("prepare.navigates");
+    const float** const goals[3] = {&device.goal_x, &device.goal_y, &device.goal_z};
+    for (int k = 0; k < 3; ++k) {  // the preparation's input columns 4, 5, 6 after the moved six
+      const std::string name = "prepare.in." + std::to_string(4 + k);
+      if ((*goals[k] != nullptr) != (kept_.count(name) > 0)) {
+        throw std::logic_error(call +
+                               ": a goal column is present where the preparation's "
+                               "was not, or not");
+      }
+      if (*goals[k] != nullptr) {
+        Check(call, name, *goals[k], n, true);
+        *goals[k] = Kept<float>(name);
+      }
+    }
+    if (params.targets == ColumnSource::kLastTick) {
+      Check(call, "navigate.target", scene.target, n, true);
+      device.target = Kept<uint32_t>("navigate.target");
+    }
+    if (params.memory == ColumnSource::kLastTick && scene.memory != nullptr) {
+      Check(call, "kept.memory", scene.memory, n, true);
+      device.memory = Kept<AgentMemory>("kept.memory");
+    }
+    return device;
   }
   void KeepAgents(const std::string& call, const AgentColumnsOut& a, size_t rows) {
     ForEachAgentColumn(call, a, [&](const std::string& name, auto* c) { Keep(name, c, rows); });

@@ -65,8 +65,24 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
   // A device copies the world's targets and fields when their version is new, the target
   // column unless it is the last call's, the memory unless it is the kept report's, and
   // the preferred velocities out only when asked.
-  void SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
-                       const NavSteerScene& scene, const NavSteerOutput& out) override {
+  uint64_t SteerNavigating(const NavSteerParams& params, const NavSteerWorld& world,
+                           const NavSteerScene& scene, const NavSteerOutput& out) override {
+    CopyNavigationIn(params, world, scene);
+    Copy(0, sizeof(uint64_t));  // the count of unknown targets
+    if (params.outputs_to_host) Copy(0, scene.count * 2 * sizeof(float));
+    return cpu_.SteerNavigating(params, world, scene, out);
+  }
+  // The same copies in; out, a byte per target and the count, and the positions when asked.
+  uint64_t NavigationRoutes(const NavSteerParams& params, const NavSteerWorld& world,
+                            const NavSteerScene& scene, const NavRoutesOutput& out) override {
+    CopyNavigationIn(params, world, scene);
+    Copy(0, world.target_count + sizeof(uint64_t) +
+                (out.x != nullptr ? scene.count * 2 * sizeof(float) : 0));
+    ++nav_routes_calls;
+    return cpu_.NavigationRoutes(params, world, scene, out);
+  }
+  void CopyNavigationIn(const NavSteerParams& params, const NavSteerWorld& world,
+                        const NavSteerScene& scene) {
     const size_t n = scene.count;
     if (!nav_copied_ || world.version != nav_version_) {
       uint64_t bytes = world.target_count * (sizeof(NavSteerTarget) + sizeof(NavTargetKey) +
@@ -86,10 +102,8 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
     if (params.memory != ColumnSource::kLastTick && scene.memory != nullptr) {
       Copy(n * sizeof(AgentMemory), 0);
     }
-    if (params.outputs_to_host) Copy(0, n * 2 * sizeof(float));
-    cpu_.SteerNavigating(params, world, scene, out);
   }
-  int nav_world_copies = 0;
+  int nav_world_copies = 0, nav_routes_calls = 0;
   void MovePedestrians(const PedestrianMoveParams& params, const PedestrianMoveScene& scene,
                        const PedestrianMoveOutput& out) override {
     if (params.columns == ColumnSource::kHost) Copy(scene.count * kMoveBytesIn, 0);
@@ -478,7 +492,10 @@ TEST(WorldTransferTest, EachStageBooksTheBytesItsBackendCallsCopy) {
 // A world with navigation targets steers its navigating pedestrians on the backend: after
 // the Step that brings the targets, each tick's navigation copies nothing in (the targets
 // and the memory are the last tick's there, the fields copied once) and the prepared and
-// steered columns stay for the solve.
+// steered columns stay for the solve. The re-routing asks the backend which crowd fields
+// its re-routed pedestrians need: a byte per target and a count come back, and the
+// steering's count of unknown targets; the pedestrians' memory, results and state stay (an
+// Advance's tick before its last).
 TEST(WorldTransferTest, TheNavigationSteersWhereThePreparationLeftThePedestrians) {
   const scenarios::Scenario s = scenarios::MakeScenario("u_trap", 60, 3);
   ASSERT_FALSE(s.config.navigation_targets.empty());
@@ -486,6 +503,8 @@ TEST(WorldTransferTest, TheNavigationSteersWhereThePreparationLeftThePedestrians
   const CopyCountingBackend& backend = *owned;
   World world(s.config, std::move(owned));
   TickResult result = FirstTick(world, s.initial);
+  ASSERT_GT(s.config.navigation.reroute_every, 0);
+  const size_t n = s.initial.agents.size(), targets = s.config.navigation_targets.size();
   for (int tick = 0; tick < 5; ++tick) {
     world.Advance(1, s.initial.dt, &result);
     const TickStats& t = result.stats;
@@ -495,10 +514,22 @@ TEST(WorldTransferTest, TheNavigationSteersWhereThePreparationLeftThePedestrians
     if (tick > 0) {
       EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kPreferred)], 0u) << tick;
     }
-    EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kPreferred)], 0u) << tick;
+    EXPECT_EQ(t.stage_bytes_to_host[static_cast<size_t>(Stage::kPreferred)],
+              targets + 2 * sizeof(uint64_t))
+        << tick;
     EXPECT_EQ(t.stage_bytes_to_backend[static_cast<size_t>(Stage::kOrca)], 0u) << tick;
   }
   EXPECT_EQ(backend.nav_world_copies, 1);  // nobody re-routed: the static fields, once
+  EXPECT_EQ(backend.nav_routes_calls, 6);  // the Step's and each Advance's
+  // An Advance of several ticks: the memory stays on the backend, and the results and the
+  // state come home once, after its last tick.
+  const TransferredBytes before = backend.pedestrians;
+  world.Advance(5, s.initial.dt, &result);
+  const uint64_t routes_out = 5 * (targets + 2 * sizeof(uint64_t));
+  EXPECT_EQ(backend.pedestrians.to_backend - before.to_backend, 0u);
+  EXPECT_EQ(backend.pedestrians.to_host - before.to_host,
+            routes_out +
+                n * (CopyCountingBackend::kReportBytesOut + CopyCountingBackend::kNextStateBytes));
 }
 
 // An Advance of several ticks: the pedestrians' columns never go in, and come back once,
