@@ -251,15 +251,19 @@ const scenarios::Scenario& Town(size_t n) {
 // ids, vehicles).
 void BM_Validate_Snapshot(benchmark::State& state) {
   const scenarios::Scenario& town = Town(static_cast<size_t>(state.range(0)));
-  const bool values_on_backend = state.range(1) != 0;
+  // range(1): bit 0 the pedestrians' values left to their preparation, bit 1 the vehicles'.
+  const bool values_on_backend = (state.range(1) & 1) != 0;
+  const bool vehicle_values_on_backend = (state.range(1) & 2) != 0;
   for (auto _ : state) {
-    ValidateSnapshot(town.config, town.initial, false, 0, false, false, false, values_on_backend);
+    ValidateSnapshot(town.config, town.initial, false, 0, false, false, false, values_on_backend,
+                     vehicle_values_on_backend);
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 BENCHMARK(BM_Validate_Snapshot)
     ->Args({100000, 0})
     ->Args({100000, 1})
+    ->Args({100000, 3})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

@@ -150,10 +150,13 @@ class Backend {
   // one's lane, its pose in the internal frame with the world's defaults, its progress
   // hint (the snapshot's, else its memory's, else a search along the whole lane on the
   // installed splines), what its motion since last tick says about the caller's physics
-  // (its memory updated in place) and its body. Host memory in and out; the world passes a
-  // validated snapshot.
-  virtual void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
-                               const VehiclePrepareOutput& out) = 0;
+  // (its memory updated in place) and its body. Host memory in and out. The world passes a
+  // snapshot whose lengths and ids it checked, and its values too unless it asks for
+  // params.checks: then the answer is how many rows the checks refused (0: every row
+  // passed; the world rejects the tick otherwise), and 0 where they are off.
+  virtual uint64_t PrepareVehicles(const VehiclePrepareParams& params,
+                                   const VehiclePrepareScene& scene,
+                                   const VehiclePrepareOutput& out) = 0;
 
   // Three-factor spline following (docs/VEHICLES.md) for every vehicle, on the installed
   // splines. Validates first (std::invalid_argument naming column and index; unknown

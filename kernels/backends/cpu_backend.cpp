@@ -198,11 +198,13 @@ void CpuBackend::MovePedestrians(const PedestrianMoveParams& params,
                      PedestrianMoveFunctor{params, scene, out});
 }
 
-void CpuBackend::PrepareVehicles(const VehiclePrepareParams& params,
-                                 const VehiclePrepareScene& scene,
-                                 const VehiclePrepareOutput& out) {
-  thrust::for_each_n(Light(cpu_system::par), thrust::counting_iterator<size_t>(0), scene.count,
-                     VehiclePrepareFunctor{params, splines_.View(), scene, out});
+uint64_t CpuBackend::PrepareVehicles(const VehiclePrepareParams& params,
+                                     const VehiclePrepareScene& scene,
+                                     const VehiclePrepareOutput& out) {
+  const thrust::counting_iterator<size_t> first(0);
+  return thrust::transform_reduce(Light(cpu_system::par), first, first + scene.count,
+                                  VehiclePrepareFunctor{params, splines_.View(), scene, out},
+                                  uint64_t{0}, thrust::plus<uint64_t>());
 }
 
 void CpuBackend::MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,

@@ -48,8 +48,8 @@ class CpuBackend final : public HostMemoryBackend {
   void FollowSplines(const FollowerParams& params, float world_speed_limit,
                      const VehicleColumns& vehicles, const FollowRunOptions& options,
                      FollowerResults* out) override;
-  void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
-                       const VehiclePrepareOutput& out) override;
+  uint64_t PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
+                           const VehiclePrepareOutput& out) override;
   void MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,
                     const VehicleMoveOutput& out) override;
   void MoveForwardAgents(const ForwardMoveParams& params, const ForwardMoveScene& scene,

@@ -3,10 +3,12 @@
 // installed (cuda_backend.cu), the vehicles' move by the world's bicycle, and their bodies
 // as discs for the ORCA solve.
 #include <thrust/for_each.h>
+#include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/scan.h>
 #include <thrust/system/cuda/execution_policy.h>
 #include <thrust/transform.h>
+#include <thrust/transform_reduce.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -246,9 +248,9 @@ void CudaBackend::QuerySplines(const SplineQueries& q, SplineQueryResults* out) 
 // in one block; the follower's columns, lanes and bodies come back in another, and the
 // memory apart, each when asked for (a world's follower completes the memory here, and the
 // world keeps it here: KeepVehicles).
-void CudaBackend::PrepareVehicles(const VehiclePrepareParams& params,
-                                  const VehiclePrepareScene& scene,
-                                  const VehiclePrepareOutput& out) {
+uint64_t CudaBackend::PrepareVehicles(const VehiclePrepareParams& params,
+                                      const VehiclePrepareScene& scene,
+                                      const VehiclePrepareOutput& out) {
   const size_t n = scene.count;
   ++vehicle_tick_;  // a new tick: what the vehicle calls left is no longer this tick's
   if (vehicles_) {
@@ -287,7 +289,7 @@ void CudaBackend::PrepareVehicles(const VehiclePrepareParams& params,
         "PrepareVehicles: the state was promised from the kept tick, which left it on the "
         "device only, and it does not match");
   }
-  if (n == 0) return;
+  if (n == 0) return 0;
   if (last_tick) {
     // Only the moved columns, from the kept move's block (x to progress hint: its 1 to 6).
     for (int k = 0; k < 6; ++k) {
@@ -353,8 +355,17 @@ void CudaBackend::PrepareVehicles(const VehiclePrepareParams& params,
       at_f(10),     profiles ? reinterpret_cast<uint16_t*>(at(11)) : nullptr,
       at_u(12),     reinterpret_cast<VehicleBody*>(at(13)),
       Raw(d.memory)};
-  thrust::for_each_n(Policy(), thrust::counting_iterator<size_t>(0), n,
-                     VehiclePrepareFunctor{params, Lanes(), device_scene, device_out});
+  const VehiclePrepareFunctor prepare{params, Lanes(), device_scene, device_out};
+  const thrust::counting_iterator<size_t> first(0);
+  uint64_t refused = 0;
+  if (params.checks.on) {
+    // The snapshot's values checked where they are: the sum comes back (a wait for the
+    // stream).
+    refused = thrust::transform_reduce(Policy(), first, first + n, prepare, uint64_t{0},
+                                       thrust::plus<uint64_t>());
+  } else {
+    thrust::for_each_n(Policy(), first, n, prepare);
+  }
   THRONG_CUDA_CHECK(cudaGetLastError());
   if (params.memory_to_host) Download(Raw(d.memory), n, out.memory);
   d.prepared_on_device_only = !params.outputs_to_host;
@@ -362,7 +373,7 @@ void CudaBackend::PrepareVehicles(const VehiclePrepareParams& params,
     Synchronize();  // the memory's download, and the upload's host rows
     d.prepared_rows = n;
     d.prepared_profiles = profiles;
-    return;
+    return refused;
   }
   const HostColumnOut columns[14] = {{out.id, u},
                                      {out.spline_id, u},
@@ -381,6 +392,7 @@ void CudaBackend::PrepareVehicles(const VehiclePrepareParams& params,
   transferred_.to_host += d.staging.Download(d.prepare_out, d.prepare_out_at, columns, 14, stream_);
   d.prepared_rows = n;
   d.prepared_profiles = profiles;
+  return refused;
 }
 
 void CudaBackend::KeepVehicles() {

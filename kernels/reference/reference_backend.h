@@ -38,8 +38,8 @@ class ReferenceBackend final : public HostMemoryBackend {
                      const VehicleColumns& vehicles, const FollowRunOptions& options,
                      FollowerResults* out) override;
   // One vehicle after another, the bicycle in double (vehicle_move_ref.cpp).
-  void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
-                       const VehiclePrepareOutput& out) override;
+  uint64_t PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
+                           const VehiclePrepareOutput& out) override;
   void MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,
                     const VehicleMoveOutput& out) override;
   // The footprint from its definition, in double (vehicle_discs_ref.cpp).

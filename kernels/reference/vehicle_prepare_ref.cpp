@@ -7,6 +7,7 @@
 // the move read from its motion since last tick. Angles and the chord in double.
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "kernels/reference/frame_ref.h"
 #include "kernels/reference/reference_backend.h"
@@ -58,14 +59,37 @@ double NearestOnLane(const ReferenceSpline& lane, const P3& p) {
   return lane.Project(p, best_s, 0.5);
 }
 
+// Whether vehicle i's values pass `checks` (VehicleChecks): every present float column in
+// its bounds, its spline one of the world's (the reference's own list of them), its
+// profile at most the world's count.
+bool Passes(const VehicleChecks& checks, const VehiclePrepareScene& s, size_t i,
+            const std::vector<uint32_t>& spline_ids) {
+  const float* const columns[kVehicleFloatColumns] = {
+      s.x, s.y, s.z, s.yaw, s.speed, s.progress_hint, s.length, s.width, s.max_speed};
+  for (int k = 0; k < kVehicleFloatColumns; ++k) {
+    if (columns[k] == nullptr) continue;
+    const float v = columns[k][i];
+    if (std::isnan(v) || v < checks.bounds[k].min || v > checks.bounds[k].max) return false;
+  }
+  if (std::find(spline_ids.begin(), spline_ids.end(), s.spline_id[i]) == spline_ids.end()) {
+    return false;
+  }
+  return s.profile == nullptr || s.profile[i] <= checks.profiles;
+}
+
 }  // namespace
 
-void ReferenceBackend::PrepareVehicles(const VehiclePrepareParams& params,
-                                       const VehiclePrepareScene& scene,
-                                       const VehiclePrepareOutput& out) {
+uint64_t ReferenceBackend::PrepareVehicles(const VehiclePrepareParams& params,
+                                           const VehiclePrepareScene& scene,
+                                           const VehiclePrepareOutput& out) {
   const bool mirrored =
       (params.frame.up == UpAxis::kZ) == (params.frame.handedness == Handedness::kLeft);
+  uint64_t refused = 0;
   for (size_t i = 0; i < scene.count; ++i) {
+    if (params.checks.on && !Passes(params.checks, scene, i, spline_ids_)) {
+      ++refused;  // not prepared: its values never reach the follower
+      continue;
+    }
     const uint32_t lane = static_cast<uint32_t>(
         std::find(spline_ids_.begin(), spline_ids_.end(), scene.spline_id[i]) -
         spline_ids_.begin());
@@ -111,6 +135,7 @@ void ReferenceBackend::PrepareVehicles(const VehiclePrepareParams& params,
     out.bodies[i].width = scene.width != nullptr ? scene.width[i] : params.width;
     out.memory[i] = m;
   }
+  return refused;
 }
 
 }  // namespace throng::reference

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/input/column_bounds.h"
 #include "kernels/input/column_source.h"
 #include "kernels/math/frame.cuh"
 #include "kernels/math/vec.cuh"
@@ -64,11 +65,6 @@ enum PedestrianFloatColumn : int {
   kPedestrianPrefVy,
   kPedestrianPrefVz,
   kPedestrianFloatColumns,
-};
-
-// The values a float column allows: finite and within [min, max] (a NaN is in no range).
-struct ColumnBounds {
-  float min = 0.f, max = 0.f;
 };
 
 // The checks of the snapshot's agent values that the preparation runs where the columns

@@ -19,8 +19,8 @@
 
 namespace throng {
 
-// The lane of spline id `id`: its place in the world's set (validated: present).
-THRONG_HD inline uint32_t LaneOf(const LaneLookup& lanes, uint32_t id) {
+// Where spline id `id` is, or would be, among the lookup's sorted ids.
+THRONG_HD inline size_t LaneSlot(const LaneLookup& lanes, uint32_t id) {
   size_t lo = 0, hi = lanes.count;
   while (lo < hi) {
     const size_t mid = lo + (hi - lo) / 2;
@@ -30,7 +30,44 @@ THRONG_HD inline uint32_t LaneOf(const LaneLookup& lanes, uint32_t id) {
       hi = mid;
     }
   }
-  return lo < lanes.count ? lanes.index[lo] : 0u;
+  return lo;
+}
+
+// The lane of spline id `id`: its place in the world's set (validated: present).
+THRONG_HD inline uint32_t LaneOf(const LaneLookup& lanes, uint32_t id) {
+  const size_t k = LaneSlot(lanes, id);
+  return k < lanes.count ? lanes.index[k] : 0u;
+}
+
+// The scene's float columns in VehicleFloatColumn order (absent ones null).
+THRONG_HD inline void VehicleFloatColumns(const VehiclePrepareScene& in,
+                                          const float* columns[kVehicleFloatColumns]) {
+  columns[kVehicleX] = in.x;
+  columns[kVehicleY] = in.y;
+  columns[kVehicleZ] = in.z;
+  columns[kVehicleYaw] = in.yaw;
+  columns[kVehicleSpeed] = in.speed;
+  columns[kVehicleProgressHint] = in.progress_hint;
+  columns[kVehicleLength] = in.length;
+  columns[kVehicleWidth] = in.width;
+  columns[kVehicleMaxSpeed] = in.max_speed;
+}
+
+// Whether row i passes VehicleChecks: its present float values within their bounds, its
+// spline id one of the world's lanes, its profile at most the world's count.
+THRONG_HD inline bool VehicleRowPasses(const VehicleChecks& checks, const VehiclePrepareScene& in,
+                                       size_t i) {
+  const float* columns[kVehicleFloatColumns];
+  VehicleFloatColumns(in, columns);
+  bool within = true;
+  for (int k = 0; k < kVehicleFloatColumns; ++k) {
+    if (columns[k] == nullptr) continue;
+    const float v = columns[k][i];
+    within = within & (v >= checks.bounds[k].min) & (v <= checks.bounds[k].max);
+  }
+  const size_t lane = LaneSlot(in.lanes, in.spline_id[i]);
+  return within && lane < in.lanes.count && in.lanes.ids[lane] == in.spline_id[i] &&
+         (in.profile == nullptr || in.profile[i] <= checks.profiles);
 }
 
 // Arc length of the lane point nearest to p, searched along the whole lane (for vehicles
@@ -61,7 +98,15 @@ struct VehiclePrepareFunctor {
   VehiclePrepareScene in;
   VehiclePrepareOutput out;
 
-  THRONG_HD void operator()(size_t i) const {
+  // Prepares row i and answers 0, or answers 1 where params.checks refuse it and writes
+  // nothing for it (the world rejects the tick).
+  THRONG_HD uint32_t operator()(size_t i) const {
+    if (params.checks.on && !VehicleRowPasses(params.checks, in, i)) return 1u;
+    Prepare(i);
+    return 0u;
+  }
+
+  THRONG_HD void Prepare(size_t i) const {
     const Frame frame = params.frame;
     const uint32_t lane = LaneOf(in.lanes, in.spline_id[i]);
     const Vec3 p = frame.ToInternal({in.x[i], in.y[i], ColumnOr(in.z, i, 0.f)});

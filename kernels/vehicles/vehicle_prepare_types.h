@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/input/column_bounds.h"
 #include "kernels/input/column_source.h"
 #include "kernels/math/frame.cuh"
 #include "kernels/vehicles/vehicle_body.h"
@@ -20,6 +21,33 @@ struct LaneLookup {
   const uint32_t* ids;
   const uint32_t* index;
   size_t count;
+};
+
+// The float columns of VehiclePrepareScene, in its order: what VehicleChecks::bounds holds
+// a range for.
+enum VehicleFloatColumn : int {
+  kVehicleX,
+  kVehicleY,
+  kVehicleZ,
+  kVehicleYaw,
+  kVehicleSpeed,
+  kVehicleProgressHint,
+  kVehicleLength,
+  kVehicleWidth,
+  kVehicleMaxSpeed,
+  kVehicleFloatColumns,
+};
+
+// The checks of the snapshot's vehicle values that the preparation runs where the columns
+// are (docs/WORLD.md, "Where the checks run"): each present float column within its table
+// rule (kernels/world/column_tables.h), each spline id one of the world's lanes, each
+// profile at most the world's count of profiles. The host checks the lengths and the ids.
+// A row refused here is one the host's checks refuse too; they then name the first
+// offender. A refused row is not prepared: its values never reach the follower.
+struct VehicleChecks {
+  bool on = false;
+  ColumnBounds bounds[kVehicleFloatColumns];  // VehicleFloatColumn order
+  uint32_t profiles = 0;                      // WorldConfig::vehicle_profiles' count
 };
 
 struct VehiclePrepareParams {
@@ -43,11 +71,12 @@ struct VehiclePrepareParams {
   // that tick's preparation read, row for row (a device reads its own copies); kHost: the
   // host's.
   ColumnSource columns = ColumnSource::kHost;
+  VehicleChecks checks;  // off: the snapshot was checked on the host
 };
 
-// The snapshot's columns (caller's frame; an optional column is null when absent), the
-// lanes by id, and last tick's memory of each vehicle in the snapshot's order (a new one's
-// fresh).
+// The snapshot's columns (caller's frame; an optional column is null when absent),
+// validated (on the host, or by VehiclePrepareParams::checks on the way in), the lanes by
+// id, and last tick's memory of each vehicle in the snapshot's order (a new one's fresh).
 struct VehiclePrepareScene {
   const uint32_t* id;
   const uint32_t* spline_id;

@@ -26,10 +26,12 @@ void ValidateAndGather(TickContext& c) {
   // (no pass on the host), and their targets by the navigation's steering.
   const bool agents_checked = c.snapshot_on_backend && c.w.state_on_backend_only;
   c.agent_values_on_backend = !agents_checked;
-  ValidateSnapshot(c.config, c.snapshot, c.has_state, c.last_tick, agents_checked,
-                   /*vehicles_checked=*/c.snapshot_on_backend && c.w.vehicle_state_on_backend_only,
+  // The vehicles' likewise, by their preparation.
+  const bool vehicles_checked = c.snapshot_on_backend && c.w.vehicle_state_on_backend_only;
+  c.vehicle_values_on_backend = !vehicles_checked;
+  ValidateSnapshot(c.config, c.snapshot, c.has_state, c.last_tick, agents_checked, vehicles_checked,
                    /*forward_checked=*/c.snapshot_on_backend && c.w.forward_state_on_backend_only,
-                   c.agent_values_on_backend);
+                   c.agent_values_on_backend, c.vehicle_values_on_backend);
   // Other ids than the kept ones are gathered from the kept rows on the host.
   if ((c.w.memory_on_backend_only && !c.w.memory.KeepsAgents(c.snapshot.agents.id)) ||
       (c.w.vehicle_memory_on_backend_only && !c.w.memory.KeepsVehicles(c.snapshot.vehicles.id))) {
@@ -53,7 +55,7 @@ void Pedestrians(TickContext& c) {
 void Vehicles(TickContext& c) {
   DriveVehicles(c.config, c.snapshot,
                 c.snapshot_on_backend ? ColumnSource::kLastTick : ColumnSource::kHost,
-                c.vehicle_results_to_host(), c.options.debug, c.w);
+                c.vehicle_values_on_backend, c.vehicle_results_to_host(), c.options.debug, c.w);
 }
 
 void VehiclePaths(TickContext& c) {

@@ -74,11 +74,11 @@ uint64_t TimedBackend::NavigationRoutes(const NavSteerParams& params, const NavS
   return inner_->NavigationRoutes(params, world, scene, out);
 }
 
-void TimedBackend::PrepareVehicles(const VehiclePrepareParams& params,
-                                   const VehiclePrepareScene& scene,
-                                   const VehiclePrepareOutput& out) {
+uint64_t TimedBackend::PrepareVehicles(const VehiclePrepareParams& params,
+                                       const VehiclePrepareScene& scene,
+                                       const VehiclePrepareOutput& out) {
   CallTimer timer(this, BackendCall::kPrepareVehicles);
-  inner_->PrepareVehicles(params, scene, out);
+  return inner_->PrepareVehicles(params, scene, out);
 }
 
 void TimedBackend::MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,

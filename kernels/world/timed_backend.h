@@ -38,8 +38,8 @@ class TimedBackend final : public Backend {
                             const NavSteerScene& scene, const NavRoutesOutput& out) override;
   void MovePedestrians(const PedestrianMoveParams& params, const PedestrianMoveScene& scene,
                        const PedestrianMoveOutput& out) override;
-  void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
-                       const VehiclePrepareOutput& out) override;
+  uint64_t PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
+                           const VehiclePrepareOutput& out) override;
   void MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,
                     const VehicleMoveOutput& out) override;
   void MoveForwardAgents(const ForwardMoveParams& params, const ForwardMoveScene& scene,

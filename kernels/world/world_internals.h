@@ -141,11 +141,13 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, ColumnSour
                         bool check_values, World::Internals& w);
 // Vehicles: spline following, and their bodies for the stages after it.
 // `columns`: kLastTick when `s` is the state the last tick left on the backend.
+// `check_values`: the backend checks the vehicles' values on the way (ValidateSnapshot
+// left them to it); a refusal throws std::invalid_argument naming the first offender.
 // `results_to_host` false: no host stage reads this tick's vehicle results (an Advance's
 // tick before its last), and the follower's answers stay on the backend; `debug`: its
 // debug columns are wanted on the host besides (TickOptions::debug).
 void DriveVehicles(const WorldConfig& config, const Snapshot& s, ColumnSource columns,
-                   bool results_to_host, bool debug, World::Internals& w);
+                   bool check_values, bool results_to_host, bool debug, World::Internals& w);
 // The vehicles' bodies as non-cooperative discs after the pedestrians, for ORCA; they stay
 // on the backend, where the solve reads them.
 void AddVehicleDiscs(const WorldConfig& config, const Snapshot& s, World::Internals& w);

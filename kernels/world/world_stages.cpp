@@ -177,7 +177,7 @@ void PreparePedestrians(const WorldConfig& config, const Snapshot& s, ColumnSour
 
 // Vehicles: spline following; their bodies for the stages after it.
 void DriveVehicles(const WorldConfig& config, const Snapshot& s, ColumnSource columns,
-                   bool results_to_host, bool debug, World::Internals& w) {
+                   bool check_values, bool results_to_host, bool debug, World::Internals& w) {
   const VehicleSnapshot& vs = s.vehicles;
   const size_t m = vs.size();
   const VehicleDefaults& vd = config.vehicle_defaults;
@@ -243,9 +243,26 @@ void DriveVehicles(const WorldConfig& config, const Snapshot& s, ColumnSource co
       w.vehicle_memory_in_on_backend ? ColumnSource::kLastTick : ColumnSource::kHost;
   // The prepared columns stay on the backend for the tick's other calls (the forward
   // agents' fans meet the vehicles' boxes there).
-  w.backend->PrepareVehicles({config.frame, vd.length, vd.width, vd.max_speed, s.dt,
-                              /*outputs_to_host=*/false, /*memory_to_host=*/false, memory, columns},
-                             scene, out);
+  VehiclePrepareParams params{config.frame,
+                              vd.length,
+                              vd.width,
+                              vd.max_speed,
+                              s.dt,
+                              /*outputs_to_host=*/false,
+                              /*memory_to_host=*/false,
+                              memory,
+                              columns};
+  if (check_values) {
+    static const VehicleChecks kChecks = VehicleChecksForPreparation();
+    params.checks = kChecks;
+    params.checks.profiles = static_cast<uint32_t>(config.vehicle_profiles.size());
+  }
+  if (w.backend->PrepareVehicles(params, scene, out) > 0) {
+    // Refused: the host's checks name the first offender (the preparation wrote the tick's
+    // own columns and memory rows, which a rejected tick does not keep).
+    ValidateVehicles(config, vs);
+    throw std::logic_error("PrepareVehicles refused vehicles that the host's checks accept");
+  }
   FollowerResults& fr = w.follower;
   if (m > 0) {
     // The follower steers the vehicle the world integrates (its bicycle's geometry and

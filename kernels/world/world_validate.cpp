@@ -150,17 +150,29 @@ void ValidateAgentSnapshot(const AgentSnapshot& a) {
 // The agent columns whose values a check of its own reads (ByHand in the table): flags,
 // behavior and target, each read by AgentsPassAtOnce. A new one needs its check there too,
 // or the one pass would let its bad values through: this count stops the build until then.
-constexpr int AgentColumnsCheckedByHand() {
-  int count = 0;
 #define THRONG_COUNT_BY_HAND(name, type, wire, need, rule) \
   count += (rule).kind == ColumnRule::Kind::kByHand ? 1 : 0;
+constexpr int AgentColumnsCheckedByHand() {
+  int count = 0;
   THRONG_AGENT_COLUMNS(THRONG_COUNT_BY_HAND)
-#undef THRONG_COUNT_BY_HAND
   return count;
 }
 static_assert(AgentColumnsCheckedByHand() == 3,
               "a new agent column checked by hand: add its check to RowFlagsAndBehaviorPass "
               "(AgentsPassAtOnce and the preparation's checks call it) and to the reference's");
+
+// The vehicle columns whose values a check of its own reads: spline_id and profile, each
+// checked by the vehicles' preparation (VehicleRowPasses) and ValidateVehicleSnapshot.
+constexpr int VehicleColumnsCheckedByHand() {
+  int count = 0;
+  THRONG_VEHICLE_COLUMNS(THRONG_COUNT_BY_HAND)
+  return count;
+}
+#undef THRONG_COUNT_BY_HAND
+static_assert(VehicleColumnsCheckedByHand() == 2,
+              "a new vehicle column checked by hand: add its check to VehicleRowPasses "
+              "(kernels/vehicles/vehicle_prepare.cuh), to the reference's and to "
+              "ValidateVehicleSnapshot");
 
 // The float columns the backend's preparation reads, by their names in the table, in
 // PedestrianFloatColumn order: it checks their values (AgentChecksForPreparation).
@@ -224,6 +236,22 @@ bool AgentShapePasses(const AgentSnapshot& a) {
   if (!unread.empty() && !AllInRange(unread.data(), unread.size(), n)) return false;
   return std::adjacent_find(a.id.begin(), a.id.end(),
                             [](uint32_t lo, uint32_t hi) { return !(lo < hi); }) == a.id.end();
+}
+
+// What the host checks of the vehicles when their preparation checks the values it reads
+// (every float column, the lanes, the profiles): each present column's length, and ids
+// strictly increasing (unique without a sort). False where one of them fails or is in
+// doubt: then every check runs one by one.
+bool VehicleShapePasses(const VehicleSnapshot& v) {
+  const size_t n = v.size();
+  bool lengths_right = true;
+  VisitVehicleColumns(v, [&](const ColumnInfo& column, const auto& values) {
+    if (column.need == ColumnNeed::kOptional && values.empty()) return;
+    lengths_right = lengths_right && values.size() == n;
+  });
+  return lengths_right &&
+         std::adjacent_find(v.id.begin(), v.id.end(),
+                            [](uint32_t lo, uint32_t hi) { return !(lo < hi); }) == v.id.end();
 }
 
 void ValidateVehicleSnapshot(const WorldConfig& config, const VehicleSnapshot& v) {
@@ -433,6 +461,40 @@ void ValidateAgents(const WorldConfig& config, const AgentSnapshot& agents) {
   ValidateTargets(config, agents);
 }
 
+void ValidateVehicles(const WorldConfig& config, const VehicleSnapshot& vehicles) {
+  ValidateVehicleSnapshot(config, vehicles);
+}
+
+// The float columns the vehicles' preparation reads, by their names in the table, in
+// VehicleFloatColumn order.
+constexpr const char* kPreparedVehicleFloatColumns[kVehicleFloatColumns] = {
+    "x", "y", "z", "yaw", "speed", "progress_hint", "length", "width", "max_speed"};
+
+VehicleChecks VehicleChecksForPreparation() {
+  VehicleChecks checks;
+  checks.on = true;
+  int found = 0, floats = 0;
+  const VehicleSnapshot none;
+  VisitVehicleColumns(none, [&](const ColumnInfo& column, const auto& values) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(values)>, std::vector<float>>) {
+      ++floats;
+      ValueRange range;
+      if (!RangeOfRule(column.rule, nullptr, &range)) return;
+      for (int k = 0; k < kVehicleFloatColumns; ++k) {
+        if (std::string_view(kPreparedVehicleFloatColumns[k]) != column.name) continue;
+        checks.bounds[k] = {range.min, range.max};
+        ++found;
+      }
+    }
+  });
+  // Every float column of the table has its bounds here: one added to the table and not to
+  // the preparation's checks would go unchecked.
+  if (found != kVehicleFloatColumns || floats != kVehicleFloatColumns) {
+    throw std::logic_error("the vehicles' column table and the preparation's columns differ");
+  }
+  return checks;
+}
+
 PedestrianChecks AgentChecksForPreparation() {
   PedestrianChecks checks;
   checks.on = true;
@@ -459,7 +521,8 @@ PedestrianChecks AgentChecksForPreparation() {
 
 void ValidateSnapshot(const WorldConfig& config, const Snapshot& s, bool has_last_tick,
                       uint64_t last_tick, bool agents_checked, bool vehicles_checked,
-                      bool forward_checked, bool agent_values_on_backend) {
+                      bool forward_checked, bool agent_values_on_backend,
+                      bool vehicle_values_on_backend) {
   if (s.tick > kMaxTick) {
     Reject("tick: " + std::to_string(s.tick) + " is beyond the limit of " +
            std::to_string(kMaxTick) + " (2^53)");
@@ -474,7 +537,9 @@ void ValidateSnapshot(const WorldConfig& config, const Snapshot& s, bool has_las
         agent_values_on_backend ? AgentShapePasses(s.agents) : AgentsPassAtOnce(config, s.agents);
     if (!pass) ValidateAgents(config, s.agents);
   }
-  if (!vehicles_checked) ValidateVehicleSnapshot(config, s.vehicles);
+  if (!vehicles_checked && !(vehicle_values_on_backend && VehicleShapePasses(s.vehicles))) {
+    ValidateVehicleSnapshot(config, s.vehicles);
+  }
   if (!forward_checked) ValidateForwardSnapshot(config, s.forward);
 }
 

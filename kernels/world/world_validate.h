@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "kernels/steering/pedestrian_prepare_types.h"
+#include "kernels/vehicles/vehicle_prepare_types.h"
 #include "kernels/world/world_types.h"
 
 namespace throng {
@@ -27,16 +28,23 @@ void ValidateTimeStep(float dt);
 // the columns that come in pairs, unless one of those fails (then every agent check, which
 // names the first offender); the navigating rows' targets are left to the backend's
 // steering (Backend::SteerNavigating).
+// `vehicle_values_on_backend` likewise for the vehicles (VehicleChecksForPreparation): here
+// their lengths and ids.
 void ValidateSnapshot(const WorldConfig& config, const Snapshot& snapshot, bool has_last_tick,
                       uint64_t last_tick, bool agents_checked = false,
                       bool vehicles_checked = false, bool forward_checked = false,
-                      bool agent_values_on_backend = false);
+                      bool agent_values_on_backend = false, bool vehicle_values_on_backend = false);
 
 // Every check of the agents' columns, one by one: the first offender named.
 void ValidateAgents(const WorldConfig& config, const AgentSnapshot& agents);
+// Every check of the vehicles' columns likewise.
+void ValidateVehicles(const WorldConfig& config, const VehicleSnapshot& vehicles);
 
 // The checks of the agents' values that the backend's preparation runs (PedestrianChecks,
 // on): each float column's bounds from its rule in the column table.
 PedestrianChecks AgentChecksForPreparation();
+// The checks of the vehicles' values that their preparation runs: each float column's
+// bounds from its rule in the table (the world sets the profiles' count).
+VehicleChecks VehicleChecksForPreparation();
 
 }  // namespace throng

@@ -52,9 +52,9 @@ class CpuForwardingBackend : public Backend {
   }
   void KeepVehicles() override { cpu_.KeepVehicles(); }
   void FetchKeptVehicles(const KeptVehicleRows& out) override { cpu_.FetchKeptVehicles(out); }
-  void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
-                       const VehiclePrepareOutput& out) override {
-    cpu_.PrepareVehicles(params, scene, out);
+  uint64_t PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
+                           const VehiclePrepareOutput& out) override {
+    return cpu_.PrepareVehicles(params, scene, out);
   }
   void FollowSplines(const FollowerParams& params, float world_speed_limit,
                      const VehicleColumns& vehicles, const FollowRunOptions& options,

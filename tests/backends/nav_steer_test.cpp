@@ -17,6 +17,7 @@
 #include "kernels/navigation/distance_field.h"
 #include "kernels/navigation/nav_costs.h"
 #include "tests/backends/backend_param.h"
+#include "tests/backends/prepared_pedestrians.h"
 
 namespace throng {
 namespace {
@@ -125,53 +126,40 @@ struct Crowd {
   }
 };
 
-struct Prepared {
-  std::vector<uint32_t> id;
-  std::vector<float> px, py, vx, vy, radius, max_speed, pref_vx, pref_vy, z, vz;
-  std::vector<uint8_t> flags, has_goal, navigates;
-  std::vector<Vec2> goal;
+using Prepared = testing::PreparedPedestrians;
 
-  explicit Prepared(size_t n)
-      : id(n),
-        px(n),
-        py(n),
-        vx(n),
-        vy(n),
-        radius(n),
-        max_speed(n),
-        pref_vx(n),
-        pref_vy(n),
-        z(n),
-        vz(n),
-        flags(n),
-        has_goal(n),
-        navigates(n),
-        goal(n) {}
-  PedestrianPrepareOutput View() {
-    return {{id.data(), px.data(), py.data(), vx.data(), vy.data(), radius.data(), max_speed.data(),
-             pref_vx.data(), pref_vy.data(), flags.data()},
-            z.data(),
-            vz.data(),
-            goal.data(),
-            has_goal.data(),
-            navigates.data()};
-  }
-  NavSteerScene Steer(const Crowd& c, bool rerouting) const {
-    auto p = [](const auto& column) { return column.empty() ? nullptr : column.data(); };
-    return {c.target.data(),
-            p(c.goal_x),
-            p(c.goal_y),
-            p(c.goal_z),
-            rerouting ? c.memory.data() : nullptr,
-            px.data(),
-            py.data(),
-            vx.data(),
-            vy.data(),
-            max_speed.data(),
-            navigates.data(),
-            px.size()};
-  }
-};
+// The steering's scene: the crowd's targets, goals and memory (none without re-routing),
+// and what the preparation left in `p`.
+NavSteerScene Steer(const Prepared& p, const Crowd& c, bool rerouting) {
+  auto opt = [](const auto& column) { return column.empty() ? nullptr : column.data(); };
+  return {c.target.data(),
+          opt(c.goal_x),
+          opt(c.goal_y),
+          opt(c.goal_z),
+          rerouting ? c.memory.data() : nullptr,
+          p.px.data(),
+          p.py.data(),
+          p.vx.data(),
+          p.vy.data(),
+          p.max_speed.data(),
+          p.navigates.data(),
+          p.px.size()};
+}
+
+// The steering's parameters for the preparation's defaults: its acceleration, slowing
+// radius and tick, and a goal cone of 30 degrees.
+NavSteerParams SteerParams(const PedestrianPrepareParams& prepare, Frame frame) {
+  const NavGoalCone cone(0.52f);
+  NavSteerParams steer;
+  steer.frame = frame;
+  steer.max_accel = prepare.defaults.max_accel;
+  steer.slowing_radius = prepare.defaults.slowing_radius;
+  steer.dt = prepare.dt;
+  steer.cone_on = cone.on;
+  steer.cone_cos = cone.cos;
+  steer.cone_sin = cone.sin;
+  return steer;
+}
 
 // The preparation, then the steering, on one backend: the preferred velocities.
 Prepared Steered(Backend& backend, const Navigation& nav, const Crowd& crowd, Frame frame,
@@ -182,16 +170,8 @@ Prepared Steered(Backend& backend, const Navigation& nav, const Crowd& crowd, Fr
   prepare.dt = 0.1f;
   Prepared out(n);
   backend.PreparePedestrians(prepare, crowd.Scene(), out.View());
-  const NavGoalCone cone(0.52f);
-  NavSteerParams steer;
-  steer.frame = frame;
-  steer.max_accel = prepare.defaults.max_accel;
-  steer.slowing_radius = prepare.defaults.slowing_radius;
-  steer.dt = prepare.dt;
-  steer.cone_on = cone.on;
-  steer.cone_cos = cone.cos;
-  steer.cone_sin = cone.sin;
-  backend.SteerNavigating(steer, nav.World(), out.Steer(crowd, rerouting),
+  const NavSteerParams steer = SteerParams(prepare, frame);
+  backend.SteerNavigating(steer, nav.World(), Steer(out, crowd, rerouting),
                           {out.pref_vx.data(), out.pref_vy.data()});
   return out;
 }
@@ -281,15 +261,8 @@ TEST_P(NavSteerTest, CountsTheRowsWhoseTargetTheWorldDoesNotHave) {
   Prepared out(crowd.x.size());
   backend->PreparePedestrians(prepare, crowd.Scene(), out.View());
   const std::vector<float> prepared_vx = out.pref_vx;
-  const NavGoalCone cone(0.52f);
-  NavSteerParams steer;
-  steer.max_accel = prepare.defaults.max_accel;
-  steer.slowing_radius = prepare.defaults.slowing_radius;
-  steer.dt = prepare.dt;
-  steer.cone_on = cone.on;
-  steer.cone_cos = cone.cos;
-  steer.cone_sin = cone.sin;
-  EXPECT_EQ(backend->SteerNavigating(steer, nav.World(), out.Steer(crowd, true),
+  const NavSteerParams steer = SteerParams(prepare, frame);
+  EXPECT_EQ(backend->SteerNavigating(steer, nav.World(), Steer(out, crowd, true),
                                      {out.pref_vx.data(), out.pref_vy.data()}),
             unknown);
   for (size_t i = 0; i < crowd.x.size(); ++i) {
@@ -323,10 +296,10 @@ TEST_P(NavSteerTest, NamesTheTargetsOfTheReRoutedAndGivesThePositions) {
   }
   std::vector<uint8_t> routed(2, 9), routed_want(2, 9);
   std::vector<float> x(crowd.x.size()), y(crowd.x.size());
-  EXPECT_EQ(backend->NavigationRoutes(params, nav.World(), got.Steer(crowd, true),
+  EXPECT_EQ(backend->NavigationRoutes(params, nav.World(), Steer(got, crowd, true),
                                       {routed.data(), x.data(), y.data()}),
             rerouted_want);
-  EXPECT_EQ(reference->NavigationRoutes(params, nav.World(), want.Steer(crowd, true),
+  EXPECT_EQ(reference->NavigationRoutes(params, nav.World(), Steer(want, crowd, true),
                                         {routed_want.data()}),
             rerouted_want);
   EXPECT_EQ(routed, (std::vector<uint8_t>{1, 1}));
@@ -336,13 +309,14 @@ TEST_P(NavSteerTest, NamesTheTargetsOfTheReRoutedAndGivesThePositions) {
   // Without memory nobody is re-routed; with only the point target's walkers re-routed,
   // only its field is wanted.
   EXPECT_EQ(
-      backend->NavigationRoutes(params, nav.World(), got.Steer(crowd, false), {routed.data()}), 0u);
+      backend->NavigationRoutes(params, nav.World(), Steer(got, crowd, false), {routed.data()}),
+      0u);
   EXPECT_EQ(routed, (std::vector<uint8_t>{0, 0}));
   for (size_t i = 0; i < crowd.x.size(); ++i) {
     if (crowd.target[i] == 3u) crowd.memory[i].route = 0;
   }
-  EXPECT_GT(backend->NavigationRoutes(params, nav.World(), got.Steer(crowd, true), {routed.data()}),
-            0u);
+  EXPECT_GT(
+      backend->NavigationRoutes(params, nav.World(), Steer(got, crowd, true), {routed.data()}), 0u);
   EXPECT_EQ(routed, (std::vector<uint8_t>{1, 0}));
 }
 

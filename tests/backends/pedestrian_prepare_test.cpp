@@ -14,6 +14,7 @@
 #include "kernels/steering/pedestrian_prepare_types.h"
 #include "kernels/world/world_validate.h"
 #include "tests/backends/backend_param.h"
+#include "tests/backends/prepared_pedestrians.h"
 
 namespace throng {
 namespace {
@@ -69,38 +70,7 @@ Columns MakeColumns(size_t n, bool full, uint32_t seed) {
   return c;
 }
 
-struct Prepared {
-  std::vector<uint32_t> id;
-  std::vector<float> px, py, vx, vy, radius, max_speed, pref_vx, pref_vy, z, vz;
-  std::vector<uint8_t> flags, has_goal, navigates;
-  std::vector<Vec2> goal;
-
-  explicit Prepared(size_t n)
-      : id(n, 99),
-        px(n, -1.f),
-        py(n, -1.f),
-        vx(n, -1.f),
-        vy(n, -1.f),
-        radius(n, -1.f),
-        max_speed(n, -1.f),
-        pref_vx(n, -1.f),
-        pref_vy(n, -1.f),
-        z(n, -1.f),
-        vz(n, -1.f),
-        flags(n, 0xff),
-        has_goal(n, 0xff),
-        navigates(n, 0xff),
-        goal(n, Vec2{-1.f, -1.f}) {}
-  PedestrianPrepareOutput View() {
-    return {{id.data(), px.data(), py.data(), vx.data(), vy.data(), radius.data(), max_speed.data(),
-             pref_vx.data(), pref_vy.data(), flags.data()},
-            z.data(),
-            vz.data(),
-            goal.data(),
-            has_goal.data(),
-            navigates.data()};
-  }
-};
+using Prepared = testing::PreparedPedestrians;
 
 template <class T>
 bool SameBits(const std::vector<T>& a, const std::vector<T>& b) {

@@ -12,7 +12,10 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "kernels/backends/backend.h"
@@ -20,6 +23,7 @@
 #include "kernels/vehicles/spline.h"
 #include "kernels/vehicles/turn_before_move.h"
 #include "kernels/vehicles/vehicle_prepare_types.h"
+#include "kernels/world/world_validate.h"
 #include "tests/backends/backend_param.h"
 
 namespace throng {
@@ -306,6 +310,76 @@ TEST(VehiclePrepareCpuTest, IsTheEngineRulesBitForBit) {
           << i;
     }
   }
+}
+
+// With the checks on, each backend refuses the rows the host's checks refuse (a value out
+// of its column's rule, a spline that is not a lane, a profile past the world's count),
+// prepares none of them, and refuses none of a good fleet; the reference counts the same.
+TEST_P(VehiclePrepareTest, RefusesTheRowsTheChecksRefuseAsTheReferenceDoes) {
+  const size_t n = 5000;  // past the cpu's one-thread passes
+  auto backend = CreateBackend(GetParam());
+  auto reference = CreateBackend(BackendKind::kReference);
+  backend->SetSplines(Lanes());
+  reference->SetSplines(Lanes());
+  const Lookup lookup;
+  const Frame frame = kFrames[0];
+  VehiclePrepareParams params = kDefaults;
+  params.checks = VehicleChecksForPreparation();
+  params.checks.profiles = 1;  // profiles 0 and 1 are the world's
+  auto refused = [&](Backend& b, Fleet fleet, Prepared* out) {
+    return b.PrepareVehicles(params, fleet.Scene(true, lookup.View()), out->View());
+  };
+  const Fleet good(n, frame, 9);
+  Prepared first(n);
+  EXPECT_EQ(refused(*backend, good, &first), 0u);
+  Prepared unused(n);
+  EXPECT_EQ(refused(*reference, good, &unused), 0u);
+  struct Fault {
+    size_t row;
+    std::function<void(Fleet&, size_t)> apply;
+  };
+  const Fault faults[] = {
+      {4001, [](Fleet& f, size_t i) { f.x[i] = NAN; }},
+      {4003, [](Fleet& f, size_t i) { f.y[i] = 3e6f; }},
+      {4005, [](Fleet& f, size_t i) { f.z[i] = -INFINITY; }},
+      {4007, [](Fleet& f, size_t i) { f.yaw[i] = 1e9f; }},
+      {4009, [](Fleet& f, size_t i) { f.speed[i] = -1.f; }},
+      {4011, [](Fleet& f, size_t i) { f.hint[i] = NAN; }},
+      {4013, [](Fleet& f, size_t i) { f.length[i] = 0.f; }},
+      {4015, [](Fleet& f, size_t i) { f.width[i] = 1e6f; }},
+      {4017, [](Fleet& f, size_t i) { f.max_speed[i] = -3.f; }},
+      {4019, [](Fleet& f, size_t i) { f.spline_id[i] = 8; }},
+      {4021, [](Fleet& f, size_t i) { f.profile[i] = 2; }},
+  };
+  Fleet bad = good;
+  for (const Fault& fault : faults) {
+    Fleet one = good;
+    fault.apply(one, fault.row);
+    SCOPED_TRACE(::testing::Message() << "row " << fault.row);
+    std::string host;
+    try {  // the host's checks refuse it too
+      WorldConfig config;
+      config.splines = Lanes();
+      config.vehicle_profiles.resize(1);
+      VehicleSnapshot v;
+      v.id = one.id, v.spline_id = one.spline_id, v.x = one.x, v.y = one.y, v.z = one.z;
+      v.yaw = one.yaw, v.speed = one.speed, v.progress_hint = one.hint;
+      v.length = one.length, v.width = one.width, v.max_speed = one.max_speed;
+      v.profile = one.profile;
+      ValidateVehicles(config, v);
+    } catch (const std::invalid_argument& e) {
+      host = e.what();
+    }
+    EXPECT_NE(host, "");
+    Prepared out = first;
+    EXPECT_EQ(refused(*backend, one, &out), 1u);
+    EXPECT_TRUE(SameFloat(out.px[fault.row], first.px[fault.row]));  // as it was
+    EXPECT_EQ(refused(*reference, one, &unused), 1u);
+    fault.apply(bad, fault.row);
+  }
+  const uint64_t all = sizeof faults / sizeof faults[0];
+  EXPECT_EQ(refused(*backend, bad, &unused), all);
+  EXPECT_EQ(refused(*reference, bad, &unused), all);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, VehiclePrepareTest,

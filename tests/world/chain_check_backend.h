@@ -122,8 +122,8 @@ class ChainCheckBackend : public CpuForwardingBackend {
     return rerouted;
   }
 
-  void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
-                       const VehiclePrepareOutput& out) override {
+  uint64_t PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
+                           const VehiclePrepareOutput& out) override {
     const size_t m = scene.count;
     // Last tick's memory, as the kept tick's follower completed it: a device reads it where
     // it kept it.
@@ -160,7 +160,7 @@ class ChainCheckBackend : public CpuForwardingBackend {
       }
     });
     completed_ = vehicles_moved_ = false;  // a new tick
-    cpu_.PrepareVehicles(params, device, out);
+    const uint64_t refused = cpu_.PrepareVehicles(params, device, out);
     ForEachReadyColumn(out, [&](const char* name, auto* c) {
       if (c != nullptr) {
         Keep(name, c, m);
@@ -185,6 +185,7 @@ class ChainCheckBackend : public CpuForwardingBackend {
     for (const char* name : kFollowed) kept_.erase(name);
     kept_.erase("paths.clear");
     kept_.erase("vmove.bodies");
+    return refused;
   }
 
   // The follower's vehicles are the preparation's columns (a device reads them there, the

@@ -130,10 +130,10 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
   }
   // As the pedestrians': the columns the snapshot has, the lanes by id and the memory in;
   // every prepared column out and the memory, each when asked for.
-  void PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
-                       const VehiclePrepareOutput& out) override {
-    cpu_.PrepareVehicles(params, scene, out);
-    if (scene.count == 0) return;  // nothing to copy
+  uint64_t PrepareVehicles(const VehiclePrepareParams& params, const VehiclePrepareScene& scene,
+                           const VehiclePrepareOutput& out) override {
+    const uint64_t refused = cpu_.PrepareVehicles(params, scene, out);
+    if (scene.count == 0) return refused;  // nothing to copy
     // Last tick's columns where it left them, when the same ones are present (a caller's
     // first snapshot may lack some the move writes).
     uint32_t present = 0, bit = 1;
@@ -161,6 +161,7 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
       if (scene.profile != nullptr) copied_.to_host += scene.count * sizeof(uint16_t);
     }
     if (params.memory_to_host) CopyVehicleMemory(0, scene.count);
+    return refused;
   }
   // With kThisTick, nothing goes in: the preparation's, follower's and braking's columns.
   void MoveVehicles(const VehicleMoveParams& params, const VehicleMoveScene& scene,

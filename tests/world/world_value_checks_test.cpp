@@ -3,7 +3,7 @@
 // "Where the checks run"): a Step refuses every fault the host's checks refuse, placed in
 // a late row, with the host's message, on every backend, and leaves the world as it was;
 // and the preparation is asked for the checks exactly where the host leaves the values to
-// it.
+// it. The vehicles' values likewise, by their preparation.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,8 +11,11 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "kernels/scenarios/scenario.h"
 #include "kernels/world/column_tables.h"
 #include "kernels/world/world.h"
 #include "kernels/world/world_validate.h"
@@ -117,6 +120,44 @@ std::vector<Fault> Faults(size_t late) {
   return faults;
 }
 
+// A Step of `bad` is refused with the message the host's checks, one by one, give it (the
+// world has ticked once, at `last_tick`), and the world has still ticked once.
+void ExpectRefusedAsTheHostRefuses(const WorldConfig& config, World& world, const Snapshot& bad,
+                                   uint64_t last_tick) {
+  std::string host;
+  try {
+    ValidateSnapshot(config, bad, true, last_tick);
+  } catch (const std::invalid_argument& e) {
+    host = e.what();
+  }
+  ASSERT_NE(host, "") << "the host's checks accept this fault";
+  TickOptions integrate;
+  integrate.integrate = true;
+  try {
+    TickResult untouched;
+    world.Step(bad, integrate, &untouched);
+    ADD_FAILURE() << "the world accepted it";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), host);
+  }
+  ASSERT_EQ(world.totals().ticks, 1u);
+}
+
+// After the faults: `world` (ticked once, at `good.tick - 1`) and `fresh`, a world that never
+// saw them, given the first tick, step `good` alike (`a` and `b`: their results).
+void ExpectGoesOnAsAFreshWorld(World& world, World& fresh, Snapshot good, TickResult* a,
+                               TickResult* b) {
+  TickOptions integrate;
+  integrate.integrate = true;
+  --good.tick;
+  fresh.Step(good, integrate, b);
+  ++good.tick;
+  world.Step(good, integrate, a);
+  fresh.Step(good, integrate, b);
+  EXPECT_EQ(a->agents.vx, b->agents.vx);
+  EXPECT_EQ(a->agents.vy, b->agents.vy);
+}
+
 class WorldValueChecksTest : public BackendParamTest {};
 
 TEST_P(WorldValueChecksTest, EveryFaultIsRefusedWithTheHostsMessageAndChangesNothing) {
@@ -136,23 +177,8 @@ TEST_P(WorldValueChecksTest, EveryFaultIsRefusedWithTheHostsMessageAndChangesNot
     SCOPED_TRACE(fault.name);
     Snapshot bad = good;
     fault.apply(bad.agents);
-    // What the host's checks, one by one, say of it.
-    std::string host;
-    try {
-      ValidateSnapshot(config, bad, true, 1);
-    } catch (const std::invalid_argument& e) {
-      host = e.what();
-    }
-    ASSERT_NE(host, "") << "the host's checks accept this fault";
-    try {
-      TickResult untouched;
-      world.Step(bad, integrate, &untouched);
-      ADD_FAILURE() << "the world accepted it";
-    } catch (const std::invalid_argument& e) {
-      EXPECT_EQ(std::string(e.what()), host);
-    }
+    ExpectRefusedAsTheHostRefuses(config, world, bad, before.tick);
     ASSERT_EQ(world.state().tick, before.tick);
-    ASSERT_EQ(world.totals().ticks, 1u);
   }
   EXPECT_EQ(world.state().agents.x, before.agents.x);
   EXPECT_EQ(world.state().agents.vx, before.agents.vx);
@@ -160,14 +186,8 @@ TEST_P(WorldValueChecksTest, EveryFaultIsRefusedWithTheHostsMessageAndChangesNot
   // The next good tick gives what a world that never saw the faults gives, and so does an
   // Advance after it.
   World fresh(config, GetParam());
-  good.tick = 1;
-  fresh.Step(good, integrate, &r);
-  good.tick = 2;
   TickResult a, b;
-  world.Step(good, integrate, &a);
-  fresh.Step(good, integrate, &b);
-  EXPECT_EQ(a.agents.vx, b.agents.vx);
-  EXPECT_EQ(a.agents.vy, b.agents.vy);
+  ExpectGoesOnAsAFreshWorld(world, fresh, good, &a, &b);
   world.Advance(3, 0.1f, &a);
   fresh.Advance(3, 0.1f, &b);
   EXPECT_EQ(a.agents.vx, b.agents.vx);
@@ -213,32 +233,90 @@ TEST_P(WorldValueChecksTest, InAWorldWithTargetsTheFaultsAndTheTargetsAreRefused
     SCOPED_TRACE(fault.name);
     Snapshot bad = good;
     fault.apply(bad.agents);
-    std::string host;
-    try {
-      ValidateSnapshot(config, bad, true, 1);
-    } catch (const std::invalid_argument& e) {
-      host = e.what();
-    }
-    ASSERT_NE(host, "") << "the host's checks accept this fault";
-    try {
-      TickResult untouched;
-      world.Step(bad, integrate, &untouched);
-      ADD_FAILURE() << "the world accepted it";
-    } catch (const std::invalid_argument& e) {
-      EXPECT_EQ(std::string(e.what()), host);
-    }
-    ASSERT_EQ(world.totals().ticks, 1u);
+    ExpectRefusedAsTheHostRefuses(config, world, bad, 1);
   }
   // The next good tick goes on as in a world that never saw the faults.
   World fresh(config, GetParam());
-  good.tick = 1;
+  TickResult a, b;
+  ExpectGoesOnAsAFreshWorld(world, fresh, good, &a, &b);
+}
+
+// The vehicles' values are checked by their preparation likewise: in the town, each ruled
+// float column's refused values, a spline that is not a lane and a profile past the
+// world's, in a late vehicle, are refused with the host's message, the world unchanged.
+TEST_P(WorldValueChecksTest, TheVehiclesFaultsAreRefusedWithTheHostsMessage) {
+  const scenarios::Scenario town = scenarios::MakeScenario("town", 200, 3);
+  WorldConfig config = town.config;
+  config.vehicle_profiles.resize(1);
+  TickOptions integrate;
+  integrate.integrate = true;
+  Snapshot good = town.initial;
+  const size_t m = good.vehicles.size();
+  ASSERT_GE(m, 20u);
+  good.vehicles.profile.assign(m, 0);
+  World world(config, GetParam());
+  TickResult r;
+  world.Step(good, integrate, &r);
+  const Snapshot before = world.state();
+  ++good.tick;
+  const size_t late = m - 2;
+  std::vector<std::pair<std::string, std::function<void(VehicleSnapshot&)>>> faults;
+  size_t j = 0;
+  VisitVehicleColumns(good.vehicles, [&](const ColumnInfo& column, const auto& values) {
+    const size_t at = j++;
+    if constexpr (std::is_same_v<std::decay_t<decltype(values)>, std::vector<float>>) {
+      std::vector<float> bad;
+      switch (column.rule.kind) {
+        case ColumnRule::Kind::kBounded:
+          bad = {NAN, INFINITY, 2.f * column.rule.bound};
+          break;
+        case ColumnRule::Kind::kSize:
+          bad = {NAN, 0.f, 2.f * column.rule.bound};
+          break;
+        case ColumnRule::Kind::kNonNegative:
+          bad = {NAN, -1.f};
+          break;
+        default:
+          break;
+      }
+      // An optional column the town leaves out comes in with good values (1 m where the rule
+      // is a size) and the fault in the late row.
+      const float fill = column.rule.kind == ColumnRule::Kind::kSize ? 1.f : 0.f;
+      for (const float value : bad) {
+        faults.push_back({std::string(column.name) + " = " + std::to_string(value),
+                          [at, value, late, fill](VehicleSnapshot& v) {
+                            size_t k = 0;
+                            VisitVehicleColumns(v, [&](const ColumnInfo&, auto& c) {
+                              using T = typename std::decay_t<decltype(c)>::value_type;
+                              if (k++ != at) return;
+                              if (c.empty()) c.assign(v.size(), static_cast<T>(fill));
+                              c[late] = static_cast<T>(value);
+                            });
+                          }});
+      }
+    }
+  });
+  faults.push_back({"spline 999999", [=](VehicleSnapshot& v) { v.spline_id[late] = 999999; }});
+  faults.push_back({"profile 2 of 1", [=](VehicleSnapshot& v) { v.profile[late] = 2; }});
+  EXPECT_GE(faults.size(), 20u);
+  for (const auto& [name, apply] : faults) {
+    SCOPED_TRACE(name);
+    Snapshot bad = good;
+    apply(bad.vehicles);
+    ExpectRefusedAsTheHostRefuses(config, world, bad, before.tick);
+  }
+  EXPECT_EQ(world.state().vehicles.x, before.vehicles.x);
+  // The next good tick goes on as in a world that never saw the faults.
+  World fresh(config, GetParam());
+  --good.tick;
   fresh.Step(good, integrate, &r);
-  good.tick = 2;
+  ++good.tick;
   TickResult a, b;
   world.Step(good, integrate, &a);
   fresh.Step(good, integrate, &b);
+  EXPECT_EQ(a.vehicles.steering, b.vehicles.steering);
+  EXPECT_EQ(a.vehicles.throttle, b.vehicles.throttle);
   EXPECT_EQ(a.agents.vx, b.agents.vx);
-  EXPECT_EQ(a.agents.vy, b.agents.vy);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, WorldValueChecksTest,
