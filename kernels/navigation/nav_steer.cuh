@@ -141,9 +141,8 @@ struct NavRoutesFunctor {
 // route > 0, where its target's crowd field is built) along the crowd field. Inside a
 // polygon target, or within the slowing radius of a point target, it arrives: on its own
 // goal when it has one, else on the point, or at rest where it stands in the polygon.
-// The host's version before this one ran the same arithmetic (the determinism hashes held).
 // Where the field leads nowhere (outside its grid, or cut off) it heads straight for the
-// target's point.
+// target's point. (The host ran the same arithmetic before: the determinism hashes held.)
 struct NavSteerFunctor {
   NavSteerParams params;
   NavSteerWorld world;
