@@ -71,7 +71,7 @@ struct VehiclePrepareParams {
   // that tick's preparation read, row for row (a device reads its own copies); kHost: the
   // host's.
   ColumnSource columns = ColumnSource::kHost;
-  VehicleChecks checks;  // off: the snapshot was checked on the host
+  VehicleChecks checks = {};  // off: the snapshot was checked on the host
 };
 
 // The snapshot's columns (caller's frame; an optional column is null when absent),
