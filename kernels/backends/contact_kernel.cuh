@@ -7,6 +7,7 @@
 
 #include "kernels/backend_api/contacts.h"
 #include "kernels/math/hd.cuh"
+#include "kernels/math/ring.h"
 #include "kernels/math/segment.cuh"
 #include "kernels/math/vec.cuh"
 #include "kernels/spatial/aabb_grid.cuh"
@@ -29,17 +30,9 @@ struct ContactPolygonsView {
   BoxCoverView cover = {};
 };
 
-// Even-odd rule; rings with fewer than 3 vertices have no inside.
+// Even-odd rule (InsideRingAt); rings with fewer than 3 vertices have no inside.
 THRONG_HD inline bool InsideRing(Vec2 p, const Vec2* ring, int32_t count) {
-  if (count < 3) return false;
-  bool inside = false;
-  for (int32_t i = 0, j = count - 1; i < count; j = i++) {
-    const Vec2 a = ring[i], b = ring[j];
-    if ((a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x) {
-      inside = !inside;
-    }
-  }
-  return inside;
+  return count >= 3 && InsideRingAt(ring, static_cast<size_t>(count), p);
 }
 
 // A body of radius r at p is inside polygon k or closer than r - tolerance to one of its

@@ -1,9 +1,8 @@
 // Point in a closed ring (a polygon's vertices in order, either orientation): the
-// navigation grid's targets and the navigating agents' steering ask it, on either backend.
+// navigating agents' steering and the contact count ask it, on either backend.
 #pragma once
 
 #include <cstddef>
-#include <vector>
 
 #include "kernels/math/hd.cuh"
 #include "kernels/math/vec.cuh"
@@ -21,10 +20,6 @@ THRONG_HD inline bool InsideRingAt(const Vec2* ring, size_t count, Vec2 p) {
     }
   }
   return inside;
-}
-
-inline bool InsideRing(const std::vector<Vec2>& ring, Vec2 p) {
-  return !ring.empty() && InsideRingAt(ring.data(), ring.size(), p);
 }
 
 }  // namespace throng

@@ -57,19 +57,16 @@ void BuildNavigation(const WorldConfig& config, World::Internals& w) {
       t.shape.push_back({i.x, i.y});
       sum = sum + Vec2{i.x, i.y};
     }
-    w.nav_index.push_back({g.id, static_cast<uint32_t>(w.nav_targets.size())});
-    w.nav_points.push_back(sum * (1.f / static_cast<float>(t.shape.size())));
+    w.nav_keys.push_back({g.id, static_cast<uint32_t>(w.nav_targets.size())});
+    w.nav_steer_targets.push_back({sum * (1.f / static_cast<float>(t.shape.size())),
+                                   static_cast<uint32_t>(w.nav_rings.size()),
+                                   static_cast<uint32_t>(t.shape.size())});
+    w.nav_rings.insert(w.nav_rings.end(), t.shape.begin(), t.shape.end());
     if (g.region.empty()) shared.push_back(t);
     w.nav_targets.push_back(std::move(t));
   }
-  std::sort(w.nav_index.begin(), w.nav_index.end());
-  for (size_t k = 0; k < w.nav_targets.size(); ++k) {
-    const std::vector<Vec2>& shape = w.nav_targets[k].shape;
-    w.nav_steer_targets.push_back({w.nav_points[k], static_cast<uint32_t>(w.nav_rings.size()),
-                                   static_cast<uint32_t>(shape.size())});
-    w.nav_rings.insert(w.nav_rings.end(), shape.begin(), shape.end());
-  }
-  for (const auto& [id, index] : w.nav_index) w.nav_keys.push_back({id, index});
+  std::sort(w.nav_keys.begin(), w.nav_keys.end(),
+            [](const NavTargetKey& a, const NavTargetKey& b) { return a.id < b.id; });
   // The grids' sizes first: a refused world costs no rasterisation.
   const NavGridSpec world_grid =
       shared.empty() ? NavGridSpec{} : NavGridFor(w.obstacles, shared, config.navigation);
@@ -296,9 +293,10 @@ void BringKeptHome(World::Internals& w, Snapshot* state) {
 }
 
 size_t NavTargetIndex(const World::Internals& w, uint32_t target_id) {
-  const auto it = std::lower_bound(w.nav_index.begin(), w.nav_index.end(),
-                                   std::pair<uint32_t, uint32_t>{target_id, 0});
-  return it != w.nav_index.end() && it->first == target_id ? it->second : w.nav_targets.size();
+  const auto it =
+      std::lower_bound(w.nav_keys.begin(), w.nav_keys.end(), target_id,
+                       [](const NavTargetKey& key, uint32_t id) { return key.id < id; });
+  return it != w.nav_keys.end() && it->id == target_id ? it->index : w.nav_targets.size();
 }
 
 NavCosts NavCostsFor(const WorldConfig& config, const World::Internals& w, size_t k) {

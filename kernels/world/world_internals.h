@@ -24,15 +24,13 @@ struct World::Internals {
   std::vector<uint32_t> lane_ids, lane_of_id;
   std::vector<Polygon> obstacles;
   // Navigation, per target in the order of WorldConfig::navigation_targets: its id and
-  // shape (internal frame), its field, the point an arriving agent heads for and its grid.
+  // shape (internal frame), its field and its grid.
   // The costs are rasterised again from the targets and the obstacles when a crowd field
   // or a target's distances are wanted, rather than kept: 5 bytes a cell, more than a
   // field's 1.
   std::vector<NavTarget> nav_targets;
   std::vector<NavField> nav_fields;
-  std::vector<Vec2> nav_points;
   std::vector<NavGridSpec> nav_specs;
-  std::vector<std::pair<uint32_t, uint32_t>> nav_index;  // (id, index), sorted by id
   // Re-routing (docs/NAVIGATION.md): the committed crowd, and one refreshed this tick that
   // Step commits (it clears crowd_refreshed). The crowd fields are cached per target until
   // the crowd they came from changes: a refresh, a restore, or a refresh that a cancelled
@@ -42,7 +40,8 @@ struct World::Internals {
   std::vector<NavField> crowd_fields;      // per target, built on demand
   std::vector<uint8_t> crowd_field_built;  // per target
   // The navigation as the backend's steering reads it (NavSteerWorld): each target's point
-  // and ring, the keys by id, the rings' vertices, and per tick each field's view (the
+  // (its vertices' mean: where an arriving agent heads) and ring, the keys sorted by id
+  // (NavTargetIndex searches them too), the rings' vertices, and per tick each field's view (the
   // fields, then the crowd fields: null where none is built). nav_version changes with
   // every change of a field (a crowd field built or dropped), so that a backend with memory
   // of its own copies them again.

@@ -5,11 +5,9 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "kernels/math/ring.h"
 #include "kernels/navigation/crowd_cost.h"
 #include "kernels/navigation/distance_field.h"
 #include "kernels/navigation/nav_costs.h"
-#include "kernels/steering/steering.cuh"
 #include "kernels/vehicles/spline.cuh"
 #include "kernels/world/world_internals.h"
 #include "kernels/world/world_validate.h"
