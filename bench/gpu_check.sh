@@ -40,7 +40,7 @@ expected_total=0
 # targets copied by version, goals read from the preparation's block; added 2026-12-07)
 # (small scenes: seconds).
 test_filter='*cuda*:*Cuda*'
-memcheck_filter='*ContactsTest*cuda*:*PathCheck*cuda*:*NeighborGrid*cuda*:*Pedestrian*cuda*:*NavSteerTest*cuda*:*WorldForwardTest.BodiesAreAvoidedToo/cuda:*WorldForwardTest.AnAdvanceAmongPedestrians*/cuda'
+memcheck_filter='*ContactsTest*cuda*:*PathCheck*cuda*:*NeighborGrid*cuda*:*Pedestrian*cuda*:*NavSteerTest*cuda*:*ForwardValueChecksTest*cuda*:*WorldForwardTest.BodiesAreAvoidedToo/cuda:*WorldForwardTest.AnAdvanceAmongPedestrians*/cuda'
 
 # step EXPECTED_S LIMIT_S NAME COMMAND...: COMMAND under timeout min(LIMIT_S, budget left).
 # EXPECTED_S is the step's usual time on an H200 with carried binaries, from the first

@@ -190,9 +190,10 @@ class Backend {
   // one in the internal frame with the world's defaults, and every body their casts meet
   // this tick (the pedestrians upright, the vehicles as boxes, the agents as spheres),
   // indexed. Kept on the backend for the two calls below. The world passes a validated
-  // snapshot.
-  virtual void PrepareForwardScene(const ForwardPrepareParams& params,
-                                   const ForwardPrepareScene& scene) = 0;
+  // snapshot, or asks the preparation to check its values (ForwardPrepareParams::checks):
+  // then answers how many rows they refused, and where any is, prepares nothing.
+  virtual uint64_t PrepareForwardScene(const ForwardPrepareParams& params,
+                                       const ForwardPrepareScene& scene) = 0;
   // The cast fan of every agent the last PrepareForwardScene made ready, against the
   // installed shapes and the bodies, in the ground plane or in 3D, and the direction to
   // move along after turning for dt (kept for MoveForwardAgents); the answers in the

@@ -307,15 +307,15 @@ void CpuBackend::SetFanObstacles(const FanShapes& shapes, float cell) {
   forward_->SetStatic(BuildFanObstacleSet(shapes), cell, kCopy);
 }
 
-void CpuBackend::PrepareForwardScene(const ForwardPrepareParams& params,
-                                     const ForwardPrepareScene& scene) {
+uint64_t CpuBackend::PrepareForwardScene(const ForwardPrepareParams& params,
+                                         const ForwardPrepareScene& scene) {
   // The bodies' bounds are host memory here: the host's grid build, a counting pass, costs
   // less than the sort a device needs (about 0.5 ms a tick for 10,000 birds).
-  forward_->Prepare(cpu_system::par, params, scene,
-                    [](const std::vector<Vec2>& lo, const std::vector<Vec2>& hi, float cell,
-                       AabbGridBuffers<std::vector>* grid, AabbGridScratch<std::vector>&) {
-                      grid->Set(BuildAabbGrid(lo, hi, cell), kCopy);
-                    });
+  return forward_->Prepare(cpu_system::par, params, scene,
+                           [](const std::vector<Vec2>& lo, const std::vector<Vec2>& hi, float cell,
+                              AabbGridBuffers<std::vector>* grid, AabbGridScratch<std::vector>&) {
+                             grid->Set(BuildAabbGrid(lo, hi, cell), kCopy);
+                           });
 }
 
 ForwardSums CpuBackend::SteerForwardScene(const ForwardSteerParams& params,

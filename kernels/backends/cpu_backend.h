@@ -59,8 +59,8 @@ class CpuBackend final : public HostMemoryBackend {
   void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& agents,
                     FanResults* out) override;
   void SetFanObstacles(const FanShapes& shapes, float cell) override;
-  void PrepareForwardScene(const ForwardPrepareParams& params,
-                           const ForwardPrepareScene& scene) override;
+  uint64_t PrepareForwardScene(const ForwardPrepareParams& params,
+                               const ForwardPrepareScene& scene) override;
   ForwardSums SteerForwardScene(const ForwardSteerParams& params, const StopRequested& stop,
                                 const ForwardSteerOutput& out) override;
   CollisionCounts CountContacts(const ContactScene& scene, const StopRequested& stop) override;

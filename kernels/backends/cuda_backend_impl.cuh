@@ -45,8 +45,8 @@ class CudaBackend final : public Backend {
   void QuerySplines(const SplineQueries& q, SplineQueryResults* out) override;
   // cuda_forward.cu
   void SetFanObstacles(const FanShapes& shapes, float cell) override;
-  void PrepareForwardScene(const ForwardPrepareParams& params,
-                           const ForwardPrepareScene& scene) override;
+  uint64_t PrepareForwardScene(const ForwardPrepareParams& params,
+                               const ForwardPrepareScene& scene) override;
   ForwardSums SteerForwardScene(const ForwardSteerParams& params, const StopRequested& stop,
                                 const ForwardSteerOutput& out) override;
   void SteerForward(const FanParams& params, float dt, const ForwardAgentColumns& a,

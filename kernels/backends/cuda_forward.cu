@@ -58,8 +58,8 @@ void CudaBackend::SetFanObstacles(const FanShapes& shapes, float cell) {
 
 // The snapshot's forward columns go up in one block; the pedestrians and the vehicles are
 // read where this tick's preparations left them (else the host's go up in a second block).
-void CudaBackend::PrepareForwardScene(const ForwardPrepareParams& params,
-                                      const ForwardPrepareScene& scene) {
+uint64_t CudaBackend::PrepareForwardScene(const ForwardPrepareParams& params,
+                                          const ForwardPrepareScene& scene) {
   if (!forward_) forward_.reset(new ForwardPart);
   ForwardPart& d = *forward_;
   const size_t n = scene.count, f = n * sizeof(float);
@@ -169,15 +169,17 @@ void CudaBackend::PrepareForwardScene(const ForwardPrepareParams& params,
     device.vehicle_bodies = reinterpret_cast<const VehicleBody*>(bodies_block + d.bodies_in_at[4]);
     device.vehicle_z = body_f(5);
   }
-  d.scene.Prepare(Policy(), params, device,
-                  [this](const DeviceVector<Vec2>& lo, const DeviceVector<Vec2>& hi, float cell,
-                         AabbGridBuffers<thrust::device_vector>* grid,
-                         AabbGridScratch<thrust::device_vector>& scratch) {
-                    BuildAabbGridOn(Policy(), Raw(lo), Raw(hi), static_cast<int32_t>(lo.size()),
-                                    cell, scratch, grid);
-                  });
+  const uint64_t refused =
+      d.scene.Prepare(Policy(), params, device,
+                      [this](const DeviceVector<Vec2>& lo, const DeviceVector<Vec2>& hi, float cell,
+                             AabbGridBuffers<thrust::device_vector>* grid,
+                             AabbGridScratch<thrust::device_vector>& scratch) {
+                        BuildAabbGridOn(Policy(), Raw(lo), Raw(hi), static_cast<int32_t>(lo.size()),
+                                        cell, scratch, grid);
+                      });
   THRONG_CUDA_CHECK(cudaGetLastError());
   Synchronize();  // the staged host columns may go
+  return refused;
 }
 
 ForwardSums CudaBackend::SteerForwardScene(const ForwardSteerParams& params,

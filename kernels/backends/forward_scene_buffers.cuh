@@ -7,6 +7,7 @@
 #pragma once
 
 #include <thrust/for_each.h>
+#include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/transform_reduce.h>
 
@@ -61,10 +62,11 @@ class ForwardSceneBuffers {
   // forward_prepare.cuh) and indexed in the bodies' grid by `build_grid(lo, hi, cell, grid,
   // scratch)` (the bodies' bounds, in this object's memory: the host's BuildAabbGrid on the
   // cpu, BuildAabbGridOn on a device, which makes the same grid); the last preparation's
-  // are what Functor() and the move read.
+  // are what Functor() and the move read. Answers how many rows params.checks refused;
+  // where any is, nothing is prepared (no fan runs until a preparation passes).
   template <class Policy, class BuildGrid>
-  void Prepare(const Policy& policy, const ForwardPrepareParams& params,
-               const ForwardPrepareScene& in, BuildGrid build_grid) {
+  uint64_t Prepare(const Policy& policy, const ForwardPrepareParams& params,
+                   const ForwardPrepareScene& in, BuildGrid build_grid) {
     const size_t n = in.count, capsules = in.pedestrians + n, boxes = in.vehicles;
     for (auto* c : {&position_, &forward_, &goal_}) c->resize(n);
     has_goal_.resize(n);
@@ -80,14 +82,23 @@ class ForwardSceneBuffers {
     lo_.resize(capsules + boxes);
     hi_.resize(capsules + boxes);
     const thrust::counting_iterator<size_t> first(0);
-    thrust::for_each_n(
-        policy, first, n,
-        ForwardAgentPrepareFunctor{
-            params,
-            in,
-            {RawOrNull(position_), RawOrNull(forward_), RawOrNull(goal_), RawOrNull(has_goal_),
-             RawOrNull(radius_), RawOrNull(probes_), RawOrNull(fov_), RawOrNull(probe_length_),
-             RawOrNull(turn_speed_), RawOrNull(step_)}});
+    const ForwardAgentPrepareFunctor prepare{
+        params,
+        in,
+        {RawOrNull(position_), RawOrNull(forward_), RawOrNull(goal_), RawOrNull(has_goal_),
+         RawOrNull(radius_), RawOrNull(probes_), RawOrNull(fov_), RawOrNull(probe_length_),
+         RawOrNull(turn_speed_), RawOrNull(step_)}};
+    if (params.checks.on) {
+      // The sum of the refusals (on a device, a wait for its stream).
+      const uint64_t refused = thrust::transform_reduce(policy, first, first + n, prepare,
+                                                        uint64_t{0}, thrust::plus<uint64_t>());
+      if (refused > 0) {
+        prepared_ = 0;
+        return refused;
+      }
+    } else {
+      thrust::for_each_n(policy, first, n, prepare);
+    }
     const FanBodiesOut bodies{
         RawOrNull(capsule_p_),     RawOrNull(capsule_q_),  RawOrNull(capsule_radius_),
         RawOrNull(capsule_owner_), RawOrNull(box_center_), RawOrNull(box_half_),
@@ -130,6 +141,7 @@ class ForwardSceneBuffers {
                 RawOrNull(blocked_),
                 RawOrNull(overlapping_)};
     prepared_ = n;
+    return 0;
   }
 
   // The fan over the last prepared agents (one thread per agent); the answers stay here.

@@ -8,9 +8,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernels/input/input_limits.h"
 #include "kernels/reference/forward_scene_ref.h"
 #include "kernels/reference/frame_ref.h"
 #include "kernels/reference/reference_backend.h"
+#include "kernels/steering/forward_batch.h"
 
 namespace throng::reference {
 namespace {
@@ -29,10 +31,50 @@ float ValueOr(const float* column, size_t i, float fallback) {
 // middle lies (1/2 - 0.22) of its length ahead of the axle, along its heading.
 constexpr double kRearShare = 0.22;
 
+// Whether forward agent i's values pass `checks` (ForwardChecks; docs/FORWARD.md and the
+// column table): the bounded columns within their bounds, the fan's own settings within
+// their ranges, a speed of at least 1 mm/s, and a heading the fan can steer (any non-zero
+// one in a cone, one with a part in the ground plane in a ground fan).
+bool Passes(const ForwardChecks& checks, const Frame& frame, FanMode mode,
+            const ForwardPrepareScene& s, size_t i) {
+  const float* const bounded[kForwardBoundedColumns] = {
+      s.x, s.y, s.z, s.forward_x, s.forward_y, s.forward_z, s.speed, s.goal_x, s.goal_y, s.goal_z};
+  for (int k = 0; k < kForwardBoundedColumns; ++k) {
+    if (bounded[k] == nullptr) continue;
+    const float v = bounded[k][i];
+    if (std::isnan(v) || v < checks.bounds[k].min || v > checks.bounds[k].max) return false;
+  }
+  auto within = [](const float* column, size_t row, double lo, double hi) {
+    return column == nullptr ||
+           (!std::isnan(column[row]) && column[row] >= lo && column[row] <= hi);
+  };
+  const double pi = static_cast<float>(3.14159265358979323846);  // float(pi) is allowed
+  if (!(s.speed[i] >= kMinSize)) return false;
+  if (!within(s.radius, i, kMinSize, kMaxRadius)) return false;
+  if (s.probes != nullptr && (s.probes[i] < 1 || s.probes[i] > kMaxFanProbes)) return false;
+  if (s.half_angle != nullptr && !(s.half_angle[i] > 0.f && s.half_angle[i] <= pi)) return false;
+  if (!within(s.probe_length, i, kMinSize, kMaxDistance)) return false;
+  if (!within(s.turn_speed, i, 0.0, kMaxGain)) return false;
+  const Vec3 f = Internal(frame, s.forward_x[i], s.forward_y[i], ValueOr(s.forward_z, i, 0.f));
+  const double ground = double{f.x} * f.x + double{f.y} * f.y;
+  if (!(ground + double{f.z} * f.z > 1e-12)) return false;
+  return mode == FanMode::kCone || ground > 1e-12;
+}
+
 }  // namespace
 
-void ReferenceBackend::PrepareForwardScene(const ForwardPrepareParams& params,
-                                           const ForwardPrepareScene& s) {
+uint64_t ReferenceBackend::PrepareForwardScene(const ForwardPrepareParams& params,
+                                               const ForwardPrepareScene& s) {
+  if (params.checks.on) {
+    uint64_t refused = 0;
+    for (size_t i = 0; i < s.count; ++i) {
+      refused += Passes(params.checks, params.frame, params.defaults.mode, s, i) ? 0 : 1;
+    }
+    if (refused > 0) {
+      fan_agents_.Resize(0);  // nothing prepared: no fan runs on these values
+      return refused;
+    }
+  }
   const ForwardDefaults& d = params.defaults;
   ForwardSceneAgents& a = fan_agents_;
   a.Resize(s.count);
@@ -87,6 +129,7 @@ void ReferenceBackend::PrepareForwardScene(const ForwardPrepareParams& params,
     b.box_half.push_back({body.length / 2, body.width / 2, h / 2});
     b.box_yaw.push_back(static_cast<float>(std::atan2(double{body.heading.y}, body.heading.x)));
   }
+  return 0;
 }
 
 ForwardSums ReferenceBackend::SteerForwardScene(const ForwardSteerParams& params,

@@ -55,8 +55,8 @@ class ReferenceBackend final : public HostMemoryBackend {
   void SetFanObstacles(const FanShapes& shapes, float cell) override;
   // One agent and one body after another (forward_prepare_ref.cpp); the fan brute force in
   // double (forward_scene_ref.cpp).
-  void PrepareForwardScene(const ForwardPrepareParams& params,
-                           const ForwardPrepareScene& scene) override;
+  uint64_t PrepareForwardScene(const ForwardPrepareParams& params,
+                               const ForwardPrepareScene& scene) override;
   ForwardSums SteerForwardScene(const ForwardSteerParams& params, const StopRequested& stop,
                                 const ForwardSteerOutput& out) override;
   // Every pair, polygon and body, in double, no index (contacts_ref.cpp).

@@ -14,6 +14,7 @@
 #include "kernels/math/scalar.cuh"
 #include "kernels/math/vec.cuh"
 #include "kernels/steering/forward_prepare_types.h"
+#include "kernels/steering/forward_value_rules.h"
 
 namespace throng {
 
@@ -31,6 +32,45 @@ struct ForwardAgentsOut {
   float* step;
 };
 
+// The scene's bounded float columns in ForwardBoundedColumn order (absent ones null).
+THRONG_HD inline void ForwardBoundedColumns(const ForwardPrepareScene& in,
+                                            const float* columns[kForwardBoundedColumns]) {
+  columns[kForwardX] = in.x;
+  columns[kForwardY] = in.y;
+  columns[kForwardZ] = in.z;
+  columns[kForwardHeadingX] = in.forward_x;
+  columns[kForwardHeadingY] = in.forward_y;
+  columns[kForwardHeadingZ] = in.forward_z;
+  columns[kForwardSpeed] = in.speed;
+  columns[kForwardGoalX] = in.goal_x;
+  columns[kForwardGoalY] = in.goal_y;
+  columns[kForwardGoalZ] = in.goal_z;
+}
+
+// Whether row i passes ForwardChecks: its present bounded values within their bounds, its
+// present settings valid, its speed at least the floor, its heading one the world's fan
+// mode can steer.
+THRONG_HD inline bool ForwardRowPasses(const ForwardChecks& checks, const Frame& frame,
+                                       FanMode mode, const ForwardPrepareScene& in, size_t i) {
+  const float* columns[kForwardBoundedColumns];
+  ForwardBoundedColumns(in, columns);
+  bool pass = true;
+  for (int k = 0; k < kForwardBoundedColumns; ++k) {
+    if (columns[k] == nullptr) continue;
+    const float v = columns[k][i];
+    pass = pass & (v >= checks.bounds[k].min) & (v <= checks.bounds[k].max);
+  }
+  pass = pass && ForwardSpeedValid(in.speed[i]);
+  pass = pass && (in.radius == nullptr || FanRadiusValid(in.radius[i]));
+  pass = pass && (in.probes == nullptr || FanProbesValid(in.probes[i]));
+  pass = pass && (in.half_angle == nullptr || FanHalfAngleValid(in.half_angle[i]));
+  pass = pass && (in.probe_length == nullptr || FanLengthValid(in.probe_length[i]));
+  pass = pass && (in.turn_speed == nullptr || FanTurnSpeedValid(in.turn_speed[i]));
+  return pass &&
+         ForwardHeadingFault(frame, mode == FanMode::kCone, in.forward_x[i], in.forward_y[i],
+                             ColumnOr(in.forward_z, i, 0.f)) == HeadingFault::kNone;
+}
+
 // Agent i: where it is and where it heads in the internal frame (a ground fan keeps its
 // height: its heading loses its vertical part), its goal, its settings or the world's, and
 // how far it moves this tick.
@@ -39,7 +79,18 @@ struct ForwardAgentPrepareFunctor {
   ForwardPrepareScene in;
   ForwardAgentsOut out;
 
-  THRONG_HD void operator()(size_t i) const {
+  // Prepares row i and answers 0, or answers 1 where params.checks refuse it and writes
+  // nothing for it (the world rejects the tick).
+  THRONG_HD uint32_t operator()(size_t i) const {
+    if (params.checks.on &&
+        !ForwardRowPasses(params.checks, params.frame, params.defaults.mode, in, i)) {
+      return 1u;
+    }
+    Prepare(i);
+    return 0u;
+  }
+
+  THRONG_HD void Prepare(size_t i) const {
     const Frame frame = params.frame;
     const ForwardDefaults& d = params.defaults;
     out.position[i] = frame.ToInternal({in.x[i], in.y[i], ColumnOr(in.z, i, 0.f)});

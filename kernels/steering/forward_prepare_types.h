@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/input/column_bounds.h"
 #include "kernels/input/column_source.h"
 #include "kernels/math/frame.cuh"
 #include "kernels/steering/forward_scene_types.h"
@@ -23,6 +24,33 @@ struct ForwardDefaults {
   float probe_length = 10.f;  // m
   float turn_speed = 3.f;     // 1/s
   float radius = 0.5f;        // m, the body the casts sweep
+};
+
+// The float columns of ForwardPrepareScene whose table rule is a bound
+// (kernels/world/column_tables.h), in its order: what ForwardChecks::bounds holds a range for.
+enum ForwardBoundedColumn : int {
+  kForwardX,
+  kForwardY,
+  kForwardZ,
+  kForwardHeadingX,
+  kForwardHeadingY,
+  kForwardHeadingZ,
+  kForwardSpeed,
+  kForwardGoalX,
+  kForwardGoalY,
+  kForwardGoalZ,
+  kForwardBoundedColumns,
+};
+
+// The checks of the snapshot's forward values that the preparation runs where the columns
+// are (docs/WORLD.md, "Where the checks run"): each present bounded column within its table
+// rule, and the rules of forward_value_rules.h (the fan's settings, the speed's floor, the
+// heading for the world's fan mode). The host checks the lengths, the columns that come
+// together and the ids. A row refused here is one the host's checks refuse too; they then
+// name the first offender. Nothing is prepared when a row is refused.
+struct ForwardChecks {
+  bool on = false;
+  ColumnBounds bounds[kForwardBoundedColumns];  // ForwardBoundedColumn order
 };
 
 struct ForwardPrepareParams {
@@ -41,10 +69,12 @@ struct ForwardPrepareParams {
   // and every other forward column is present exactly where the last PrepareForwardScene's
   // scene had it, with what it read.
   ColumnSource columns = ColumnSource::kHost;
+  ForwardChecks checks = {};  // off: the snapshot was checked on the host
 };
 
-// The snapshot's forward agents (the caller's frame, validated: an optional column left
-// out is a null pointer; goal_y is there exactly when goal_x is), and the tick's other
+// The snapshot's forward agents (the caller's frame; checked on the host, or by
+// ForwardPrepareParams::checks on the way in; an optional column left out is a null
+// pointer, and goal_y is there exactly when goal_x is), and the tick's other
 // bodies: the pedestrians as the solve will take them and the vehicles' bodies (internal
 // frame).
 struct ForwardPrepareScene {

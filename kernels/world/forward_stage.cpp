@@ -2,7 +2,10 @@
 // and casts on the backend with their results in the caller's frame, and their motion along
 // the chosen direction.
 #include <algorithm>
+#include <stdexcept>
 
+#include "kernels/steering/forward_value_rules.h"
+#include "kernels/world/forward_validate.h"
 #include "kernels/world/world_internals.h"
 
 namespace throng {
@@ -25,8 +28,8 @@ float FanShapesCell(const WorldConfig& config) {
 }
 
 void SteerForwardAgents(const WorldConfig& config, const Snapshot& s, ColumnSource columns,
-                        bool results_to_host, const StopRequested& stop, World::Internals& w,
-                        TickResult* out, TickStats* stats) {
+                        bool check_values, bool results_to_host, const StopRequested& stop,
+                        World::Internals& w, TickResult* out, TickStats* stats) {
   const ForwardSnapshot& f = s.forward;
   const ForwardDefaults& d = config.forward;
   const size_t k = f.size();
@@ -35,10 +38,16 @@ void SteerForwardAgents(const WorldConfig& config, const Snapshot& s, ColumnSour
   stats->forward_agents = k;
   if (k == 0) return;
 
-  // The bodies' grid cell from each agent's reach (its settings or the world's).
+  // The bodies' grid cell from each agent's reach (its settings or the world's). A value
+  // the preparation is still to check counts as the world's: a refused tick makes no grid,
+  // and the median must not meet a NaN.
   std::vector<float> reach(k);
-  for (size_t i = 0; i < k; ++i)
-    reach[i] = Or(f.probe_length, i, d.probe_length) + Or(f.radius, i, d.radius);
+  for (size_t i = 0; i < k; ++i) {
+    const float length = Or(f.probe_length, i, d.probe_length);
+    const float radius = Or(f.radius, i, d.radius);
+    reach[i] = (FanLengthValid(length) ? length : d.probe_length) +
+               (FanRadiusValid(radius) ? radius : d.radius);
+  }
   // On the backend: the agents in the internal frame, and everyone else as bodies as this
   // tick's preparations left them there (pedestrians upright, vehicles as boxes, forward
   // agents as spheres, each skipping its own).
@@ -68,9 +77,23 @@ void SteerForwardAgents(const WorldConfig& config, const Snapshot& s, ColumnSour
                                   w.bodies.data(),
                                   w.vehicles.pz.data(),
                                   w.bodies.size()};
-  w.backend->PrepareForwardScene({config.frame, d, s.dt, FanGridCell(std::move(reach)),
-                                  ColumnSource::kThisTick, ColumnSource::kThisTick, columns},
-                                 scene);
+  ForwardPrepareParams params{config.frame,
+                              d,
+                              s.dt,
+                              FanGridCell(std::move(reach)),
+                              ColumnSource::kThisTick,
+                              ColumnSource::kThisTick,
+                              columns};
+  if (check_values) {
+    static const ForwardChecks kChecks = ForwardChecksForPreparation();
+    params.checks = kChecks;
+  }
+  if (w.backend->PrepareForwardScene(params, scene) > 0) {
+    // Refused: the host's checks name the first offender (nothing was prepared).
+    ValidateForwardSnapshot(config, f);
+    throw std::logic_error(
+        "PrepareForwardScene refused forward agents that the host's checks accept");
+  }
   const ForwardSums sums = w.backend->SteerForwardScene(
       {config.frame, results_to_host}, stop,
       {fr.move_x.data(), fr.move_y.data(), fr.move_z.data(), fr.probe.data(),

@@ -2,26 +2,24 @@
 // the spheres once, the forward columns every tick.
 #include "kernels/world/forward_validate.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <type_traits>
 
 #include "kernels/input/column_checks.h"
 #include "kernels/input/input_limits.h"
+#include "kernels/steering/forward_value_rules.h"
+#include "kernels/world/column_tables.h"
 
 namespace throng {
 namespace {
 
 [[noreturn]] void Reject(const std::string& what) { throw std::invalid_argument(what); }
 
-constexpr float kPi = 3.14159274f;  // float(pi): a half-angle of exactly pi is allowed
-
-bool ValidHalfAngle(float v) { return v > 0.f && v <= kPi; }
-bool ValidProbes(uint32_t v) { return v >= 1 && v <= static_cast<uint32_t>(kMaxFanProbes); }
-bool ValidLength(float v) { return std::isfinite(v) && v >= kMinSize && v <= kMaxDistance; }
-bool ValidTurnSpeed(float v) { return std::isfinite(v) && v >= 0.f && v <= kMaxGain; }
-bool ValidRadius(float v) { return std::isfinite(v) && v >= kMinSize && v <= kMaxRadius; }
-
+// The rules themselves are forward_value_rules.h's, shared with the backends' checks.
 const char* kProbesRule = "must be within [1, 64]";
 const char* kHalfAngleRule = "must be within (0, pi]";
 const char* kLengthRule = "must be within [0.001, 10000] m";
@@ -44,12 +42,13 @@ void OptionalColumn(const char* column, const std::vector<T>& values, size_t n, 
 void ValidateForwardConfig(const WorldConfig& c) {
   const ForwardDefaults& f = c.forward;
   if (f.mode != FanMode::kGround && f.mode != FanMode::kCone) Reject("forward.mode: unknown mode");
-  if (f.probes < 1 || f.probes > kMaxFanProbes)
+  if (f.probes < 1 || !FanProbesValid(static_cast<uint32_t>(f.probes)))
     Reject(std::string("forward.probes: ") + kProbesRule);
-  if (!ValidHalfAngle(f.half_angle)) Reject(std::string("forward.half_angle: ") + kHalfAngleRule);
-  if (!ValidLength(f.probe_length)) Reject(std::string("forward.probe_length: ") + kLengthRule);
-  if (!ValidTurnSpeed(f.turn_speed)) Reject(std::string("forward.turn_speed: ") + kTurnRule);
-  if (!ValidRadius(f.radius)) Reject(std::string("forward.radius: ") + kRadiusRule);
+  if (!FanHalfAngleValid(f.half_angle))
+    Reject(std::string("forward.half_angle: ") + kHalfAngleRule);
+  if (!FanLengthValid(f.probe_length)) Reject(std::string("forward.probe_length: ") + kLengthRule);
+  if (!FanTurnSpeedValid(f.turn_speed)) Reject(std::string("forward.turn_speed: ") + kTurnRule);
+  if (!FanRadiusValid(f.radius)) Reject(std::string("forward.radius: ") + kRadiusRule);
 
   if (!c.obstacle_heights.empty() && c.obstacle_heights.size() != c.obstacles.size()) {
     Reject("obstacle_heights: " + std::to_string(c.obstacle_heights.size()) + " ranges for " +
@@ -94,33 +93,95 @@ void ValidateForwardSnapshot(const WorldConfig& config, const ForwardSnapshot& f
   // checks across columns and of the ByHand columns.
   CheckColumns(t, n, [&](auto check) { VisitForwardColumns(f, check); });
   for (size_t i = 0; i < n; ++i) {
-    if (!(f.speed[i] >= kMinSize)) Reject(ColumnAt(t, "speed", i) + ": must be at least 0.001 m/s");
+    if (!ForwardSpeedValid(f.speed[i])) {
+      Reject(ColumnAt(t, "speed", i) + ": must be at least 0.001 m/s");
+    }
   }
   // The up axis is the caller's; in the internal frame it is z. A ground fan needs a
   // heading in the ground plane, a cone any non-zero one.
   const bool cone = config.forward.mode == FanMode::kCone;
   for (size_t i = 0; i < n; ++i) {
-    const Vec3 d = config.frame.ToInternal(
-        {f.forward_x[i], f.forward_y[i], f.forward_z.empty() ? 0.f : f.forward_z[i]});
-    const double ground = static_cast<double>(d.x) * d.x + static_cast<double>(d.y) * d.y;
-    const double all = ground + static_cast<double>(d.z) * d.z;
-    if (!(all > 1e-12)) Reject(ColumnAt(t, "forward_x", i) + ": zero-length forward direction");
-    if (!cone && !(ground > 1e-12)) {
+    const HeadingFault fault =
+        ForwardHeadingFault(config.frame, cone, f.forward_x[i], f.forward_y[i],
+                            f.forward_z.empty() ? 0.f : f.forward_z[i]);
+    if (fault == HeadingFault::kZeroLength) {
+      Reject(ColumnAt(t, "forward_x", i) + ": zero-length forward direction");
+    }
+    if (fault == HeadingFault::kVertical) {
       Reject(ColumnAt(t, "forward_x", i) +
              ": the forward direction is vertical, and a ground fan needs a heading in the "
              "ground plane");
     }
   }
-  OptionalColumn("radius", f.radius, n, ValidRadius, kRadiusRule);
+  OptionalColumn("radius", f.radius, n, FanRadiusValid, kRadiusRule);
   RequireTogether(t, "goal_x", f.goal_x, "goal_y", f.goal_y);
   if (!f.goal_z.empty() && f.goal_x.empty()) {
     Reject("forward.goal_z: given without goal_x and goal_y");
   }
-  OptionalColumn("probes", f.probes, n, ValidProbes, kProbesRule);
-  OptionalColumn("half_angle", f.half_angle, n, ValidHalfAngle, kHalfAngleRule);
-  OptionalColumn("probe_length", f.probe_length, n, ValidLength, kLengthRule);
-  OptionalColumn("turn_speed", f.turn_speed, n, ValidTurnSpeed, kTurnRule);
+  OptionalColumn("probes", f.probes, n, FanProbesValid, kProbesRule);
+  OptionalColumn("half_angle", f.half_angle, n, FanHalfAngleValid, kHalfAngleRule);
+  OptionalColumn("probe_length", f.probe_length, n, FanLengthValid, kLengthRule);
+  OptionalColumn("turn_speed", f.turn_speed, n, FanTurnSpeedValid, kTurnRule);
   RequireUniqueIds(t, f.id);
+}
+
+// The forward columns whose values a check of its own reads (ByHand in the table): radius,
+// probes, half_angle, probe_length and turn_speed, each checked by ForwardRowPasses
+// (kernels/steering/forward_prepare.cuh), by the reference's and here.
+#define THRONG_COUNT_BY_HAND(name, type, wire, need, rule) \
+  count += (rule).kind == ColumnRule::Kind::kByHand ? 1 : 0;
+constexpr int ForwardColumnsCheckedByHand() {
+  int count = 0;
+  THRONG_FORWARD_COLUMNS(THRONG_COUNT_BY_HAND)
+  return count;
+}
+#undef THRONG_COUNT_BY_HAND
+static_assert(ForwardColumnsCheckedByHand() == 5,
+              "a new forward column checked by hand: add its check to ForwardRowPasses "
+              "(kernels/steering/forward_prepare.cuh), to the reference's and to "
+              "ValidateForwardSnapshot");
+
+bool ForwardShapePasses(const ForwardSnapshot& f) {
+  const size_t n = f.size();
+  bool lengths_right = true;
+  VisitForwardColumns(f, [&](const ColumnInfo& column, const auto& values) {
+    if (column.need == ColumnNeed::kOptional && values.empty()) return;
+    lengths_right = lengths_right && values.size() == n;
+  });
+  if (!lengths_right || f.goal_x.empty() != f.goal_y.empty()) return false;
+  if (!f.goal_z.empty() && f.goal_x.empty()) return false;
+  return std::adjacent_find(f.id.begin(), f.id.end(),
+                            [](uint32_t lo, uint32_t hi) { return !(lo < hi); }) == f.id.end();
+}
+
+// The bounded float columns the forward preparation reads, by their names in the table, in
+// ForwardBoundedColumn order.
+constexpr const char* kPreparedForwardBoundedColumns[kForwardBoundedColumns] = {
+    "x", "y", "z", "forward_x", "forward_y", "forward_z", "speed", "goal_x", "goal_y", "goal_z"};
+
+ForwardChecks ForwardChecksForPreparation() {
+  ForwardChecks checks;
+  checks.on = true;
+  int found = 0, bounded = 0;
+  const ForwardSnapshot none;
+  VisitForwardColumns(none, [&](const ColumnInfo& column, const auto& values) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(values)>, std::vector<float>>) {
+      ValueRange range;
+      if (!RangeOfRule(column.rule, nullptr, &range)) return;
+      ++bounded;
+      for (int k = 0; k < kForwardBoundedColumns; ++k) {
+        if (std::string_view(kPreparedForwardBoundedColumns[k]) != column.name) continue;
+        checks.bounds[k] = {range.min, range.max};
+        ++found;
+      }
+    }
+  });
+  // Every float column with a table rule has its bounds here: one added to the table and
+  // not to the preparation's checks would go unchecked.
+  if (found != kForwardBoundedColumns || bounded != kForwardBoundedColumns) {
+    throw std::logic_error("the forward agents' column table and the preparation's columns differ");
+  }
+  return checks;
 }
 
 }  // namespace throng

@@ -29,9 +29,12 @@ void ValidateAndGather(TickContext& c) {
   // The vehicles' likewise, by their preparation.
   const bool vehicles_checked = c.snapshot_on_backend && c.w.vehicle_state_on_backend_only;
   c.vehicle_values_on_backend = !vehicles_checked;
+  // And the forward agents'.
+  const bool forward_checked = c.snapshot_on_backend && c.w.forward_state_on_backend_only;
+  c.forward_values_on_backend = !forward_checked;
   ValidateSnapshot(c.config, c.snapshot, c.has_state, c.last_tick, agents_checked, vehicles_checked,
-                   /*forward_checked=*/c.snapshot_on_backend && c.w.forward_state_on_backend_only,
-                   c.agent_values_on_backend, c.vehicle_values_on_backend);
+                   forward_checked, c.agent_values_on_backend, c.vehicle_values_on_backend,
+                   c.forward_values_on_backend);
   // Other ids than the kept ones are gathered from the kept rows on the host.
   if ((c.w.memory_on_backend_only && !c.w.memory.KeepsAgents(c.snapshot.agents.id)) ||
       (c.w.vehicle_memory_on_backend_only && !c.w.memory.KeepsVehicles(c.snapshot.vehicles.id))) {
@@ -67,7 +70,8 @@ void VehiclePaths(TickContext& c) {
 void Forward(TickContext& c) {
   SteerForwardAgents(c.config, c.snapshot,
                      c.snapshot_on_backend ? ColumnSource::kLastTick : ColumnSource::kHost,
-                     c.forward_results_to_host(), c.options.stop, c.w, c.out, &c.stats);
+                     c.forward_values_on_backend, c.forward_results_to_host(), c.options.stop, c.w,
+                     c.out, &c.stats);
 }
 
 void VehicleDiscs(TickContext& c) { AddVehicleDiscs(c.config, c.snapshot, c.w); }

@@ -48,10 +48,12 @@ struct TickContext {
   // Nothing reads this tick's pedestrian results and next state on the host (an Advance tick
   // before its last): they stay on the backend.
   bool keep_on_backend = false;
-  // The validation left the agents' (the vehicles') values to the backend's preparation
-  // (ValidateSnapshot's agent_values_on_backend, vehicle_values_on_backend).
+  // The validation left the agents' (the vehicles', the forward agents') values to the
+  // backend's preparation (ValidateSnapshot's agent_values_on_backend,
+  // vehicle_values_on_backend, forward_values_on_backend).
   bool agent_values_on_backend = false;
   bool vehicle_values_on_backend = false;
+  bool forward_values_on_backend = false;
   // What this tick left on the backend only (Internals::memory_on_backend_only and
   // state_on_backend_only once it commits).
   bool memory_left_on_backend = false;

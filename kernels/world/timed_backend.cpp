@@ -150,10 +150,10 @@ void TimedBackend::SetFanObstacles(const FanShapes& shapes, float cell) {
   inner_->SetFanObstacles(shapes, cell);
 }
 
-void TimedBackend::PrepareForwardScene(const ForwardPrepareParams& params,
-                                       const ForwardPrepareScene& scene) {
+uint64_t TimedBackend::PrepareForwardScene(const ForwardPrepareParams& params,
+                                           const ForwardPrepareScene& scene) {
   CallTimer timer(this, BackendCall::kSteerForward);
-  inner_->PrepareForwardScene(params, scene);
+  return inner_->PrepareForwardScene(params, scene);
 }
 
 ForwardSums TimedBackend::SteerForwardScene(const ForwardSteerParams& params,

@@ -67,8 +67,8 @@ class TimedBackend final : public Backend {
                     FanResults* out) override;
   void SetFanObstacles(const FanShapes& shapes, float cell) override;
   // Booked with the fan ("forward").
-  void PrepareForwardScene(const ForwardPrepareParams& params,
-                           const ForwardPrepareScene& scene) override;
+  uint64_t PrepareForwardScene(const ForwardPrepareParams& params,
+                               const ForwardPrepareScene& scene) override;
   ForwardSums SteerForwardScene(const ForwardSteerParams& params, const StopRequested& stop,
                                 const ForwardSteerOutput& out) override;
   CollisionCounts CountContacts(const ContactScene& scene, const StopRequested& stop) override;

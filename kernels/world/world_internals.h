@@ -162,11 +162,12 @@ float FanShapesCell(const WorldConfig& config);
 // Forward agents' casts against the shapes and every body (pedestrians and vehicles as this
 // tick's stages left them): results in the caller's frame (left on the backend unless
 // `results_to_host`), counts in `stats`. `columns` kLastTick: the snapshot is the kept
-// tick's state, its moved columns where that tick's move left them. `stop` is asked between
-// chunks of agents.
+// tick's state, its moved columns where that tick's move left them. `check_values`: the
+// preparation checks the values (ValidateSnapshot left them to it); a refusal throws the
+// host's error for the first offender. `stop` is asked between chunks of agents.
 void SteerForwardAgents(const WorldConfig& config, const Snapshot& s, ColumnSource columns,
-                        bool results_to_host, const StopRequested& stop, World::Internals& w,
-                        TickResult* out, TickStats* stats);
+                        bool check_values, bool results_to_host, const StopRequested& stop,
+                        World::Internals& w, TickResult* out, TickStats* stats);
 // Forward agents move along their new direction at their speed; the next state stays on the
 // backend unless `next_state_to_host`.
 void IntegrateForward(const WorldConfig& config, const Snapshot& s, const World::Internals& w,

@@ -522,7 +522,7 @@ PedestrianChecks AgentChecksForPreparation() {
 void ValidateSnapshot(const WorldConfig& config, const Snapshot& s, bool has_last_tick,
                       uint64_t last_tick, bool agents_checked, bool vehicles_checked,
                       bool forward_checked, bool agent_values_on_backend,
-                      bool vehicle_values_on_backend) {
+                      bool vehicle_values_on_backend, bool forward_values_on_backend) {
   if (s.tick > kMaxTick) {
     Reject("tick: " + std::to_string(s.tick) + " is beyond the limit of " +
            std::to_string(kMaxTick) + " (2^53)");
@@ -540,7 +540,9 @@ void ValidateSnapshot(const WorldConfig& config, const Snapshot& s, bool has_las
   if (!vehicles_checked && !(vehicle_values_on_backend && VehicleShapePasses(s.vehicles))) {
     ValidateVehicleSnapshot(config, s.vehicles);
   }
-  if (!forward_checked) ValidateForwardSnapshot(config, s.forward);
+  if (!forward_checked && !(forward_values_on_backend && ForwardShapePasses(s.forward))) {
+    ValidateForwardSnapshot(config, s.forward);
+  }
 }
 
 }  // namespace throng

@@ -29,11 +29,13 @@ void ValidateTimeStep(float dt);
 // names the first offender); the navigating rows' targets are left to the backend's
 // steering (Backend::SteerNavigating).
 // `vehicle_values_on_backend` likewise for the vehicles (VehicleChecksForPreparation): here
-// their lengths and ids.
+// their lengths and ids; `forward_values_on_backend` for the forward agents
+// (ForwardChecksForPreparation): their lengths, paired goal columns and ids.
 void ValidateSnapshot(const WorldConfig& config, const Snapshot& snapshot, bool has_last_tick,
                       uint64_t last_tick, bool agents_checked = false,
                       bool vehicles_checked = false, bool forward_checked = false,
-                      bool agent_values_on_backend = false, bool vehicle_values_on_backend = false);
+                      bool agent_values_on_backend = false, bool vehicle_values_on_backend = false,
+                      bool forward_values_on_backend = false);
 
 // Every check of the agents' columns, one by one: the first offender named.
 void ValidateAgents(const WorldConfig& config, const AgentSnapshot& agents);

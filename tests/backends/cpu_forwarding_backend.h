@@ -75,9 +75,9 @@ class CpuForwardingBackend : public Backend {
   void SetFanObstacles(const FanShapes& shapes, float cell) override {
     cpu_.SetFanObstacles(shapes, cell);
   }
-  void PrepareForwardScene(const ForwardPrepareParams& params,
-                           const ForwardPrepareScene& scene) override {
-    cpu_.PrepareForwardScene(params, scene);
+  uint64_t PrepareForwardScene(const ForwardPrepareParams& params,
+                               const ForwardPrepareScene& scene) override {
+    return cpu_.PrepareForwardScene(params, scene);
   }
   ForwardSums SteerForwardScene(const ForwardSteerParams& params, const StopRequested& stop,
                                 const ForwardSteerOutput& out) override {

@@ -646,8 +646,8 @@ class ChainCheckBackend : public CpuForwardingBackend {
   // The kept state's moved columns where the kept tick's move left them (kLastTick), and
   // the fans' bodies: the pedestrians and the vehicles as this tick's preparations left
   // them.
-  void PrepareForwardScene(const ForwardPrepareParams& params,
-                           const ForwardPrepareScene& scene) override {
+  uint64_t PrepareForwardScene(const ForwardPrepareParams& params,
+                               const ForwardPrepareScene& scene) override {
     ForwardPrepareScene device = scene;
     const size_t k = scene.count;
     const float* const moved[6] = {scene.x,         scene.y,         scene.z,
@@ -696,7 +696,7 @@ class ChainCheckBackend : public CpuForwardingBackend {
       device.vehicle_bodies = Fed("vready.bodies", scene.vehicle_bodies);
       device.vehicle_z = Fed("vready.pz", scene.vehicle_z);
     }
-    cpu_.PrepareForwardScene(params, device);
+    const uint64_t refused = cpu_.PrepareForwardScene(params, device);
     for (int j = 0; j < 9; ++j) {
       const std::string name = "fprepare.in." + std::to_string(j);
       if (rest[j] == nullptr) {
@@ -705,6 +705,7 @@ class ChainCheckBackend : public CpuForwardingBackend {
         Keep(name, static_cast<const uint8_t*>(rest[j]), k * 4);
       }
     }
+    return refused;
   }
   // The answers a device leaves there when the host does not ask for them.
   ForwardSums SteerForwardScene(const ForwardSteerParams& params, const StopRequested& stop,

@@ -228,8 +228,8 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
   }
   // The snapshot's forward columns in (those it has); the pedestrians' and the vehicles'
   // bodies only from the host; the answers and the next state out, when asked for.
-  void PrepareForwardScene(const ForwardPrepareParams& params,
-                           const ForwardPrepareScene& scene) override {
+  uint64_t PrepareForwardScene(const ForwardPrepareParams& params,
+                               const ForwardPrepareScene& scene) override {
     const void* const columns[15] = {
         scene.x,         scene.y,      scene.z,          scene.forward_x,    scene.forward_y,
         scene.forward_z, scene.speed,  scene.radius,     scene.goal_x,       scene.goal_y,
@@ -253,8 +253,9 @@ class CopyCountingBackend : public testing::CpuForwardingBackend {
     if (params.vehicles == ColumnSource::kHost) {
       copied_.to_backend += scene.vehicles * (sizeof(VehicleBody) + sizeof(float));
     }
-    cpu_.PrepareForwardScene(params, scene);
+    const uint64_t refused = cpu_.PrepareForwardScene(params, scene);
     forward_prepared_ = scene.count;
+    return refused;
   }
   ForwardSums SteerForwardScene(const ForwardSteerParams& params, const StopRequested& stop,
                                 const ForwardSteerOutput& out) override {

@@ -21,6 +21,7 @@
 #include "kernels/world/world_validate.h"
 #include "tests/backends/backend_param.h"
 #include "tests/backends/cpu_forwarding_backend.h"
+#include "tests/world/refused_as_the_host.h"
 
 namespace throng {
 namespace {
@@ -118,29 +119,6 @@ std::vector<Fault> Faults(size_t late) {
                       a.behavior[late] = own(AgentBehavior::kSeek);
                     }});
   return faults;
-}
-
-// A Step of `bad` is refused with the message the host's checks, one by one, give it (the
-// world has ticked once, at `last_tick`), and the world has still ticked once.
-void ExpectRefusedAsTheHostRefuses(const WorldConfig& config, World& world, const Snapshot& bad,
-                                   uint64_t last_tick) {
-  std::string host;
-  try {
-    ValidateSnapshot(config, bad, true, last_tick);
-  } catch (const std::invalid_argument& e) {
-    host = e.what();
-  }
-  ASSERT_NE(host, "") << "the host's checks accept this fault";
-  TickOptions integrate;
-  integrate.integrate = true;
-  try {
-    TickResult untouched;
-    world.Step(bad, integrate, &untouched);
-    ADD_FAILURE() << "the world accepted it";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_EQ(std::string(e.what()), host);
-  }
-  ASSERT_EQ(world.totals().ticks, 1u);
 }
 
 // After the faults: `world` (ticked once, at `good.tick - 1`) and `fresh`, a world that never
