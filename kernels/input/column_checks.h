@@ -9,10 +9,12 @@
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "kernels/input/column_bounds.h"
 #include "kernels/input/column_rule.h"
 #include "kernels/input/first_index.h"
 
@@ -83,6 +85,37 @@ bool AllInRangeAnd(const ValueRange* ranges, size_t count, size_t n, const RowOk
 // The range a float column's rule allows, or false for a rule that reads no values (Id,
 // ByHand).
 bool RangeOfRule(const ColumnRule& rule, const float* values, ValueRange* range);
+
+// What BoundsFromTable found: the names it gave bounds, the table's float columns, and
+// those of them with a value rule.
+struct TableBoundsCount {
+  int found = 0, floats = 0, ruled = 0;
+};
+
+// For a table (`visit(f)` as below; its columns may be empty), the bounds each of the
+// `count` named float columns' rule allows, into `bounds` in `names`' order: what a
+// preparation's per-row checks read (docs/WORLD.md, "Where the checks run"). The counts let
+// the caller insist that its list and the table agree, so that a column renamed or added in
+// one place only cannot go unchecked.
+template <class Visit>
+TableBoundsCount BoundsFromTable(Visit visit, const char* const* names, int count,
+                                 ColumnBounds* bounds) {
+  TableBoundsCount n;
+  visit([&](const ColumnInfo& column, const auto& values) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(values)>, std::vector<float>>) {
+      ++n.floats;
+      ValueRange range;
+      if (!RangeOfRule(column.rule, nullptr, &range)) return;
+      ++n.ruled;
+      for (int k = 0; k < count; ++k) {
+        if (std::string_view(names[k]) != column.name) continue;
+        bounds[k] = {range.min, range.max};
+        ++n.found;
+      }
+    }
+  });
+  return n;
+}
 
 // For a table, `visit(f)` calling f(ColumnInfo, column) for each column in the table's
 // order: whether every column present (a required one always) has n values, and the value

@@ -162,23 +162,12 @@ constexpr const char* kPreparedForwardBoundedColumns[kForwardBoundedColumns] = {
 ForwardChecks ForwardChecksForPreparation() {
   ForwardChecks checks;
   checks.on = true;
-  int found = 0, bounded = 0;
   const ForwardSnapshot none;
-  VisitForwardColumns(none, [&](const ColumnInfo& column, const auto& values) {
-    if constexpr (std::is_same_v<std::decay_t<decltype(values)>, std::vector<float>>) {
-      ValueRange range;
-      if (!RangeOfRule(column.rule, nullptr, &range)) return;
-      ++bounded;
-      for (int k = 0; k < kForwardBoundedColumns; ++k) {
-        if (std::string_view(kPreparedForwardBoundedColumns[k]) != column.name) continue;
-        checks.bounds[k] = {range.min, range.max};
-        ++found;
-      }
-    }
-  });
-  // Every float column with a table rule has its bounds here: one added to the table and
-  // not to the preparation's checks would go unchecked.
-  if (found != kForwardBoundedColumns || bounded != kForwardBoundedColumns) {
+  const TableBoundsCount n =
+      BoundsFromTable([&](auto f) { VisitForwardColumns(none, f); }, kPreparedForwardBoundedColumns,
+                      kForwardBoundedColumns, checks.bounds);
+  // Every float column with a table rule has its bounds here.
+  if (n.found != kForwardBoundedColumns || n.ruled != kForwardBoundedColumns) {
     throw std::logic_error("the forward agents' column table and the preparation's columns differ");
   }
   return checks;

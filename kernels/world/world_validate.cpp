@@ -473,23 +473,12 @@ constexpr const char* kPreparedVehicleFloatColumns[kVehicleFloatColumns] = {
 VehicleChecks VehicleChecksForPreparation() {
   VehicleChecks checks;
   checks.on = true;
-  int found = 0, floats = 0;
   const VehicleSnapshot none;
-  VisitVehicleColumns(none, [&](const ColumnInfo& column, const auto& values) {
-    if constexpr (std::is_same_v<std::decay_t<decltype(values)>, std::vector<float>>) {
-      ++floats;
-      ValueRange range;
-      if (!RangeOfRule(column.rule, nullptr, &range)) return;
-      for (int k = 0; k < kVehicleFloatColumns; ++k) {
-        if (std::string_view(kPreparedVehicleFloatColumns[k]) != column.name) continue;
-        checks.bounds[k] = {range.min, range.max};
-        ++found;
-      }
-    }
-  });
-  // Every float column of the table has its bounds here: one added to the table and not to
-  // the preparation's checks would go unchecked.
-  if (found != kVehicleFloatColumns || floats != kVehicleFloatColumns) {
+  const TableBoundsCount n =
+      BoundsFromTable([&](auto f) { VisitVehicleColumns(none, f); }, kPreparedVehicleFloatColumns,
+                      kVehicleFloatColumns, checks.bounds);
+  // Every float column of the table has its bounds here.
+  if (n.found != kVehicleFloatColumns || n.floats != kVehicleFloatColumns) {
     throw std::logic_error("the vehicles' column table and the preparation's columns differ");
   }
   return checks;
@@ -498,22 +487,12 @@ VehicleChecks VehicleChecksForPreparation() {
 PedestrianChecks AgentChecksForPreparation() {
   PedestrianChecks checks;
   checks.on = true;
-  int found = 0;
   const AgentSnapshot none;
-  VisitAgentColumns(none, [&](const ColumnInfo& column, const auto& values) {
-    if constexpr (std::is_same_v<std::decay_t<decltype(values)>, std::vector<float>>) {
-      ValueRange range;
-      if (!RangeOfRule(column.rule, nullptr, &range)) return;
-      for (int k = 0; k < kPedestrianFloatColumns; ++k) {
-        if (std::string_view(kPreparedFloatColumns[k]) != column.name) continue;
-        checks.bounds[k] = {range.min, range.max};
-        ++found;
-      }
-    }
-  });
-  // Each column the preparation reads has its rule in the table: one renamed in one place
-  // only would go unchecked.
-  if (found != kPedestrianFloatColumns) {
+  const TableBoundsCount n =
+      BoundsFromTable([&](auto f) { VisitAgentColumns(none, f); }, kPreparedFloatColumns,
+                      kPedestrianFloatColumns, checks.bounds);
+  // Each column the preparation reads has its rule in the table.
+  if (n.found != kPedestrianFloatColumns) {
     throw std::logic_error("the agents' column table and the preparation's columns differ");
   }
   return checks;

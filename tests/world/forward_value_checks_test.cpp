@@ -148,12 +148,8 @@ TEST_P(ForwardValueChecksTest, EveryFaultIsRefusedWithTheHostsMessageAndChangesN
   // The next good tick goes on as in a world that never saw the faults, and so does an
   // Advance after it.
   World fresh(config, backend());
-  --good.tick;
-  fresh.Step(good, integrate, &r);
-  ++good.tick;
   TickResult a, b;
-  world.Step(good, integrate, &a);
-  fresh.Step(good, integrate, &b);
+  StepBothAfterTheFaults(world, fresh, good, &a, &b);
   EXPECT_EQ(a.forward.move_x, b.forward.move_x);
   EXPECT_EQ(a.forward.probe, b.forward.probe);
   world.Advance(3, 0.1f, &a);

@@ -1,5 +1,6 @@
 // A Step the backend's checks refuse gives the host's message (docs/WORLD.md, "Where the
-// checks run"), shared by the tests of each table's checks.
+// checks run"), and the world goes on as one that never saw it: shared by the tests of each
+// table's checks.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -34,6 +35,20 @@ inline void ExpectRefusedAsTheHostRefuses(const WorldConfig& config, World& worl
     EXPECT_EQ(std::string(e.what()), host);
   }
   ASSERT_EQ(world.totals().ticks, 1u);
+}
+
+// After the faults: `world` (ticked once, at `good.tick - 1`) and `fresh`, a world that never
+// saw them, given the first tick, step `good` alike (`a` and `b`: their results, for the
+// caller to compare).
+inline void StepBothAfterTheFaults(World& world, World& fresh, Snapshot good, TickResult* a,
+                                   TickResult* b) {
+  TickOptions integrate;
+  integrate.integrate = true;
+  --good.tick;
+  fresh.Step(good, integrate, b);
+  ++good.tick;
+  world.Step(good, integrate, a);
+  fresh.Step(good, integrate, b);
 }
 
 }  // namespace throng

@@ -121,17 +121,10 @@ std::vector<Fault> Faults(size_t late) {
   return faults;
 }
 
-// After the faults: `world` (ticked once, at `good.tick - 1`) and `fresh`, a world that never
-// saw them, given the first tick, step `good` alike (`a` and `b`: their results).
-void ExpectGoesOnAsAFreshWorld(World& world, World& fresh, Snapshot good, TickResult* a,
+// After the faults the world steps `good` as a world that never saw them.
+void ExpectGoesOnAsAFreshWorld(World& world, World& fresh, const Snapshot& good, TickResult* a,
                                TickResult* b) {
-  TickOptions integrate;
-  integrate.integrate = true;
-  --good.tick;
-  fresh.Step(good, integrate, b);
-  ++good.tick;
-  world.Step(good, integrate, a);
-  fresh.Step(good, integrate, b);
+  StepBothAfterTheFaults(world, fresh, good, a, b);
   EXPECT_EQ(a->agents.vx, b->agents.vx);
   EXPECT_EQ(a->agents.vy, b->agents.vy);
 }
@@ -286,12 +279,8 @@ TEST_P(WorldValueChecksTest, TheVehiclesFaultsAreRefusedWithTheHostsMessage) {
   EXPECT_EQ(world.state().vehicles.x, before.vehicles.x);
   // The next good tick goes on as in a world that never saw the faults.
   World fresh(config, GetParam());
-  --good.tick;
-  fresh.Step(good, integrate, &r);
-  ++good.tick;
   TickResult a, b;
-  world.Step(good, integrate, &a);
-  fresh.Step(good, integrate, &b);
+  StepBothAfterTheFaults(world, fresh, good, &a, &b);
   EXPECT_EQ(a.vehicles.steering, b.vehicles.steering);
   EXPECT_EQ(a.vehicles.throttle, b.vehicles.throttle);
   EXPECT_EQ(a.agents.vx, b.agents.vx);
