@@ -15,6 +15,7 @@
 #include "kernels/backends/cuda_staging.cuh"
 #include "kernels/backends/orca_pipeline.cuh"
 #include "kernels/backends/orca_result_stats.h"
+#include "kernels/backends/prepare_rows.cuh"
 #include "kernels/detection/pedestrian_report.cuh"
 #include "kernels/navigation/nav_steer.cuh"
 #include "kernels/orca/orca_validate.h"
@@ -345,17 +346,9 @@ uint64_t CudaBackend::PreparePedestrians(const PedestrianPrepareParams& params,
                                            reinterpret_cast<Vec2*>(at(12)),
                                            at(13),
                                            at(14)};
-  const PedestrianPrepareFunctor prepare{params, device_scene, device_out};
-  const thrust::counting_iterator<size_t> first(0);
-  uint64_t refused = 0;
-  if (params.checks.on) {
-    // The snapshot's values checked where they are: the sum comes back (a wait for the
-    // stream), and no pass on the host reads the columns.
-    refused = thrust::transform_reduce(Policy(), first, first + n, prepare, uint64_t{0},
-                                       thrust::plus<uint64_t>());
-  } else {
-    thrust::for_each_n(Policy(), first, n, prepare);
-  }
+  // The snapshot's values checked where they are: no pass on the host reads the columns.
+  const uint64_t refused = PrepareRows(
+      Policy(), n, PedestrianPrepareFunctor{params, device_scene, device_out}, params.checks.on);
   THRONG_CUDA_CHECK(cudaGetLastError());
   if (params.outputs_to_host) {
     HostColumnOut out_columns[15];

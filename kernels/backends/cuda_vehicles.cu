@@ -17,6 +17,7 @@
 #include "kernels/backends/cuda_backend_impl.cuh"
 #include "kernels/backends/cuda_staging.cuh"
 #include "kernels/backends/follower_kernel.cuh"
+#include "kernels/backends/prepare_rows.cuh"
 #include "kernels/backends/spline_query_kernel.cuh"
 #include "kernels/vehicles/vehicle_discs.cuh"
 #include "kernels/vehicles/vehicle_move.cuh"
@@ -355,17 +356,10 @@ uint64_t CudaBackend::PrepareVehicles(const VehiclePrepareParams& params,
       at_f(10),     profiles ? reinterpret_cast<uint16_t*>(at(11)) : nullptr,
       at_u(12),     reinterpret_cast<VehicleBody*>(at(13)),
       Raw(d.memory)};
-  const VehiclePrepareFunctor prepare{params, Lanes(), device_scene, device_out};
-  const thrust::counting_iterator<size_t> first(0);
-  uint64_t refused = 0;
-  if (params.checks.on) {
-    // The snapshot's values checked where they are: the sum comes back (a wait for the
-    // stream).
-    refused = thrust::transform_reduce(Policy(), first, first + n, prepare, uint64_t{0},
-                                       thrust::plus<uint64_t>());
-  } else {
-    thrust::for_each_n(Policy(), first, n, prepare);
-  }
+  // The snapshot's values checked where they are.
+  const uint64_t refused =
+      PrepareRows(Policy(), n, VehiclePrepareFunctor{params, Lanes(), device_scene, device_out},
+                  params.checks.on);
   THRONG_CUDA_CHECK(cudaGetLastError());
   if (params.memory_to_host) Download(Raw(d.memory), n, out.memory);
   d.prepared_on_device_only = !params.outputs_to_host;

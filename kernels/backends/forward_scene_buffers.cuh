@@ -17,6 +17,7 @@
 
 #include "kernels/backends/aabb_grid_buffers.cuh"
 #include "kernels/backends/aabb_grid_build.cuh"  // AabbGridScratch
+#include "kernels/backends/prepare_rows.cuh"
 #include "kernels/spatial/aabb_grid.h"
 #include "kernels/steering/forward_prepare.cuh"
 #include "kernels/steering/forward_scene.cuh"
@@ -88,16 +89,10 @@ class ForwardSceneBuffers {
         {RawOrNull(position_), RawOrNull(forward_), RawOrNull(goal_), RawOrNull(has_goal_),
          RawOrNull(radius_), RawOrNull(probes_), RawOrNull(fov_), RawOrNull(probe_length_),
          RawOrNull(turn_speed_), RawOrNull(step_)}};
-    if (params.checks.on) {
-      // The sum of the refusals (on a device, a wait for its stream).
-      const uint64_t refused = thrust::transform_reduce(policy, first, first + n, prepare,
-                                                        uint64_t{0}, thrust::plus<uint64_t>());
-      if (refused > 0) {
-        prepared_ = 0;
-        return refused;
-      }
-    } else {
-      thrust::for_each_n(policy, first, n, prepare);
+    const uint64_t refused = PrepareRows(policy, n, prepare, params.checks.on);
+    if (refused > 0) {
+      prepared_ = 0;
+      return refused;
     }
     const FanBodiesOut bodies{
         RawOrNull(capsule_p_),     RawOrNull(capsule_q_),  RawOrNull(capsule_radius_),
