@@ -15,6 +15,8 @@ const std::map<std::string, Setter>& Setters() {
   static const std::map<std::string, Setter> setters = {
       {"orca.side_bias", [](WorldConfig* c, double v) { c->orca.side_bias = float(v); }},
       {"orca.side_bias_fade", [](WorldConfig* c, double v) { c->orca.side_bias_fade = float(v); }},
+      {"orca.follower_weight",
+       [](WorldConfig* c, double v) { c->orca.follower_weight = float(v); }},
       {"orca.contact_margin_ratio",
        [](WorldConfig* c, double v) { c->orca.contact_margin_ratio = float(v); }},
       {"orca.shorten_horizon", [](WorldConfig* c, double v) { c->orca.shorten_horizon = v != 0; }},

@@ -49,16 +49,19 @@ struct ParamOverrides {
   bool no_jam_step = false;
   int right_of_way = -1;   // < 0: the default
   int headway_speed = -1;  // < 0: the default
+  float follower_weight = -1.f;  // < 0: the default
   // Issue 41's "layer off": every rule of the jam layer switched off.
   static void LayerOff(OrcaParams* p) {
     p->jam_step = false;
     p->right_of_way = false;
     p->headway_speed = false;
+    p->follower_weight = 0.f;
   }
   void Apply(OrcaParams* p) const {
     if (no_jam_step) p->jam_step = false;
     if (right_of_way >= 0) p->right_of_way = right_of_way != 0;
     if (headway_speed >= 0) p->headway_speed = headway_speed != 0;
+    if (follower_weight >= 0.f) p->follower_weight = follower_weight;
     if (contact_margin_ratio >= 0.f) p->contact_margin_ratio = contact_margin_ratio;
     if (revalidate_passes > 0) p->revalidate_passes = revalidate_passes;
     if (no_revalidate_fallback) p->revalidate_fallback = false;
@@ -183,6 +186,9 @@ int main(int argc, char** argv) {
   app.add_option("--headway-speed", overrides.headway_speed,
                  "throng variant: headway_speed, 0 or 1 (unset: the default)")
       ->check(CLI::Range(0, 1));
+  app.add_option("--follower-weight", overrides.follower_weight,
+                 "throng variant: follower_weight, 0 to 10 (unset: the default)")
+      ->check(CLI::Range(0.0, 10.0));
   CLI11_PARSE(app, argc, argv);
 
   std::vector<Figures> all;

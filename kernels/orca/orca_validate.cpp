@@ -71,6 +71,9 @@ void ValidateOrcaParams(const OrcaParams& params) {
       params.side_bias_fade > 100.f) {
     Reject("params.side_bias_fade: must be within [0, 100]");
   }
+  if (!(params.follower_weight >= 0.f && params.follower_weight <= 10.f)) {
+    Reject("params.follower_weight: must be within [0, 10]");
+  }
   if (!std::isfinite(params.contact_margin_ratio) || params.contact_margin_ratio < 0.f ||
       params.contact_margin_ratio > 0.5f) {
     Reject("params.contact_margin_ratio: must be within [0, 0.5]");

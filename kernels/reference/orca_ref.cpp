@@ -94,7 +94,21 @@ AgentSetup SetUpAgent(const OrcaScene& scene, const std::vector<ObstacleVertex>&
   // Conservative candidates: no contact within tau is possible beyond this radius.
   const double tau = params.time_horizon;
   const double cap = params.neighbor_dist;
-  // (tier, dist_sq, id, index); tier 0: non-cooperative neighbours are kept first.
+  // docs/ORCA.md, "Neighbours ahead": with follower_weight, a candidate behind the agent
+  // that walks within 45 degrees of the agent's preferred direction is ordered at its
+  // squared distance times 1 + weight * the cosine of its angle behind.
+  const double follower_weight = params.follower_weight;
+  const double pref_length = std::hypot(self.pref_velocity.x, self.pref_velocity.y);
+  auto ordered = [&](double dx, double dy, double dist_sq, size_t j) {
+    if (!(follower_weight > 0.0) || !(pref_length > 0.0) || !(dist_sq > 0.0)) return dist_sq;
+    const double ex = self.pref_velocity.x / pref_length, ey = self.pref_velocity.y / pref_length;
+    const double behind = -(dx * ex + dy * ey) / std::sqrt(dist_sq);  // cos of the angle behind
+    const double pjx = agents.pref_vx[j], pjy = agents.pref_vy[j];
+    const bool walks_its_way =
+        pjx * ex + pjy * ey > 0.70710678118654752 * std::hypot(pjx, pjy);  // cos 45 degrees
+    return behind > 0.0 && walks_its_way ? dist_sq * (1.0 + follower_weight * behind) : dist_sq;
+  };
+  // (tier, ordering distance, id, index); tier 0: non-cooperative neighbours are kept first.
   std::vector<std::tuple<int, double, uint32_t, size_t>> candidates;
   for (size_t j = 0; j < agents.size(); ++j) {
     if (j == agent) continue;
@@ -106,7 +120,7 @@ AgentSetup SetUpAgent(const OrcaScene& scene, const std::vector<ObstacleVertex>&
     if (dist_sq > reach * reach) continue;
     if (cap > 0.0 && dist_sq > cap * cap) continue;
     const int tier = (agents.flags[j] & kAgentNonCooperative) ? 0 : 1;
-    candidates.emplace_back(tier, dist_sq, agents.id[j], j);
+    candidates.emplace_back(tier, ordered(dx, dy, dist_sq, j), agents.id[j], j);
   }
   setup.candidate_count = candidates.size();
   std::sort(candidates.begin(), candidates.end());  // closest first, ties by id

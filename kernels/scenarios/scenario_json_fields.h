@@ -48,6 +48,7 @@ void VisitFields(V& v, OrcaParams& p) {
   v("max_neighbors", p.max_neighbors, kOptional);
   v("side_bias", p.side_bias, kOptional);
   v("side_bias_fade", p.side_bias_fade, kOptional);
+  v("follower_weight", p.follower_weight, kOptional);
   v("contact_margin_ratio", p.contact_margin_ratio, kOptional);
   v("shorten_horizon", p.shorten_horizon, kOptional);
   v("overlap_is_hard", p.overlap_is_hard, kOptional);

@@ -139,6 +139,8 @@ inline OrcaScene RandomShapeScene(uint32_t seed, size_t n) {
   p.headway_speed = rng() % 2 == 0;
   p.headway_time = 0.2f + 1.f * unit(rng);
   p.headway_anticipation = (p.headway_time - 0.05f) * unit(rng);
+  // Drawn last, so that the draws above are what they were before the rule.
+  p.follower_weight = rng() % 2 == 0 ? 0.f : 2.f * unit(rng);
   return scene;
 }
 

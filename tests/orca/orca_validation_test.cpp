@@ -72,6 +72,9 @@ TEST_P(OrcaValidationTest, rejects_bad_parameters) {
   ExpectRejected([](OrcaScene& s) { s.params.side_bias_fade = -1.f; }, "params.side_bias_fade");
   ExpectRejected([](OrcaScene& s) { s.params.side_bias_fade = NAN; }, "params.side_bias_fade");
   ExpectRejected([](OrcaScene& s) { s.params.side_bias_fade = 1e6f; }, "params.side_bias_fade");
+  ExpectRejected([](OrcaScene& s) { s.params.follower_weight = -1.f; }, "params.follower_weight");
+  ExpectRejected([](OrcaScene& s) { s.params.follower_weight = NAN; }, "params.follower_weight");
+  ExpectRejected([](OrcaScene& s) { s.params.follower_weight = 11.f; }, "params.follower_weight");
   ExpectRejected([](OrcaScene& s) { s.params.headway_time = 0.f; }, "params.headway_time");
   ExpectRejected([](OrcaScene& s) { s.params.headway_time = NAN; }, "params.headway_time");
   ExpectRejected([](OrcaScene& s) { s.params.headway_time = 60.f; }, "params.headway_time");

@@ -210,6 +210,7 @@ void ExpectSameConfig(const WorldConfig& a, const WorldConfig& b) {
   EXPECT_EQ(o.max_neighbors, p.max_neighbors);
   EXPECT_SAME_FLOAT(o.side_bias, p.side_bias);
   EXPECT_SAME_FLOAT(o.side_bias_fade, p.side_bias_fade);
+  EXPECT_SAME_FLOAT(o.follower_weight, p.follower_weight);
   EXPECT_SAME_FLOAT(o.contact_margin_ratio, p.contact_margin_ratio);
   EXPECT_EQ(o.shorten_horizon, p.shorten_horizon);
   EXPECT_EQ(o.overlap_is_hard, p.overlap_is_hard);
@@ -501,7 +502,7 @@ TEST(ScenarioTest, floats_are_written_short) {
 // (kernels/scenarios/scenario_json_fields.h) and ExpectSameConfig need the new field.
 TEST(ScenarioTest, config_structs_have_the_fields_the_json_knows) {
   EXPECT_EQ(sizeof(Frame), 2u);
-  EXPECT_EQ(sizeof(OrcaParams), 64u);
+  EXPECT_EQ(sizeof(OrcaParams), 72u);
   EXPECT_EQ(sizeof(FollowerParams), 76u);
   EXPECT_EQ(sizeof(AgentDefaults), 20u);
   EXPECT_EQ(sizeof(ForwardDefaults), 24u);
