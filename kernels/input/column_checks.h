@@ -117,6 +117,22 @@ TableBoundsCount BoundsFromTable(Visit visit, const char* const* names, int coun
   return n;
 }
 
+// For a table (`visit(f)` as below): whether every column present (a required one always)
+// has n values.
+template <class Visit>
+bool LengthsRight(size_t n, Visit visit) {
+  bool lengths_right = true;
+  visit([&](const ColumnInfo& column, const auto& values) {
+    if (column.need == ColumnNeed::kOptional && values.empty()) return;
+    lengths_right = lengths_right && values.size() == n;
+  });
+  return lengths_right;
+}
+
+// Whether the ids strictly increase, which makes them unique without a sort (callers
+// usually number their agents in order).
+bool IdsIncrease(const std::vector<uint32_t>& id);
+
 // For a table, `visit(f)` calling f(ColumnInfo, column) for each column in the table's
 // order: whether every column present (a required one always) has n values, and the value
 // range of each present float column with a value rule, appended to `ranges`.

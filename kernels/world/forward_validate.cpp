@@ -2,7 +2,6 @@
 // the spheres once, the forward columns every tick.
 #include "kernels/world/forward_validate.h"
 
-#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -142,16 +141,10 @@ static_assert(ForwardColumnsCheckedByHand() == 5,
               "ValidateForwardSnapshot");
 
 bool ForwardShapePasses(const ForwardSnapshot& f) {
-  const size_t n = f.size();
-  bool lengths_right = true;
-  VisitForwardColumns(f, [&](const ColumnInfo& column, const auto& values) {
-    if (column.need == ColumnNeed::kOptional && values.empty()) return;
-    lengths_right = lengths_right && values.size() == n;
-  });
-  if (!lengths_right || f.goal_x.empty() != f.goal_y.empty()) return false;
+  if (!LengthsRight(f.size(), [&](auto visit) { VisitForwardColumns(f, visit); })) return false;
+  if (f.goal_x.empty() != f.goal_y.empty()) return false;
   if (!f.goal_z.empty() && f.goal_x.empty()) return false;
-  return std::adjacent_find(f.id.begin(), f.id.end(),
-                            [](uint32_t lo, uint32_t hi) { return !(lo < hi); }) == f.id.end();
+  return IdsIncrease(f.id);
 }
 
 // The bounded float columns the forward preparation reads, by their names in the table, in

@@ -234,8 +234,7 @@ bool AgentShapePasses(const AgentSnapshot& a) {
   if (!lengths_right) return false;
   if (a.goal_x.empty() != a.goal_y.empty() || a.pref_vx.empty() != a.pref_vy.empty()) return false;
   if (!unread.empty() && !AllInRange(unread.data(), unread.size(), n)) return false;
-  return std::adjacent_find(a.id.begin(), a.id.end(),
-                            [](uint32_t lo, uint32_t hi) { return !(lo < hi); }) == a.id.end();
+  return IdsIncrease(a.id);
 }
 
 // What the host checks of the vehicles when their preparation checks the values it reads
@@ -243,15 +242,7 @@ bool AgentShapePasses(const AgentSnapshot& a) {
 // strictly increasing (unique without a sort). False where one of them fails or is in
 // doubt: then every check runs one by one.
 bool VehicleShapePasses(const VehicleSnapshot& v) {
-  const size_t n = v.size();
-  bool lengths_right = true;
-  VisitVehicleColumns(v, [&](const ColumnInfo& column, const auto& values) {
-    if (column.need == ColumnNeed::kOptional && values.empty()) return;
-    lengths_right = lengths_right && values.size() == n;
-  });
-  return lengths_right &&
-         std::adjacent_find(v.id.begin(), v.id.end(),
-                            [](uint32_t lo, uint32_t hi) { return !(lo < hi); }) == v.id.end();
+  return LengthsRight(v.size(), [&](auto f) { VisitVehicleColumns(v, f); }) && IdsIncrease(v.id);
 }
 
 void ValidateVehicleSnapshot(const WorldConfig& config, const VehicleSnapshot& v) {
