@@ -26,6 +26,7 @@
 #include "kernels/backends/path_check_pipeline.cuh"
 #include "kernels/backends/spline_query_kernel.cuh"
 #include "kernels/detection/pedestrian_report.cuh"
+#include "kernels/math/float_lanes.h"
 #include "kernels/navigation/nav_steer.cuh"
 #include "kernels/orca/orca_validate.h"
 #include "kernels/steering/forward_move.cuh"
@@ -123,6 +124,53 @@ void CpuBackend::SolveOrca(const OrcaParams& params, const AgentColumns& agents,
   out->times = times;
 }
 
+namespace {
+
+// The preferred velocities of rows [begin, end) whose arrive step the preparation left to
+// its caller (`waits`, from begin), FloatLanes::kCount rows at a time: a walker's arrive
+// step is a chain of roots and divisions (a sixth of the town's tick beyond its solve as
+// one call per row), four of each in one instruction here. Bit for bit ArriveStep's.
+void ArriveWaitingRows(const PedestrianPrepareFunctor& prepare, size_t begin, size_t end,
+                       const bool* waits) {
+  constexpr size_t kLanes = FloatLanes::kCount;
+  const AgentColumnsOut& a = prepare.out.agents;
+  const Vec2* goal = prepare.out.goal;
+  // Every row's max speed is its own: the other parameters are the world's.
+  const ArriveParams p = prepare.Arrive(0.f);
+  size_t i = begin;
+  for (; i + kLanes <= end; i += kLanes) {
+    const bool* w = waits + (i - begin);
+    bool any = false;
+    for (size_t k = 0; k < kLanes; ++k) any |= w[k];
+    if (!any) continue;
+    float tx[kLanes], ty[kLanes];
+    for (size_t k = 0; k < kLanes; ++k) {
+      tx[k] = goal[i + k].x;
+      ty[k] = goal[i + k].y;
+    }
+    const ArriveLanes<FloatLanes> lanes{
+        FloatLanes::Load(a.px + i),       FloatLanes::Load(a.py + i), FloatLanes::Load(a.vx + i),
+        FloatLanes::Load(a.vy + i),       FloatLanes::Load(tx),       FloatLanes::Load(ty),
+        FloatLanes::Load(a.max_speed + i)};
+    FloatLanes pref_x, pref_y;
+    ArriveStepOf(lanes, p, prepare.params.dt, &pref_x, &pref_y);
+    for (size_t k = 0; k < kLanes; ++k) {
+      if (!w[k]) continue;
+      a.pref_vx[i + k] = pref_x.v[k];
+      a.pref_vy[i + k] = pref_y.v[k];
+    }
+  }
+  for (; i < end; ++i) {
+    if (!waits[i - begin]) continue;
+    const Vec2 v = ArriveStep({a.px[i], a.py[i]}, {a.vx[i], a.vy[i]}, goal[i],
+                              prepare.Arrive(a.max_speed[i]), prepare.params.dt);
+    a.pref_vx[i] = v.x;
+    a.pref_vy[i] = v.y;
+  }
+}
+
+}  // namespace
+
 uint64_t CpuBackend::PreparePedestrians(const PedestrianPrepareParams& params,
                                         const PedestrianPrepareScene& scene,
                                         const PedestrianPrepareOutput& out) {
@@ -132,6 +180,7 @@ uint64_t CpuBackend::PreparePedestrians(const PedestrianPrepareParams& params,
   // (PedestrianPrepareFunctor::operator()), they cost the cpu more than the host's own pass
   // did (docs/PERFORMANCE.md, "The pedestrians' values checked where they are read"). One
   // loop for both cases: GCC inlines the preparation into one call site, not into two.
+  // The block's arriving rows then get their preferred velocities four at a time.
   const PedestrianPrepareFunctor prepare{params, scene, out};
   const size_t n = scene.count;
   const float* columns[kPedestrianFloatColumns];
@@ -154,7 +203,11 @@ uint64_t CpuBackend::PreparePedestrians(const PedestrianPrepareParams& params,
         within &= in;
       }
     }
-    for (size_t i = begin; i < end; ++i) refused += prepare.Row(i, within != 0);
+    bool arrive_waits[kBlock];
+    for (size_t i = begin; i < end; ++i) {
+      refused += prepare.Row(i, within != 0, &arrive_waits[i - begin]);
+    }
+    ArriveWaitingRows(prepare, begin, end, arrive_waits);
   }
   return refused;
 }

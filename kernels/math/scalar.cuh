@@ -15,6 +15,11 @@ THRONG_HD inline float Clamp(float v, float lo, float hi) {
 }
 THRONG_HD inline float Lerp(float a, float b, float t) { return a + (b - a) * t; }
 
+// A choice and a root by names that the cpu's FloatLanes (kernels/math/float_lanes.h)
+// share, so that code written once for F = float also runs over several agents at once.
+THRONG_HD inline float Select(bool c, float a, float b) { return c ? a : b; }
+THRONG_HD inline float Sqrt(float a) { return sqrtf(a); }
+
 // fmaxf and fminf, inline: on x86-64 without -ffinite-math-only the host compiler calls
 // libm for them, one call per use in the solve's per-neighbour loops and the reductions
 // (1.5% of a tick's samples at 100,000). The same values as glibc's: the first argument

@@ -112,17 +112,27 @@ struct PedestrianPrepareFunctor {
   // As operator(), where `values_within` may say that the caller has found row i's float
   // values within their bounds already (the cpu checks them a block of rows at a time,
   // each column in a loop the compiler vectorises).
-  THRONG_HD uint32_t Row(size_t i, bool values_within) const {
+  // Where `arrive_waits` is given, an arriving row's preferred velocity is left to the
+  // caller (*arrive_waits true; ArriveStepOf over several rows at once, from the row's
+  // prepared position, velocity, goal and max speed), and its pref_vx, pref_vy are not
+  // written; elsewhere *arrive_waits is false.
+  THRONG_HD uint32_t Row(size_t i, bool values_within, bool* arrive_waits = nullptr) const {
+    if (arrive_waits != nullptr) *arrive_waits = false;
     if (params.checks.on &&
         !((values_within || RowValuesWithin(params.checks, in, i)) &&
           RowRulesPass(in, i, params.defaults.behavior, params.checks.navigation))) {
       return 1u;
     }
-    Prepare(i);
+    Prepare(i, arrive_waits);
     return 0u;
   }
 
-  THRONG_HD void Prepare(size_t i) const {
+  // The ArriveParams of row i's arrive step (`max_speed`: its prepared max speed).
+  THRONG_HD ArriveParams Arrive(float max_speed) const {
+    return {max_speed, params.defaults.max_accel, 1.f, params.defaults.slowing_radius};
+  }
+
+  THRONG_HD void Prepare(size_t i, bool* arrive_waits = nullptr) const {
     const Frame frame = params.frame;
     const AgentDefaults& ad = params.defaults;
     const Vec3 p = frame.ToInternal({in.x[i], in.y[i], ColumnOr(in.z, i, 0.f)});
@@ -153,7 +163,7 @@ struct PedestrianPrepareFunctor {
       const bool has_goals = in.goal_x != nullptr;
       const AgentBehavior behavior = ResolveBehavior(ColumnOr<uint8_t>(in.behavior, i, 0),
                                                      snapshot_flags, ad.behavior, has_goals);
-      const ArriveParams arrive{max_speed, ad.max_accel, 1.f, ad.slowing_radius};
+      const ArriveParams arrive = Arrive(max_speed);
       const Vec2 position{p.x, p.y}, velocity{v.x, v.y};
       Vec2 target{};
       if (has_goals && behavior != AgentBehavior::kPreferredVelocity) {
@@ -167,9 +177,13 @@ struct PedestrianPrepareFunctor {
           // along its preferred direction instead.
           goal = target;
           has_goal = 1;
-          pref = behavior == AgentBehavior::kArrive
-                     ? ArriveStep(position, velocity, target, arrive, params.dt)
-                     : SteerToward(velocity, Seek(position, target, max_speed), arrive, params.dt);
+          if (behavior == AgentBehavior::kSeek) {
+            pref = SteerToward(velocity, Seek(position, target, max_speed), arrive, params.dt);
+          } else if (arrive_waits != nullptr) {
+            *arrive_waits = true;
+          } else {
+            pref = ArriveStep(position, velocity, target, arrive, params.dt);
+          }
           break;
         case AgentBehavior::kFlee:
           pref = SteerToward(velocity, Flee(position, target, max_speed), arrive, params.dt);
@@ -186,8 +200,10 @@ struct PedestrianPrepareFunctor {
           break;
       }
     }
-    out.agents.pref_vx[i] = pref.x;
-    out.agents.pref_vy[i] = pref.y;
+    if (arrive_waits == nullptr || !*arrive_waits) {
+      out.agents.pref_vx[i] = pref.x;
+      out.agents.pref_vy[i] = pref.y;
+    }
     out.goal[i] = goal;
     out.has_goal[i] = has_goal;
     out.navigates[i] = navigates;

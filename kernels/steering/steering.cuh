@@ -50,10 +50,29 @@ THRONG_HD inline Vec2 ArriveDesired(Vec2 position, Vec2 target, float max_speed,
 // continuous "+ v * dt / 2", is what covers the last partial step). It also implies
 // v <= distance / dt: one step never jumps past the goal. Root written without
 // cancellation: v = 2 a d / (a dt + sqrt(a^2 dt^2 + 2 a d)).
-THRONG_HD inline float StoppingSpeed(float distance, float accel, float dt) {
-  if (!(distance > 0.f) || !(accel > 0.f)) return 0.f;
+//
+// Written once for F = float and for the cpu's FloatLanes (kernels/math/float_lanes.h),
+// several agents at once: each branch on a value of F is a Select of two computed results,
+// so a lane equals the scalar call bit for bit (the same operations in the same order).
+template <class F>
+THRONG_HD inline F StoppingSpeedOf(F distance, float accel, float dt) {
+  if (!(accel > 0.f)) return F(0.f);
   const float adt = accel * (dt > 0.f ? dt : 0.f);
-  return 2.f * accel * distance / (adt + sqrtf(adt * adt + 2.f * accel * distance));
+  const F twice_ad = 2.f * accel * distance;
+  return Select(distance > 0.f, twice_ad / (adt + Sqrt(adt * adt + twice_ad)), F(0.f));
+}
+THRONG_HD inline float StoppingSpeed(float distance, float accel, float dt) {
+  return StoppingSpeedOf(distance, accel, dt);
+}
+
+// ClampLength of (x, y) as the lanes' arithmetic (StoppingSpeedOf).
+template <class F, class L>
+THRONG_HD inline void ClampLengthOf(F x, F y, L max_len, F* out_x, F* out_y) {
+  const F len_sq = x * x + y * y;
+  const F k = max_len / Sqrt(len_sq);
+  const auto over = len_sq > max_len * max_len;
+  *out_x = Select(over, x * k, x);
+  *out_y = Select(over, y * k, y);
 }
 
 // ArriveDesired plus one addition (not in docs/ALGORITHMS.md): the desired speed is also capped
@@ -62,17 +81,18 @@ THRONG_HD inline float StoppingSpeed(float distance, float accel, float dt) {
 // around the goal when max_speed * dt > slowing_radius (one step jumps past it). With the
 // cap, an agent moving along its approach line that could still stop in time never passes
 // the goal, and its speed never rises again once it has started slowing down.
-THRONG_HD inline Vec2 ArriveDesiredForStep(Vec2 position, Vec2 target, const ArriveParams& p,
-                                           float dt) {
-  const Vec2 to_target = target - position;
-  const float distance = Length(to_target);
-  if (!(distance > 0.f)) return {0.f, 0.f};
-  float speed =
-      distance < p.slowing_radius ? p.max_speed * distance / p.slowing_radius : p.max_speed;
+// (to_x, to_y): target - position; `distance` its length.
+template <class F>
+THRONG_HD inline void ArriveDesiredForStepOf(F to_x, F to_y, F distance, F max_speed,
+                                             const ArriveParams& p, float dt, F* out_x, F* out_y) {
+  F speed = Select(distance < p.slowing_radius, max_speed * distance / p.slowing_radius, max_speed);
   if (p.max_force > 0.f && p.mass > 0.f) {
-    speed = MinF(speed, StoppingSpeed(distance, p.max_force / p.mass, dt));
+    speed = MinF(speed, StoppingSpeedOf(distance, p.max_force / p.mass, dt));
   }
-  return to_target * (speed / distance);
+  const F scale = speed / distance;
+  const auto moving = distance > 0.f;
+  *out_x = Select(moving, to_x * scale, F(0.f));
+  *out_y = Select(moving, to_y * scale, F(0.f));
 }
 
 // The velocity after one step toward `desired` (docs/ALGORITHMS.md §3):
@@ -98,24 +118,50 @@ THRONG_HD inline Vec2 SteerToward(Vec2 velocity, Vec2 desired, const ArriveParam
 // starts farther than slowing_radius + max_speed^2 * mass / max_force), the position never
 // passes the target, and once the speed drops inside the slowing radius it never rises.
 // The velocity change stays within max_force / mass * dt and the speed within max_speed.
-THRONG_HD inline Vec2 ArriveStep(Vec2 position, Vec2 velocity, Vec2 target, const ArriveParams& p,
-                                 float dt) {
-  const Vec2 desired = ArriveDesiredForStep(position, target, p, dt);
-  const Vec2 gap = desired - velocity;
-  Vec2 change = ClampLength(gap, p.max_force) / p.mass * dt;  // docs/ALGORITHMS.md §3
-  if (LengthSq(change) > LengthSq(gap)) change = gap;         // (a)
-  const Vec2 to_target = target - position;
-  const float distance = Length(to_target);
+// ArriveStep over the lanes' arithmetic (StoppingSpeedOf): one agent's (F = float) or, on
+// the cpu, several agents' at once, each with its own max_speed and p's other fields.
+template <class F>
+struct ArriveLanes {
+  F px, py, vx, vy, tx, ty, max_speed;
+};
+template <class F>
+THRONG_HD inline void ArriveStepOf(const ArriveLanes<F>& a, const ArriveParams& p, float dt,
+                                   F* out_x, F* out_y) {
+  const F to_x = a.tx - a.px, to_y = a.ty - a.py;
+  const F distance = Sqrt(to_x * to_x + to_y * to_y);
+  F desired_x, desired_y;
+  ArriveDesiredForStepOf(to_x, to_y, distance, a.max_speed, p, dt, &desired_x, &desired_y);
+  const F gap_x = desired_x - a.vx, gap_y = desired_y - a.vy;
+  F change_x, change_y;
+  ClampLengthOf(gap_x, gap_y, p.max_force, &change_x, &change_y);  // docs/ALGORITHMS.md §3
+  change_x = change_x / p.mass * dt;
+  change_y = change_y / p.mass * dt;
+  const auto past = change_x * change_x + change_y * change_y > gap_x * gap_x + gap_y * gap_y;
+  change_x = Select(past, gap_x, change_x);  // (a)
+  change_y = Select(past, gap_y, change_y);
   if (p.max_force > 0.f && p.mass > 0.f) {  // (b)
     // The whole speed, not only its component toward the target: an agent that drifted
     // past the goal (float noise, a lateral start) must not coast on at §3's slow rate.
     // At the target (distance 0) the stopping speed is 0: any motion brakes to rest.
     const float accel = p.max_force / p.mass;
-    if (Length(velocity + change) > StoppingSpeed(distance, accel, dt)) {
-      change = ClampLength(gap, accel * dt);
-    }
+    const F next_x = a.vx + change_x, next_y = a.vy + change_y;
+    const auto too_fast =
+        Sqrt(next_x * next_x + next_y * next_y) > StoppingSpeedOf(distance, accel, dt);
+    F brake_x, brake_y;
+    ClampLengthOf(gap_x, gap_y, accel * dt, &brake_x, &brake_y);
+    change_x = Select(too_fast, brake_x, change_x);
+    change_y = Select(too_fast, brake_y, change_y);
   }
-  return ClampLength(velocity + change, p.max_speed);
+  ClampLengthOf(a.vx + change_x, a.vy + change_y, a.max_speed, out_x, out_y);
+}
+
+THRONG_HD inline Vec2 ArriveStep(Vec2 position, Vec2 velocity, Vec2 target, const ArriveParams& p,
+                                 float dt) {
+  const ArriveLanes<float> one{position.x, position.y, velocity.x, velocity.y,
+                               target.x,   target.y,   p.max_speed};
+  Vec2 v;
+  ArriveStepOf(one, p, dt, &v.x, &v.y);
+  return v;
 }
 
 }  // namespace throng
