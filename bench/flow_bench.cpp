@@ -74,6 +74,16 @@ struct FlowFigures {
     double nearest_vehicle = -1;  // m from the pair's midpoint to the nearest rear axle; -1: none
   };
   Contact deepest_contact;
+  // Where the longest stall not behind a moving front stood when it reached its length.
+  struct Stall {
+    int tick = -1;
+    uint32_t id = 0;
+    float x = 0, y = 0, goal_x = 0, goal_y = 0, vx = 0, vy = 0;
+    double nearest_vehicle = -1;  // m to the nearest rear axle; -1: none
+    float vehicle_x = 0, vehicle_y = 0, vehicle_speed = 0, vehicle_yaw = 0;  // the nearest's
+    int within_metre = 0;  // others whose centres are within 1 m of its centre
+  };
+  Stall longest_stall_at;
 };
 
 // The median arrival over `walkers` people of whom `arrivals` (sorted, s) got home: the
@@ -130,8 +140,47 @@ double SteadyFlow(std::vector<int> passage_ticks, size_t crowd, float dt, float 
 // Issue 41's bound: bodies may touch, not visibly interpenetrate.
 constexpr double kDeepOverlap = 0.01;  // m
 
+// Agent i of the world's state as it stands at `tick`, for --stall.
+void RecordStall(const World& world, size_t i, int tick, FlowFigures::Stall* out) {
+  const AgentSnapshot& a = world.state().agents;
+  out->tick = tick;
+  out->id = a.id[i];
+  out->x = a.x[i];
+  out->y = a.y[i];
+  out->goal_x = a.goal_x.empty() ? 0.f : a.goal_x[i];
+  out->goal_y = a.goal_y.empty() ? 0.f : a.goal_y[i];
+  out->vx = a.vx.empty() ? 0.f : a.vx[i];
+  out->vy = a.vy.empty() ? 0.f : a.vy[i];
+  out->within_metre = 0;
+  for (size_t j = 0; j < a.size(); ++j) {
+    out->within_metre += j != i && std::hypot(a.x[j] - a.x[i], a.y[j] - a.y[i]) < 1.0;
+  }
+  const VehicleSnapshot& v = world.state().vehicles;
+  out->nearest_vehicle = -1;
+  for (size_t m = 0; m < v.size(); ++m) {
+    const double d = std::hypot(a.x[i] - v.x[m], a.y[i] - v.y[m]);
+    if (out->nearest_vehicle < 0 || d < out->nearest_vehicle) {
+      out->nearest_vehicle = d;
+      out->vehicle_x = v.x[m];
+      out->vehicle_y = v.y[m];
+      out->vehicle_speed = v.speed[m];
+      out->vehicle_yaw = v.yaw[m];
+    }
+  }
+}
+
+// The nearest vehicle of a Stall, in words, for --stall and --follow.
+std::string NearestVehicleText(const FlowFigures::Stall& t) {
+  if (t.nearest_vehicle < 0) return "no vehicle";
+  char text[128];
+  std::snprintf(text, sizeof text,
+                "nearest vehicle axle at (%.2f, %.2f), %.2f m, %.2f m/s, yaw %.2f rad", t.vehicle_x,
+                t.vehicle_y, t.nearest_vehicle, t.vehicle_speed, t.vehicle_yaw);
+  return text;
+}
+
 FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ticks,
-                size_t list_not_home) {
+                size_t list_not_home, int64_t follow_id) {
   World world(scenario.config, backend);
   const size_t n = scenario.initial.agents.size();
   std::vector<int> arrival(n, -1), passage(n, -1);
@@ -202,6 +251,23 @@ FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ti
     } else {
       frozen.Tick(stalled, stalled);  // nobody stalled (and so nobody queueing): all reset
     }
+    if (follow_id >= 0 && (k + 1) % 10 == 0) {
+      for (size_t i = 0; i < n; ++i) {
+        if (a.id[i] != static_cast<uint64_t>(follow_id)) continue;
+        FlowFigures::Stall at;
+        RecordStall(world, i, k + 1, &at);
+        std::printf(
+            "  follow: tick %d id %u at (%.2f, %.2f) v (%.2f, %.2f) pref (%.2f, %.2f) %s, %d "
+            "others within 1 m, %s\n",
+            at.tick, at.id, at.x, at.y, at.vx, at.vy, result.agents.pref_vx[i],
+            result.agents.pref_vy[i], stalled[i] ? "stalled" : "-", at.within_metre,
+            NearestVehicleText(at).c_str());
+      }
+    }
+    if (frozen.longest() > f.longest_frozen_stall) {
+      f.longest_frozen_stall = frozen.longest();
+      RecordStall(world, frozen.longest_agent(), k + 1, &f.longest_stall_at);
+    }
     for (size_t i = 0; i < n; ++i) {
       if (arrival[i] < 0 && WalksToGoal(a, i) && AtGoal(a, i)) arrival[i] = k + 1;
       if (door > 0.f && passage[i] < 0 && a.x[i] > 0.f) passage[i] = k + 1;
@@ -267,7 +333,6 @@ FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ti
   f.oscillating = t.oscillating;
   f.stall_episodes = t.stall_episodes;
   f.longest_stall = t.longest_stall_ticks;
-  f.longest_frozen_stall = frozen.longest();
   f.safe_stop = t.status_count[static_cast<int>(SolveStatus::kSafeStop)];
   f.emergency = t.status_count[static_cast<int>(SolveStatus::kEmergency)];
   return f;
@@ -320,6 +385,15 @@ int main(int argc, char** argv) {
   app.add_flag("--pause", list_pause,
                "after each run, where its longest pause was: when it began and after how many "
                "arrivals (door scenes: passages)");
+  bool list_stall = false;
+  app.add_flag("--stall", list_stall,
+               "after each run, where its longest stall not behind a moving front was when it "
+               "reached its length: the tick, the agent's id, position, goal and velocity, how "
+               "many stand within 1 m, the nearest vehicle");
+  int64_t follow_id = -1;
+  app.add_option("--follow", follow_id,
+                 "every 10 ticks, print this agent's position, velocities, stall flag, "
+                 "neighbours within 1 m and nearest vehicle");
   bool list_keys = false;
   app.add_flag("--list-keys", list_keys, "print the keys --set takes");
   bool fundamental = false;
@@ -410,7 +484,7 @@ int main(int argc, char** argv) {
           if (evacuation) {
             evac = bench::RunEvacuation(s, ParseBackendKind(backend), ticks);
           } else {
-            f = bench::Run(s, ParseBackendKind(backend), ticks, list_not_home);
+            f = bench::Run(s, ParseBackendKind(backend), ticks, list_not_home, follow_id);
           }
         } catch (const std::exception& e) {
           std::fprintf(stderr, "throng-bench-flow: %s %zu seed %u: %s\n", name.c_str(), size, seed,
@@ -466,6 +540,14 @@ int main(int argc, char** argv) {
           std::printf("  longest pause: %.1f s from %.1f s, after %zu of %zu %s\n",
                       f.longest_pause_s, f.pause_from_s, f.pause_after, f.with_goals,
                       scenarios::BottleneckDoor(name) > 0.f ? "passages" : "arrivals");
+        }
+        if (list_stall && f.longest_stall_at.tick >= 0) {
+          const bench::FlowFigures::Stall& t = f.longest_stall_at;
+          std::printf(
+              "  longest stall: %llu ticks at tick %d, id %u at (%.2f, %.2f), goal (%.2f, "
+              "%.2f), v (%.2f, %.2f), %d others within 1 m, %s\n",
+              static_cast<unsigned long long>(f.longest_frozen_stall), t.tick, t.id, t.x, t.y,
+              t.goal_x, t.goal_y, t.vx, t.vy, t.within_metre, bench::NearestVehicleText(t).c_str());
         }
         if (list_deepest && f.deepest_contact.tick >= 0) {
           const bench::FlowFigures::Contact& c = f.deepest_contact;

@@ -98,7 +98,10 @@ void FrozenStalls::Tick(const std::vector<uint8_t>& stalled, const std::vector<u
       ++frozen_[i];
     }
     flagged_[i] = 1;
-    longest_ = std::max(longest_, frozen_[i]);
+    if (frozen_[i] > longest_) {
+      longest_ = frozen_[i];
+      longest_agent_ = i;
+    }
   }
 }
 

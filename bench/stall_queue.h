@@ -5,6 +5,7 @@
 // without progress since they last did (docs/PERFORMANCE.md, "stalls behind a moving front").
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -43,12 +44,15 @@ class FrozenStalls {
   explicit FrozenStalls(int stall_ticks) : stall_ticks_(stall_ticks) {}
   void Tick(const std::vector<uint8_t>& stalled, const std::vector<uint8_t>& queueing);
   uint64_t longest() const { return longest_; }
+  // The agent (index) whose stall first reached longest(); meaningful once it is above 0.
+  size_t longest_agent() const { return longest_agent_; }
 
  private:
   int stall_ticks_;
   std::vector<uint64_t> frozen_;
   std::vector<uint8_t> flagged_;
   uint64_t longest_ = 0;
+  size_t longest_agent_ = 0;
 };
 
 }  // namespace throng::bench

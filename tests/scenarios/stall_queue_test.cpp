@@ -65,6 +65,12 @@ TEST(StallQueueTest, FrozenStallsCountFromTheStallsStartOrTheLastQueueingTick) {
   frozen.Tick(free, {0, 0});
   frozen.Tick(stalled, {1, 0});
   EXPECT_EQ(frozen.longest(), 52u);  // agent 1 made progress a tick ago: a new stall, 50
+  EXPECT_EQ(frozen.longest_agent(), 0u);  // whose stall it was (throng-bench-flow --stall)
+  frozen.Tick(stalled, {1, 0});
+  frozen.Tick(stalled, {1, 0});
+  frozen.Tick(stalled, {1, 0});
+  EXPECT_EQ(frozen.longest(), 53u);  // agent 1's stall passes agent 0's longest
+  EXPECT_EQ(frozen.longest_agent(), 1u);
   // Agent 0 stalls again from scratch after a tick of progress; queueing resets it.
   FrozenStalls again(50);
   again.Tick({1}, {1});
