@@ -169,6 +169,8 @@ void RecordStall(const World& world, size_t i, int tick, FlowFigures::Stall* out
   }
 }
 
+constexpr const char* kSolveStatusNames[kSolveStatusCount] = {"ok", "safe_stop", "emergency"};
+
 // The nearest vehicle of a Stall, in words, for --stall and --follow.
 std::string NearestVehicleText(const FlowFigures::Stall& t) {
   if (t.nearest_vehicle < 0) return "no vehicle";
@@ -257,11 +259,13 @@ FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ti
         FlowFigures::Stall at;
         RecordStall(world, i, k + 1, &at);
         std::printf(
-            "  follow: tick %d id %u at (%.2f, %.2f) v (%.2f, %.2f) pref (%.2f, %.2f) %s, %d "
-            "others within 1 m, %s\n",
+            "  follow: tick %d id %u at (%.2f, %.2f) v (%.2f, %.2f) pref (%.2f, %.2f) solve %s, "
+            "%s, %d others within 1 m, %s\n",
             at.tick, at.id, at.x, at.y, at.vx, at.vy, result.agents.pref_vx[i],
-            result.agents.pref_vy[i], stalled[i] ? "stalled" : "-", at.within_metre,
-            NearestVehicleText(at).c_str());
+            result.agents.pref_vy[i],
+            kSolveStatusNames[result.agents.status[i] < kSolveStatusCount ? result.agents.status[i]
+                                                                          : 0],
+            stalled[i] ? "stalled" : "-", at.within_metre, NearestVehicleText(at).c_str());
       }
     }
     if (frozen.longest() > f.longest_frozen_stall) {

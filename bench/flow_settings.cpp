@@ -40,6 +40,10 @@ const std::map<std::string, Setter>& Setters() {
       // (0.2 m is their default): no larger.
       {"agent_defaults.radius",
        [](WorldConfig* c, double v) { scenarios::layout::SetPedestrianRadius(c, float(v)); }},
+      // The arrive behaviour's largest acceleration, m/s^2 (how far one tick's preferred
+      // velocity may move from the current one).
+      {"agent_defaults.max_accel",
+       [](WorldConfig* c, double v) { c->agent_defaults.max_accel = float(v); }},
       {"navigation.reroute_every",
        [](WorldConfig* c, double v) { c->navigation.reroute_every = int(v); }},
       {"navigation.density_cost",
