@@ -50,18 +50,21 @@ struct ParamOverrides {
   int right_of_way = -1;   // < 0: the default
   int headway_speed = -1;  // < 0: the default
   float follower_weight = -1.f;  // < 0: the default
+  int standing_detour = -1;      // < 0: the default
   // Issue 41's "layer off": every rule of the jam layer switched off.
   static void LayerOff(OrcaParams* p) {
     p->jam_step = false;
     p->right_of_way = false;
     p->headway_speed = false;
     p->follower_weight = 0.f;
+    p->standing_detour = false;
   }
   void Apply(OrcaParams* p) const {
     if (no_jam_step) p->jam_step = false;
     if (right_of_way >= 0) p->right_of_way = right_of_way != 0;
     if (headway_speed >= 0) p->headway_speed = headway_speed != 0;
     if (follower_weight >= 0.f) p->follower_weight = follower_weight;
+    if (standing_detour >= 0) p->standing_detour = standing_detour != 0;
     if (contact_margin_ratio >= 0.f) p->contact_margin_ratio = contact_margin_ratio;
     if (revalidate_passes > 0) p->revalidate_passes = revalidate_passes;
     if (no_revalidate_fallback) p->revalidate_fallback = false;
@@ -168,7 +171,8 @@ int main(int argc, char** argv) {
   app.add_flag("!--no-overlaps", overlaps, "skip the per-tick overlap count");
   app.add_flag("--layer-cost", layer_cost,
                "throng variant: also solve each timed tick's inputs with the jam layer off "
-               "(jam step, right of way, headway speed) and print the median of the per-tick "
+               "(jam step, right of way, headway speed, standing detour) and print the median of "
+               "the per-tick "
                "ratios of the two solves (issue 41's cost)");
   app.add_option("--json", json_path, "write results as JSON to this file");
   app.add_flag("--obstacle-scan", obstacle_scan,
@@ -189,6 +193,9 @@ int main(int argc, char** argv) {
   app.add_option("--follower-weight", overrides.follower_weight,
                  "throng variant: follower_weight, 0 to 10 (unset: the default)")
       ->check(CLI::Range(0.0, 10.0));
+  app.add_option("--standing-detour", overrides.standing_detour,
+                 "throng variant: standing_detour, 0 or 1 (unset: the default)")
+      ->check(CLI::Range(0, 1));
   CLI11_PARSE(app, argc, argv);
 
   std::vector<Figures> all;

@@ -112,7 +112,7 @@ class OrcaPipeline {
   // per-agent stages run `chunk` agents per launch and ask `run.stop` before each, so a
   // stopped tick ends within one chunk (TickCancelled); results do not depend on it.
   template <class Policy, class Sync>
-  void Run(const Policy& policy, Sync sync, const AgentInputView& in, const OrcaParams& params,
+  void Run(const Policy& policy, Sync sync, const AgentInputView& in, const OrcaParams& asked,
            const orca::ObstacleView& obstacles, const OrcaRunOptions& run, uint32_t chunk,
            const OrcaOutputView& out, OrcaStageTimes* times) {
     const uint32_t n = in.count;
@@ -139,6 +139,10 @@ class OrcaPipeline {
         thrust::transform_reduce(Light(policy), first, first + n,
                                  SnapshotBoundsOf{in.px, in.py, in.radius, in.max_speed, in.flags},
                                  SnapshotBounds::Empty(), CombineBounds{});
+    // Round standing obstacles walks round agents the caller drives only: with none in the
+    // world it has nothing to do, and its test of every neighbour list is spared.
+    OrcaParams params = asked;
+    if (!(b.flags & kAgentNonCooperative)) params.standing_detour = false;
     const float r_max = b.r_max, s_max = b.s_max;
     const float x_lo = b.x_lo, x_hi = b.x_hi, y_lo = b.y_lo, y_hi = b.y_hi;
     float reach = 2.f * r_max + 2.f * s_max * params.time_horizon;

@@ -398,6 +398,86 @@ THRONG_HD inline float HeadwaySpeedShare(const AgentState& a, const NeighborStat
   return MinF(1.f, MaxF(kDensitySpeedFloor, share));
 }
 
+// Round a standing obstacle-like neighbour (OrcaParams::standing_detour; docs/ORCA.md,
+// step 0): a preferred velocity that runs into a standing non-cooperative neighbour (a
+// waiting car's discs, a player standing) within kDetourLook is turned to the nearer edge of
+// the directions those neighbours block, each disc blocking the cone of its radius sum plus
+// kDetourClearance, overlapping cones merged. ORCA alone projects a preferred velocity
+// square to a row of standing discs onto almost nothing along them, so a walker whose goal
+// lies behind a car stands at its side (docs/PERFORMANCE.md, "The town of 10,000's stalls").
+// Ties turn right, as the passing side does; a cone wider than kDetourWidest either way
+// leaves the preferred velocity as it was (going round would mean walking back).
+constexpr float kDetourLook = 2.f;         // m from the agent's body to the disc's
+constexpr float kDetourStanding = 0.25f;   // m/s: at most this fast counts as standing
+constexpr float kDetourClearance = 0.05f;  // m added to each radius sum
+constexpr float kDetourWidest = 2.0944f;   // rad, 120 degrees
+// The way round is walked at least at this share of the max speed: a walker pressed
+// against a car prefers little more than it has (the arrive behaviour's acceleration), and
+// turned, that little slid it along a queue of cars at 0.2 m/s.
+constexpr float kDetourPace = 0.5f;
+// kCap: the solve's neighbour cap (SolveAgent), which sizes the local arrays; count <= kCap.
+template <int kCap = kMaxNeighborsLimit>
+THRONG_HD inline Vec2 StandingDetour(const AgentState& a, const NeighborState* neighbors,
+                                     int count) {
+  const float speed_sq = LengthSq(a.v_pref);
+  if (!(speed_sq > 0.f)) return a.v_pref;
+  // Most agents have no standing neighbour the caller drives: they pay for this test only.
+  auto counts = [&](const NeighborState& b) {
+    return b.non_cooperative && !b.demoted && LengthSq(b.v) <= kDetourStanding * kDetourStanding;
+  };
+  int first = 0;
+  while (first < count && !counts(neighbors[first])) ++first;
+  if (first == count) return a.v_pref;
+  const float heading = atan2f(a.v_pref.y, a.v_pref.x);
+  // Each standing disc's cone, as offsets from the heading: centre and half-width.
+  float centre[kCap], half[kCap];
+  int cones = 0;
+  for (int k = first; k < count && k < kCap; ++k) {
+    const NeighborState& b = neighbors[k];
+    if (!counts(b)) continue;
+    const Vec2 d = b.p - a.p;
+    const float dist = Length(d);
+    const float reach = a.radius + b.radius + kDetourClearance;
+    if (!(dist > reach) || dist - reach > kDetourLook) continue;
+    centre[cones] = WrapAngle(atan2f(d.y, d.x) - heading);
+    half[cones] = asinf(reach / dist);
+    ++cones;
+  }
+  // The blocked interval that holds the heading (offset 0), grown by every cone it meets.
+  float lo = 0.f, hi = 0.f;
+  bool blocked = false;
+  for (int k = 0; k < cones; ++k) {
+    if (centre[k] - half[k] <= 0.f && 0.f <= centre[k] + half[k]) {
+      lo = blocked ? MinF(lo, centre[k] - half[k]) : centre[k] - half[k];
+      hi = blocked ? MaxF(hi, centre[k] + half[k]) : centre[k] + half[k];
+      blocked = true;
+    }
+  }
+  if (!blocked) return a.v_pref;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (int k = 0; k < cones; ++k) {
+      const float c_lo = centre[k] - half[k], c_hi = centre[k] + half[k];
+      if (c_hi < lo || c_lo > hi) continue;
+      if (c_lo < lo) {
+        lo = c_lo;
+        grew = true;
+      }
+      if (c_hi > hi) {
+        hi = c_hi;
+        grew = true;
+      }
+    }
+  }
+  // Clockwise (to the right) is the negative offset.
+  const float turn = -lo <= hi ? lo : hi;
+  if (turn < -kDetourWidest || turn > kDetourWidest) return a.v_pref;
+  const float c = cosf(turn), s = sinf(turn);
+  const Vec2 turned{c * a.v_pref.x - s * a.v_pref.y, s * a.v_pref.x + c * a.v_pref.y};
+  const float pace = kDetourPace * a.max_speed;
+  return speed_sq < pace * pace ? turned * (pace / sqrtf(speed_sq)) : turned;
+}
+
 }  // namespace detail
 
 // The agent's obstacle lines (hard, tau_obst) for the edges within its reach, written to
@@ -462,6 +542,8 @@ THRONG_HD inline SolveOutput SolveAgent(const AgentState& agent_in, const Neighb
                                              params.headway_anticipation) *
                    agent.v_pref;
   }
+  if (params.standing_detour)
+    agent.v_pref = detail::StandingDetour<kNeighborCap>(agent, neighbors, neighbor_count);
 
   LocalArray<Line, kLineCap> line_storage;
   Line* const lines = line_storage.data();

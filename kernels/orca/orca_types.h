@@ -119,6 +119,12 @@ struct OrcaParams {
   // crossing of 10,000 home, slows Blocks and the doors, and makes the neighbour query 72%
   // dearer (docs/PERFORMANCE.md, "The neighbours ahead").
   float follower_weight = 0.f;
+  // Round standing obstacles (docs/ORCA.md, step 0): a preferred velocity that runs into a
+  // standing non-cooperative neighbour (a waiting car, a player) within 2 m turns to the
+  // nearer edge of the directions such neighbours block, so that a walker whose goal lies
+  // behind a waiting car walks round it instead of standing pressed against its side. On
+  // since 2026-12-07 (docs/PERFORMANCE.md, "Round standing cars").
+  bool standing_detour = true;
   // Comparison baseline only: RVO2 2.0's silent fallback (infeasible -> LP3, reported ok).
   // Use PlainRvo2Params() to get the whole baseline.
   bool rvo2_fallback = false;
@@ -139,6 +145,7 @@ inline OrcaParams PlainRvo2Params(OrcaParams p) {
   p.headway_speed = false;
   p.right_of_way = false;
   p.follower_weight = 0.f;
+  p.standing_detour = false;
   p.rvo2_fallback = true;
   return p;
 }

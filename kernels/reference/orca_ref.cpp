@@ -39,6 +39,7 @@ struct SolveRules {
   double headway_time = 0.0;
   double headway_anticipation = 0.0;
   bool right_of_way = false;
+  bool standing_detour = false;
 };
 
 SolveRules RulesFor(const OrcaParams& params, const OrcaOptions& options) {
@@ -61,6 +62,7 @@ SolveRules RulesFor(const OrcaParams& params, const OrcaOptions& options) {
   rules.headway_time = params.headway_time;
   rules.headway_anticipation = params.headway_anticipation;
   rules.right_of_way = params.right_of_way;
+  rules.standing_detour = params.standing_detour;
   rules.jam_step_depth = params.jam_step_depth;
   rules.ordered = options.fallback == Fallback::kOrdered;
   return rules;
@@ -302,6 +304,61 @@ double HeadwaySpeedShare(const OrcaScene& scene, const AgentSetup& setup, const 
   return std::clamp(share, kFloor, 1.0);
 }
 
+// docs/ORCA.md, step 0, round standing obstacles: a preferred velocity that runs into a
+// standing (at most 0.25 m/s) agent the caller drives (non-cooperative), the gap between
+// the two bodies at most 2 m, turns to the nearer edge (the right one on a tie) of the
+// directions such kept neighbours block: each the cone of its radius sum plus 5 cm,
+// overlapping cones joined into one. Not beyond 120 degrees either way; walked at least at
+// half the max speed. `self` is the agent with its preference as the speed rules left it.
+Vec2d StandingDetour(const OrcaScene& scene, const AgentSetup& setup, const AgentState& self) {
+  constexpr double kLook = 2.0, kStanding = 0.25, kClearance = 0.05, kWidest = 2.0944, kPace = 0.5,
+                   kPi = 3.14159265358979323846;
+  const double speed = std::sqrt(AbsSq(self.pref_velocity));
+  if (!(speed > 0.0)) return self.pref_velocity;
+  const double heading = std::atan2(self.pref_velocity.y, self.pref_velocity.x);
+  std::vector<std::pair<double, double>> cones;  // [from, to], offsets from the heading
+  for (size_t j : setup.neighbors) {
+    if ((scene.agents.flags[j] & kAgentNonCooperative) == 0) continue;
+    const AgentState other = ReadAgent(scene.agents, j);
+    if (AbsSq(other.velocity) > kStanding * kStanding) continue;
+    const Vec2d offset = other.position - self.position;
+    const double distance = std::sqrt(AbsSq(offset));
+    const double reach = self.radius + other.radius + kClearance;
+    if (!(distance > reach) || distance - reach > kLook) continue;
+    double centre = std::atan2(offset.y, offset.x) - heading;
+    while (centre > kPi) centre -= 2.0 * kPi;
+    while (centre <= -kPi) centre += 2.0 * kPi;
+    const double half = std::asin(reach / distance);
+    cones.emplace_back(centre - half, centre + half);
+  }
+  double from = 0.0, to = 0.0;
+  bool blocked = false;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto& [lo, hi] : cones) {
+      if (hi < from || lo > to) continue;
+      if (!blocked) {
+        from = lo;
+        to = hi;
+        blocked = grew = true;
+      } else if (lo < from || hi > to) {
+        from = std::min(from, lo);
+        to = std::max(to, hi);
+        grew = true;
+      }
+    }
+  }
+  if (!blocked) return self.pref_velocity;
+  const double turn = -from <= to ? from : to;  // the right (clockwise) side on a tie
+  if (std::abs(turn) > kWidest) return self.pref_velocity;
+  const double c = std::cos(turn), s = std::sin(turn);
+  Vec2d turned{c * self.pref_velocity.x - s * self.pref_velocity.y,
+               s * self.pref_velocity.x + c * self.pref_velocity.y};
+  const double pace = kPace * self.max_speed;
+  if (speed < pace) turned = (pace / speed) * turned;
+  return turned;
+}
+
 // docs/ORCA.md, step 5: the jam step's shares of the least-violation velocity, tried in
 // this order.
 constexpr double kJamStepShares[] = {1.0, 0.5, 0.25, 0.1};
@@ -380,6 +437,7 @@ AgentSolution SolveAgent(const OrcaScene& scene, const AgentSetup& setup, const 
                                            rules.headway_anticipation) *
                          self.pref_velocity;
   }
+  if (rules.standing_detour) self.pref_velocity = StandingDetour(scene, setup, self);
   const double tau = params.time_horizon;
   const double time_step = params.time_step;
   AgentSolution out;

@@ -165,9 +165,12 @@ struct PassTwoHarness {
 // would change nothing.)
 // A neighbour that stopped in the pass before, as a repair pass sees it: standing, still
 // wanting its preferred velocity (which the passing side and headway speed read), avoided
-// with full responsibility.
+// with full responsibility, and known to be cooperative (demoted: no reason for the jam
+// step to push, nor a standing obstacle to walk round).
 NeighborState StoppedAsSeen(const AgentState& b) {
-  return NeighborState{b.p, {0.f, 0.f}, b.v_pref, b.radius, b.id, true};
+  NeighborState seen{b.p, {0.f, 0.f}, b.v_pref, b.radius, b.id, true};
+  seen.demoted = true;
+  return seen;
 }
 
 struct PassTwoScene {

@@ -141,6 +141,7 @@ inline OrcaScene RandomShapeScene(uint32_t seed, size_t n) {
   p.headway_anticipation = (p.headway_time - 0.05f) * unit(rng);
   // Drawn last, so that the draws above are what they were before the rule.
   p.follower_weight = rng() % 2 == 0 ? 0.f : 2.f * unit(rng);
+  p.standing_detour = rng() % 2 == 0;  // after the follower weight, likewise
   return scene;
 }
 
