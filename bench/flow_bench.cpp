@@ -140,6 +140,20 @@ double SteadyFlow(std::vector<int> passage_ticks, size_t crowd, float dt, float 
 // Issue 41's bound: bodies may touch, not visibly interpenetrate.
 constexpr double kDeepOverlap = 0.01;  // m
 
+// The vehicle whose rear axle is nearest (x, y), and how far it is; -1 and -1 with none.
+struct NearestVehicle {
+  long index = -1;
+  double distance = -1;
+};
+NearestVehicle NearestVehicleTo(const VehicleSnapshot& v, double x, double y) {
+  NearestVehicle nearest;
+  for (size_t m = 0; m < v.size(); ++m) {
+    const double d = std::hypot(x - v.x[m], y - v.y[m]);
+    if (nearest.index < 0 || d < nearest.distance) nearest = {static_cast<long>(m), d};
+  }
+  return nearest;
+}
+
 // Agent i of the world's state as it stands at `tick`, for --stall.
 void RecordStall(const World& world, size_t i, int tick, FlowFigures::Stall* out) {
   const AgentSnapshot& a = world.state().agents;
@@ -156,16 +170,14 @@ void RecordStall(const World& world, size_t i, int tick, FlowFigures::Stall* out
     out->within_metre += j != i && std::hypot(a.x[j] - a.x[i], a.y[j] - a.y[i]) < 1.0;
   }
   const VehicleSnapshot& v = world.state().vehicles;
-  out->nearest_vehicle = -1;
-  for (size_t m = 0; m < v.size(); ++m) {
-    const double d = std::hypot(a.x[i] - v.x[m], a.y[i] - v.y[m]);
-    if (out->nearest_vehicle < 0 || d < out->nearest_vehicle) {
-      out->nearest_vehicle = d;
-      out->vehicle_x = v.x[m];
-      out->vehicle_y = v.y[m];
-      out->vehicle_speed = v.speed[m];
-      out->vehicle_yaw = v.yaw[m];
-    }
+  const NearestVehicle nearest = NearestVehicleTo(v, a.x[i], a.y[i]);
+  out->nearest_vehicle = nearest.distance;
+  if (nearest.index >= 0) {
+    const auto m = static_cast<size_t>(nearest.index);
+    out->vehicle_x = v.x[m];
+    out->vehicle_y = v.y[m];
+    out->vehicle_speed = v.speed[m];
+    out->vehicle_yaw = v.yaw[m];
   }
 }
 
@@ -224,13 +236,9 @@ FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ti
         c.vx[e] = a.vx.empty() ? 0.f : a.vx[i];
         c.vy[e] = a.vy.empty() ? 0.f : a.vy[i];
       }
-      const VehicleSnapshot& v = world.state().vehicles;
-      c.nearest_vehicle = -1;
-      const double mid_x = 0.5 * (c.x[0] + c.x[1]), mid_y = 0.5 * (c.y[0] + c.y[1]);
-      for (size_t m = 0; m < v.size(); ++m) {
-        const double d = std::hypot(mid_x - v.x[m], mid_y - v.y[m]);
-        if (c.nearest_vehicle < 0 || d < c.nearest_vehicle) c.nearest_vehicle = d;
-      }
+      c.nearest_vehicle = NearestVehicleTo(world.state().vehicles, 0.5 * (c.x[0] + c.x[1]),
+                                           0.5 * (c.y[0] + c.y[1]))
+                              .distance;
     }
     // Stalls: who of the flagged queues behind a moving front (only looked at when someone
     // is flagged).

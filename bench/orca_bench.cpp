@@ -172,8 +172,7 @@ int main(int argc, char** argv) {
   app.add_flag("--layer-cost", layer_cost,
                "throng variant: also solve each timed tick's inputs with the jam layer off "
                "(jam step, right of way, headway speed, standing detour) and print the median of "
-               "the per-tick "
-               "ratios of the two solves (issue 41's cost)");
+               "the per-tick ratios of the two solves (issue 41's cost)");
   app.add_option("--json", json_path, "write results as JSON to this file");
   app.add_flag("--obstacle-scan", obstacle_scan,
                "cpu: scan every obstacle edge instead of the edge grid (same results)");
@@ -184,18 +183,17 @@ int main(int argc, char** argv) {
   app.add_flag("--no-revalidate-fallback", overrides.no_revalidate_fallback,
                "throng variant: revalidate_fallback = false");
   app.add_flag("--no-jam-step", overrides.no_jam_step, "throng variant: jam_step = false");
-  app.add_option("--right-of-way", overrides.right_of_way,
-                 "throng variant: right_of_way, 0 or 1 (unset: the default)")
-      ->check(CLI::Range(0, 1));
-  app.add_option("--headway-speed", overrides.headway_speed,
-                 "throng variant: headway_speed, 0 or 1 (unset: the default)")
-      ->check(CLI::Range(0, 1));
+  // A rule's switch: 0 or 1, unset the default.
+  auto add_switch = [&app](const char* option, int* value, const std::string& field) {
+    app.add_option(option, *value, "throng variant: " + field + ", 0 or 1 (unset: the default)")
+        ->check(CLI::Range(0, 1));
+  };
+  add_switch("--right-of-way", &overrides.right_of_way, "right_of_way");
+  add_switch("--headway-speed", &overrides.headway_speed, "headway_speed");
+  add_switch("--standing-detour", &overrides.standing_detour, "standing_detour");
   app.add_option("--follower-weight", overrides.follower_weight,
                  "throng variant: follower_weight, 0 to 10 (unset: the default)")
       ->check(CLI::Range(0.0, 10.0));
-  app.add_option("--standing-detour", overrides.standing_detour,
-                 "throng variant: standing_detour, 0 or 1 (unset: the default)")
-      ->check(CLI::Range(0, 1));
   CLI11_PARSE(app, argc, argv);
 
   std::vector<Figures> all;

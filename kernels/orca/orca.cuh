@@ -443,32 +443,22 @@ THRONG_HD inline Vec2 StandingDetour(const AgentState& a, const NeighborState* n
     half[cones] = asinf(reach / dist);
     ++cones;
   }
-  // The blocked interval that holds the heading (offset 0), grown by every cone it meets.
+  // The blocked interval that holds the heading (offset 0, [lo, hi] = [0, 0] until a cone
+  // meets it), grown by every cone it meets until none widens it.
   float lo = 0.f, hi = 0.f;
   bool blocked = false;
-  for (int k = 0; k < cones; ++k) {
-    if (centre[k] - half[k] <= 0.f && 0.f <= centre[k] + half[k]) {
-      lo = blocked ? MinF(lo, centre[k] - half[k]) : centre[k] - half[k];
-      hi = blocked ? MaxF(hi, centre[k] + half[k]) : centre[k] + half[k];
-      blocked = true;
-    }
-  }
-  if (!blocked) return a.v_pref;
   for (bool grew = true; grew;) {
     grew = false;
     for (int k = 0; k < cones; ++k) {
       const float c_lo = centre[k] - half[k], c_hi = centre[k] + half[k];
       if (c_hi < lo || c_lo > hi) continue;
-      if (c_lo < lo) {
-        lo = c_lo;
-        grew = true;
-      }
-      if (c_hi > hi) {
-        hi = c_hi;
-        grew = true;
-      }
+      if (!blocked || c_lo < lo || c_hi > hi) grew = true;
+      lo = blocked ? MinF(lo, c_lo) : c_lo;
+      hi = blocked ? MaxF(hi, c_hi) : c_hi;
+      blocked = true;
     }
   }
+  if (!blocked) return a.v_pref;
   // Clockwise (to the right) is the negative offset.
   const float turn = -lo <= hi ? lo : hi;
   if (turn < -kDetourWidest || turn > kDetourWidest) return a.v_pref;
