@@ -66,6 +66,15 @@ struct FlowFigures {
     float x, y, goal_x, goal_y, vx, vy;
   };
   std::vector<Straggler> not_home;
+  // --not-home-kinds: whether those not home at the end are a late crowd or a jam. Walking:
+  // at least kWalkingShare of their max speed; standing: under kStandingShare (right of
+  // way's creep, docs/ORCA.md); creeping between. Stalled: flagged by the world at the last
+  // tick (no progress for detection.stall_ticks). Within 2 m of the goal: arriving.
+  struct NotHomeKinds {
+    size_t walking = 0, creeping = 0, standing = 0, stalled = 0, within_2m = 0;
+    double median_distance = 0;  // m to the goal, over those not home
+  };
+  NotHomeKinds not_home_kinds;
   // --deepest: the run's deepest pair when it was deepest, and how near a vehicle was.
   struct Contact {
     int tick = -1;
@@ -193,6 +202,28 @@ std::string NearestVehicleText(const FlowFigures::Stall& t) {
   return text;
 }
 
+constexpr float kWalkingShare = 0.3f, kStandingShare = 0.05f;
+
+// Adds agent i, not home at the end, to `kinds` by its speed against its max speed (the
+// world's default where the snapshot has none) and its stall flag; its distance to the
+// goal to `away`.
+void CountNotHome(const AgentSnapshot& a, size_t i, float default_max_speed, bool stalled,
+                  FlowFigures::NotHomeKinds* kinds, std::vector<double>* away) {
+  const float max_speed = a.max_speed.empty() ? default_max_speed : a.max_speed[i];
+  const double speed = a.vx.empty() ? 0.0 : std::hypot(a.vx[i], a.vy[i]);
+  if (speed >= kWalkingShare * max_speed) {
+    ++kinds->walking;
+  } else if (speed < kStandingShare * max_speed) {
+    ++kinds->standing;
+  } else {
+    ++kinds->creeping;
+  }
+  if (stalled) ++kinds->stalled;
+  const double distance = std::hypot(a.x[i] - a.goal_x[i], a.y[i] - a.goal_y[i]);
+  if (distance <= 2.0) ++kinds->within_2m;
+  away->push_back(distance);
+}
+
 FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ticks,
                 size_t list_not_home, int64_t follow_id) {
   World world(scenario.config, backend);
@@ -288,16 +319,24 @@ FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ti
   f.ticks = ticks;
   f.ms_per_tick = ticks > 0 ? ms / ticks : 0;
   const AgentSnapshot& a = world.state().agents;
-  std::vector<double> arrivals;
+  std::vector<double> arrivals, away;
   for (size_t i = 0; i < n; ++i) {
     if (!WalksToGoal(a, i)) continue;
     ++f.with_goals;
     if (AtGoal(a, i)) {
       ++f.home;
-    } else if (f.not_home.size() < list_not_home) {
-      f.not_home.push_back({a.id[i], a.x[i], a.y[i], a.goal_x[i], a.goal_y[i], a.vx[i], a.vy[i]});
+    } else {
+      CountNotHome(a, i, scenario.config.agent_defaults.max_speed, !stalled.empty() && stalled[i],
+                   &f.not_home_kinds, &away);
+      if (f.not_home.size() < list_not_home) {
+        f.not_home.push_back({a.id[i], a.x[i], a.y[i], a.goal_x[i], a.goal_y[i], a.vx[i], a.vy[i]});
+      }
     }
     if (arrival[i] >= 0) arrivals.push_back(arrival[i] * static_cast<double>(snapshot.dt));
+  }
+  if (!away.empty()) {
+    std::nth_element(away.begin(), away.begin() + away.size() / 2, away.end());
+    f.not_home_kinds.median_distance = away[away.size() / 2];
   }
   if (!arrivals.empty()) {
     std::sort(arrivals.begin(), arrivals.end());
@@ -389,6 +428,11 @@ int main(int argc, char** argv) {
   app.add_option("--not-home", list_not_home,
                  "after each run, list up to this many agents not home: id, position, goal, "
                  "velocity");
+  bool list_not_home_kinds = false;
+  app.add_flag("--not-home-kinds", list_not_home_kinds,
+               "after each run, those not home by what they do: walking (at least 0.3 of the max "
+               "speed), creeping, standing (under 0.05), stalled, within 2 m of the goal, and "
+               "their median distance to it: a late crowd or a jam");
   bool list_deepest = false;
   app.add_flag("--deepest", list_deepest,
                "after each run, where and when its deepest body contact was: the tick, both "
@@ -547,6 +591,14 @@ int main(int argc, char** argv) {
               "%.2f)\n",
               a.id, a.x, a.y, a.goal_x, a.goal_y, std::hypot(a.x - a.goal_x, a.y - a.goal_y), a.vx,
               a.vy);
+        }
+        if (list_not_home_kinds && f.home < f.with_goals) {
+          const bench::FlowFigures::NotHomeKinds& k = f.not_home_kinds;
+          std::printf(
+              "  not home: %zu: walking %zu, creeping %zu, standing %zu; stalled %zu; within 2 m "
+              "of the goal %zu; median distance to it %.1f m\n",
+              f.with_goals - f.home, k.walking, k.creeping, k.standing, k.stalled, k.within_2m,
+              k.median_distance);
         }
         if (list_pause) {
           std::printf("  longest pause: %.1f s from %.1f s, after %zu of %zu %s\n",
