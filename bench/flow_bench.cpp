@@ -16,6 +16,7 @@
 #include "bench/body_depth.h"
 #include "bench/evacuation.h"
 #include "bench/flow_settings.h"
+#include "bench/flow_targets.h"
 #include "bench/periodic_corridor.h"
 #include "bench/stall_queue.h"
 #include "bench/world_run.h"
@@ -389,6 +390,92 @@ FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ti
   return f;
 }
 
+// --targets: one scene at one size, every seed run to the end (Throng with `sets`, or plain
+// ORCA: `sets` first, so that a scene's settings hold for both, then PlainRvo2Params), taken
+// together as issue 41 judges them (bench/flow_targets.h).
+SceneFlow RunSeeds(const std::string& name, size_t size, const std::vector<uint32_t>& seeds,
+                   bool plain, const std::vector<std::string>& sets, BackendKind backend,
+                   double ticks_factor) {
+  SceneFlow out;
+  out.door = scenarios::BottleneckDoor(name) > 0.f;
+  std::vector<double> arrivals;
+  bool first = true;
+  for (uint32_t seed : seeds) {
+    scenarios::Scenario s = scenarios::MakeScenario(name, size, seed);
+    for (const std::string& kv : sets) ApplySetting(kv, &s.config);
+    if (plain) s.config.orca = PlainRvo2Params(s.config.orca);
+    const int ticks = std::max(1, static_cast<int>(std::lround(ticks_factor * s.suggested_ticks)));
+    const FlowFigures f = Run(s, backend, ticks, 0, -1);
+    out.home += f.home;
+    out.walkers += f.with_goals;
+    arrivals.insert(arrivals.end(), f.arrivals.begin(), f.arrivals.end());
+    out.longest_pause_s = std::max(out.longest_pause_s, f.longest_pause_s);
+    out.longest_frozen_stall = std::max(out.longest_frozen_stall, f.longest_frozen_stall);
+    out.deep_overlaps += f.deep_overlaps;
+    out.deepest_m = std::max(out.deepest_m, f.deepest);
+    out.in_obstacles += f.in_obstacles;
+    out.door_flow_min = first ? f.door_flow : std::min(out.door_flow_min, f.door_flow);
+    out.door_flow_max = first ? f.door_flow : std::max(out.door_flow_max, f.door_flow);
+    first = false;
+  }
+  std::sort(arrivals.begin(), arrivals.end());
+  out.median_s = MedianArrival(arrivals, out.walkers);
+  return out;
+}
+
+// --targets: every scene and size judged against plain ORCA, one line each, and what was
+// missed at the end. Returns 0, or 1 when there is no seed or a scene cannot be made.
+int JudgeTargets(const std::vector<std::string>& names, const std::vector<size_t>& sizes,
+                 const std::vector<uint32_t>& seeds, const std::vector<std::string>& sets,
+                 BackendKind backend, double ticks_factor) {
+  if (seeds.empty()) {
+    std::fprintf(stderr, "throng-bench-flow: --targets needs at least one seed\n");
+    return 1;
+  }
+  size_t judged = 0, met = 0;
+  std::vector<std::string> missed;
+  for (const std::string& name : names) {
+    for (size_t size : sizes) {
+      SceneFlow throng, plain;
+      try {
+        scenarios::Scenario probe = scenarios::MakeScenario(name, size, seeds.front());
+        Vec2 room_lo, room_hi;
+        if (scenarios::EvacuationRoom(probe, &room_lo, &room_hi)) {
+          std::printf("targets %-13s %6zu: not judged (an evacuation: --scenarios alone)\n",
+                      name.c_str(), size);
+          continue;
+        }
+        throng = RunSeeds(name, size, seeds, false, sets, backend, ticks_factor);
+        plain = RunSeeds(name, size, seeds, true, sets, backend, ticks_factor);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "throng-bench-flow: %s %zu: %s\n", name.c_str(), size, e.what());
+        return 1;
+      }
+      std::printf("targets %-13s %6zu:", name.c_str(), size);
+      for (const TargetVerdict& v : JudgeFlowTargets(throng, plain)) {
+        const char* word = v.met ? "ok" : "MISSED";
+        std::printf(" %s %s %s;", v.target.c_str(), v.figures.c_str(),
+                    v.judged ? word : "(not judged)");
+        if (!v.judged) continue;
+        ++judged;
+        if (v.met) {
+          ++met;
+        } else {
+          missed.push_back(name + " " + std::to_string(size) + " " + v.target);
+        }
+      }
+      std::printf("\n");
+      std::fflush(stdout);
+    }
+  }
+  std::printf("targets: %zu of %zu met", met, judged);
+  for (size_t k = 0; k < missed.size(); ++k) {
+    std::printf("%s%s", k == 0 ? "; missed: " : ", ", missed[k].c_str());
+  }
+  std::printf("\n");
+  return 0;
+}
+
 std::vector<std::string> Split(const std::string& s) {
   std::vector<std::string> out;
   std::stringstream in(s);
@@ -450,6 +537,12 @@ int main(int argc, char** argv) {
   app.add_option("--follow", follow_id,
                  "every 10 ticks, print this agent's position, velocities, stall flag, "
                  "neighbours within 1 m and nearest vehicle");
+  bool targets = false;
+  app.add_flag("--targets", targets,
+               "instead of a row per run: each scene and size judged against plain ORCA on "
+               "the same seeds by issue 41's targets (home, median arrival, pause, stall outside "
+               "a queue, bodies, door flow), one line each, and what was missed; --set holds "
+               "for both runs, plain ORCA then switches Throng's rules off");
   bool list_keys = false;
   app.add_flag("--list-keys", list_keys, "print the keys --set takes");
   bool fundamental = false;
@@ -512,6 +605,10 @@ int main(int argc, char** argv) {
       }
     }
     return 0;
+  }
+  if (targets) {
+    return bench::JudgeTargets(bench::Split(scenario_list), sizes, seeds, sets,
+                               ParseBackendKind(backend), ticks_factor);
   }
   std::printf(
       "%-13s %6s %-6s %5s %11s %8s %7s %7s %7s %8s %8s %8s %8s %8s %7s %7s %8s %9s %9s %8s %5s\n",
