@@ -27,8 +27,11 @@ if [ ! -x "$flow" ]; then
   exit 2
 fi
 
+summaries=$(mktemp)
+trap 'rm -f "$summaries"' EXIT
 judge() {  # scenes sizes seeds
-  OMP_NUM_THREADS=1 "$flow" --targets --scenarios "$1" --sizes "$2" --seeds "$3" "${extra[@]}"
+  OMP_NUM_THREADS=1 "$flow" --targets --scenarios "$1" --sizes "$2" --seeds "$3" "${extra[@]}" |
+    tee -a "$summaries"
 }
 
 judge corridor,crossing,crossing_navigate,town,random 1000 1,2,3
@@ -39,3 +42,6 @@ if [ "$quick" = 0 ]; then
   judge circle,blocks,blocks_navigate 10000 1
   judge bottleneck_1m,bottleneck_2m 2000 1,2,3
 fi
+# Every call's "targets: M of J met" summed: the whole table's count.
+awk '/^targets: [0-9]+ of [0-9]+ met/ { met += $2; judged += $4 }
+     END { printf "all: %d of %d targets met\n", met, judged }' "$summaries"
