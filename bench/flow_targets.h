@@ -28,7 +28,10 @@ struct SceneFlow {
   uint64_t longest_frozen_stall = 0;  // ticks, the longest of any seed
   uint64_t deep_overlaps = 0;         // pair-ticks deeper than 1 cm, summed
   double deepest_m = 0;               // the deepest of any seed
-  uint64_t in_obstacles = 0;          // agent-ticks with a centre inside an obstacle, summed
+  // Agent-ticks with a body pressed into an obstacle beyond the contact tolerance, or a
+  // centre inside one (the world's agents_in_obstacles), summed: judged against plain
+  // ORCA's; issue 41's "no centre ever inside" is not told apart from it here.
+  uint64_t in_obstacles = 0;
   bool door = false;                  // a bottleneck scene: its flow is judged too
   double door_flow_min = 0, door_flow_max = 0;  // over the seeds; 0: fewer than 90% passed
 };
