@@ -390,6 +390,23 @@ FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ti
   return f;
 }
 
+// Adds one run's figures to its scene's seeds taken together (`runs_before`: how many were
+// added before it); `arrivals` gathers every run's arrival times, s, for the scene's median.
+void AddRun(const FlowFigures& f, size_t runs_before, SceneFlow* out,
+            std::vector<double>* arrivals) {
+  out->home += f.home;
+  out->walkers += f.with_goals;
+  arrivals->insert(arrivals->end(), f.arrivals.begin(), f.arrivals.end());
+  out->longest_pause_s = std::max(out->longest_pause_s, f.longest_pause_s);
+  out->longest_frozen_stall = std::max(out->longest_frozen_stall, f.longest_frozen_stall);
+  out->deep_overlaps += f.deep_overlaps;
+  out->deepest_m = std::max(out->deepest_m, f.deepest);
+  out->in_obstacles += f.in_obstacles;
+  const bool first = runs_before == 0;
+  out->door_flow_min = first ? f.door_flow : std::min(out->door_flow_min, f.door_flow);
+  out->door_flow_max = first ? f.door_flow : std::max(out->door_flow_max, f.door_flow);
+}
+
 // --targets: one scene at one size, every seed run to the end (Throng with `sets`, or plain
 // ORCA: `sets` first, so that a scene's settings hold for both, then PlainRvo2Params), taken
 // together as issue 41 judges them (bench/flow_targets.h).
@@ -399,24 +416,12 @@ SceneFlow RunSeeds(const std::string& name, size_t size, const std::vector<uint3
   SceneFlow out;
   out.door = scenarios::BottleneckDoor(name) > 0.f;
   std::vector<double> arrivals;
-  bool first = true;
-  for (uint32_t seed : seeds) {
-    scenarios::Scenario s = scenarios::MakeScenario(name, size, seed);
+  for (size_t k = 0; k < seeds.size(); ++k) {
+    scenarios::Scenario s = scenarios::MakeScenario(name, size, seeds[k]);
     for (const std::string& kv : sets) ApplySetting(kv, &s.config);
     if (plain) s.config.orca = PlainRvo2Params(s.config.orca);
     const int ticks = std::max(1, static_cast<int>(std::lround(ticks_factor * s.suggested_ticks)));
-    const FlowFigures f = Run(s, backend, ticks, 0, -1);
-    out.home += f.home;
-    out.walkers += f.with_goals;
-    arrivals.insert(arrivals.end(), f.arrivals.begin(), f.arrivals.end());
-    out.longest_pause_s = std::max(out.longest_pause_s, f.longest_pause_s);
-    out.longest_frozen_stall = std::max(out.longest_frozen_stall, f.longest_frozen_stall);
-    out.deep_overlaps += f.deep_overlaps;
-    out.deepest_m = std::max(out.deepest_m, f.deepest);
-    out.in_obstacles += f.in_obstacles;
-    out.door_flow_min = first ? f.door_flow : std::min(out.door_flow_min, f.door_flow);
-    out.door_flow_max = first ? f.door_flow : std::max(out.door_flow_max, f.door_flow);
-    first = false;
+    AddRun(Run(s, backend, ticks, 0, -1), k, &out, &arrivals);
   }
   std::sort(arrivals.begin(), arrivals.end());
   out.median_s = MedianArrival(arrivals, out.walkers);
@@ -617,9 +622,9 @@ int main(int argc, char** argv) {
       "safe_stop", "emergency", "ms/tick", "seed");
   for (const std::string& name : bench::Split(scenario_list)) {
     for (size_t size : sizes) {
-      size_t home_sum = 0, walkers_sum = 0;
-      uint64_t overlaps_sum = 0, deep_sum = 0, longest_max = 0, frozen_max = 0;
-      double deepest_max = 0;
+      bench::SceneFlow sums;  // the seeds taken together
+      size_t runs = 0;
+      uint64_t overlaps_sum = 0, longest_max = 0;
       std::vector<double> arrivals_all;  // every seed's arrivals, s
       size_t evacuations = 0;
       for (uint32_t seed : seeds) {
@@ -657,10 +662,10 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(evac.in_obstacles), evac.ms_per_tick, seed);
           std::fflush(stdout);
           ++evacuations;
-          home_sum += evac.out;
-          walkers_sum += evac.people;
-          deep_sum += evac.deep_overlaps;
-          deepest_max = std::max(deepest_max, evac.deepest);
+          sums.home += evac.out;
+          sums.walkers += evac.people;
+          sums.deep_overlaps += evac.deep_overlaps;
+          sums.deepest_m = std::max(sums.deepest_m, evac.deepest);
           continue;
         }
         char home[32];
@@ -736,18 +741,13 @@ int main(int argc, char** argv) {
               f.door_mean_flow, f.first_passage_s, f.median_passage_s, seed);
         }
         std::fflush(stdout);
-        home_sum += f.home;
-        walkers_sum += f.with_goals;
-        arrivals_all.insert(arrivals_all.end(), f.arrivals.begin(), f.arrivals.end());
+        bench::AddRun(f, runs++, &sums, &arrivals_all);
         overlaps_sum += f.overlaps;
-        deep_sum += f.deep_overlaps;
-        deepest_max = std::max(deepest_max, f.deepest);
         longest_max = std::max<uint64_t>(longest_max, f.longest_stall);
-        frozen_max = std::max<uint64_t>(frozen_max, f.longest_frozen_stall);
       }
       if (seeds.size() > 1) {
         std::sort(arrivals_all.begin(), arrivals_all.end());
-        const double median_all = bench::MedianArrival(arrivals_all, walkers_sum);
+        const double median_all = bench::MedianArrival(arrivals_all, sums.walkers);
         // Evacuations keep no arrival times (their line gives the mean time out).
         char median[48] = ", median arrival -";
         if (evacuations > 0) median[0] = '\0';
@@ -757,12 +757,12 @@ int main(int argc, char** argv) {
             "%-13s %6zu %-6s all %zu seeds: home %zu/%zu (%.1f%%)%s, longest stall %llu (not "
             "behind a moving front %llu), overlaps %llu, deeper than 1 cm %llu, deepest %.2f "
             "cm\n",
-            name.c_str(), size, plain ? "plain" : "throng", seeds.size(), home_sum, walkers_sum,
-            walkers_sum ? 100.0 * home_sum / walkers_sum : 0.0, median,
+            name.c_str(), size, plain ? "plain" : "throng", seeds.size(), sums.home, sums.walkers,
+            sums.walkers ? 100.0 * sums.home / sums.walkers : 0.0, median,
             static_cast<unsigned long long>(longest_max),
-            static_cast<unsigned long long>(frozen_max),
+            static_cast<unsigned long long>(sums.longest_frozen_stall),
             static_cast<unsigned long long>(overlaps_sum),
-            static_cast<unsigned long long>(deep_sum), 100.0 * deepest_max);
+            static_cast<unsigned long long>(sums.deep_overlaps), 100.0 * sums.deepest_m);
       }
     }
   }
