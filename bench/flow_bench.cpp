@@ -515,7 +515,9 @@ int main(int argc, char** argv) {
   app.add_option("--ticks-factor", ticks_factor, "run this many times the suggested ticks")
       ->check(CLI::PositiveNumber);
   app.add_flag("--plain", plain, "the plain-ORCA baseline (PlainRvo2Params)");
-  app.add_option("--set", sets, "key=value, e.g. orca.side_bias=0 (see --list-keys)");
+  app.add_option("--set", sets,
+                 "key=value, e.g. orca.side_bias=0 or orca.jam_step=false (a switch: true, false, "
+                 "1 or 0; see --list-keys)");
   size_t list_not_home = 0;
   app.add_option("--not-home", list_not_home,
                  "after each run, list up to this many agents not home: id, position, goal, "

@@ -57,6 +57,25 @@ const std::map<std::string, Setter>& Setters() {
   return setters;
 }
 
+// A switch reads as true or false (what --list-keys' switches and the API's JSON say) as
+// well as 1 or 0; anything else must be a whole number, or the run would judge a setting
+// nobody asked for.
+double SettingValue(const std::string& key_value, const std::string& text) {
+  if (text == "true") return 1.0;
+  if (text == "false") return 0.0;
+  size_t used = 0;
+  double value = 0.0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (text.empty() || used != text.size()) {
+    throw std::invalid_argument("--set " + key_value + ": not a number, true or false");
+  }
+  return value;
+}
+
 }  // namespace
 
 std::vector<std::string> FlowSettingKeys() {
@@ -71,11 +90,8 @@ void ApplySetting(const std::string& key_value, WorldConfig* config) {
   const std::string key = key_value.substr(0, eq);
   const auto it = Setters().find(key);
   if (it == Setters().end()) throw std::invalid_argument("--set: unknown key " + key);
-  size_t used = 0;
   const std::string text = key_value.substr(eq + 1);
-  const double value = std::stod(text, &used);
-  if (used != text.size()) throw std::invalid_argument("--set " + key_value + ": not a number");
-  it->second(config, value);
+  it->second(config, SettingValue(key_value, text));
 }
 
 }  // namespace throng::bench
