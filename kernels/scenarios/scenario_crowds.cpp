@@ -19,9 +19,12 @@ constexpr float kRandomDensity = 0.05f;   // agents per m^2, as crowd.h's Random
 constexpr int kBlocksSuggestedTicks = 5000;
 
 // RVO2's agents head for their goal at full speed and land on it in the last step. The
-// world's arrive behaviour gives the same preferred velocity when the slowing radius is one
-// step of travel (speed = max_speed * distance / (max_speed * dt) = distance / dt inside
-// it) and the acceleration limit never binds.
+// world's arrive behaviour desires the same velocity when the slowing radius is one step of
+// travel (speed = max_speed * distance / (max_speed * dt) = distance / dt inside it) and the
+// acceleration limit never binds. Its preferred velocity is not that desire but one step of
+// docs/ALGORITHMS.md §3's unit-mass steering toward it, v + dt (desired - v): a quarter of
+// the way at dt 0.25 s, where RVO2 hands ORCA the desire itself (docs/PERFORMANCE.md,
+// "The preferred velocity's lag").
 WorldConfig BenchmarkConfig() {
   WorldConfig c;
   c.orca = Rvo2BenchmarkParams();
@@ -51,15 +54,22 @@ std::vector<Vec2> SpreadPoints(size_t n, float side, float min_dist, ScenarioRng
   return pts;
 }
 
+// Where RVO2's layout puts agent i, moved by up to kRvo2SceneNudge on each axis unless the
+// seed is kRvo2ExactSeed (scenario.h).
+Vec2 Rvo2Start(const CrowdScenario& crowd, size_t i, uint32_t seed, ScenarioRng& rng) {
+  const Vec2 exact{crowd.scene.agents.px[i], crowd.scene.agents.py[i]};
+  return seed == kRvo2ExactSeed ? exact : exact + layout::Jitter(rng, kRvo2SceneNudge);
+}
+
 }  // namespace
 
 Scenario MakeCircle(size_t size, uint32_t seed) {
-  // No randomness: every seed gives the RVO2 benchmark's circle (the seed is only recorded).
+  // The RVO2 benchmark's circle; a seed other than kRvo2ExactSeed nudges the starts.
   Scenario s = BenchmarkScenario("circle", size, seed);
   const CrowdScenario crowd = Circle(size);
+  ScenarioRng rng(seed);
   for (size_t i = 0; i < crowd.goals.size(); ++i) {
-    layout::AddPedestrian(s.initial.agents, {crowd.scene.agents.px[i], crowd.scene.agents.py[i]},
-                          crowd.goals[i]);
+    layout::AddPedestrian(s.initial.agents, Rvo2Start(crowd, i, seed, rng), crowd.goals[i]);
   }
   const float radius = std::max(200.f, 0.8f * static_cast<float>(size));  // crowd.h's Circle
   // The free walk is 2 r / (2 m/s * 0.25 s) ticks; the world brings all 1,000 of the
@@ -83,7 +93,8 @@ Scenario MakeRandom(size_t size, uint32_t seed) {
 }
 
 Scenario MakeBlocks(size_t size, uint32_t seed) {
-  // No randomness, as "circle": the seed is only recorded. ceil(size / 100) tiles on a
+  // RVO2's Blocks; a seed other than kRvo2ExactSeed nudges the starts, as in "circle".
+  // ceil(size / 100) tiles on a
   // grid as square as they fill (10 x 10 at 10,000), the last one holding what is left
   // of `size` in Blocks.cc's order (which takes the four groups in turn).
   Scenario s = BenchmarkScenario("blocks", size, seed);
@@ -96,9 +107,9 @@ Scenario MakeBlocks(size_t size, uint32_t seed) {
   s.config.agent_defaults.max_speed = crowd.scene.agents.max_speed[0];
   s.config.agent_defaults.slowing_radius = s.config.agent_defaults.max_speed * s.initial.dt;
   const std::vector<Vec2> goals = BlocksMirroredGoals(crowd);
+  ScenarioRng rng(seed);
   for (size_t i = 0; i < size; ++i) {
-    layout::AddPedestrian(s.initial.agents, {crowd.scene.agents.px[i], crowd.scene.agents.py[i]},
-                          goals[i]);
+    layout::AddPedestrian(s.initial.agents, Rvo2Start(crowd, i, seed, rng), goals[i]);
   }
   // The blocks of the tiles that have agents (polygons are in tile order, four a tile).
   for (size_t k = 0; k < kBlocksTilePolygons * tiles; ++k) {

@@ -378,11 +378,46 @@ TEST(ScenarioTest, a_seed_gives_one_scenario_and_another_seed_another) {
     const Scenario a = MakeScenario(name, 500, 11), b = MakeScenario(name, 500, 11);
     const Scenario c = MakeScenario(name, 500, 12);
     ExpectSameScenario(a, b);
-    // The circle and the blocks (navigating or not) are RVO2's scenes whatever the seed.
+    // RVO2's scenes too (circle, blocks navigating or not): seeds other than
+    // kRvo2ExactSeed nudge their starts.
     const bool moved = a.initial.agents.x != c.initial.agents.x ||
                        a.initial.agents.goal_x != c.initial.agents.goal_x ||
                        a.initial.forward.x != c.initial.forward.x;
-    EXPECT_EQ(moved, name != "circle" && name != "blocks" && name != "blocks_navigate");
+    EXPECT_TRUE(moved);
+  }
+}
+
+// RVO2's circle and Blocks are exact with kRvo2ExactSeed and nudged by at most
+// kRvo2SceneNudge on each axis with any other seed, goals unchanged: a crowd in them is
+// chaotic, and three seeds must be three samples, not one run three times.
+TEST(ScenarioTest, rvo2_scenes_are_exact_with_seed_one_and_nudged_with_others) {
+  for (const std::string name : {"circle", "blocks", "blocks_navigate"}) {
+    SCOPED_TRACE(name);
+    const Scenario exact = MakeScenario(name, 300, kRvo2ExactSeed);
+    const CrowdScenario rvo2 = name == "circle" ? Circle(300) : Blocks(2, 2);
+    const AgentSnapshot& e = exact.initial.agents;
+    ASSERT_EQ(e.size(), 300u);
+    for (size_t i = 0; i < e.size(); ++i) {
+      ASSERT_EQ(e.x[i], rvo2.scene.agents.px[i]);
+      ASSERT_EQ(e.y[i], rvo2.scene.agents.py[i]);
+    }
+    for (uint32_t seed : {2u, 3u}) {
+      const AgentSnapshot& n = MakeScenario(name, 300, seed).initial.agents;
+      ASSERT_EQ(n.size(), e.size());
+      EXPECT_EQ(n.goal_x, e.goal_x);
+      EXPECT_EQ(n.goal_y, e.goal_y);
+      float largest = 0.f;
+      size_t moved = 0;
+      for (size_t i = 0; i < n.size(); ++i) {
+        const float dx = std::fabs(n.x[i] - e.x[i]), dy = std::fabs(n.y[i] - e.y[i]);
+        largest = std::max({largest, dx, dy});
+        moved += dx > 0.f || dy > 0.f;
+      }
+      // Plus the rounding of a coordinate a few hundred metres out (an ulp is 3e-5 m there).
+      EXPECT_LE(largest, kRvo2SceneNudge + 1e-4f);
+      EXPECT_GT(largest, 0.5f * kRvo2SceneNudge);
+      EXPECT_EQ(moved, n.size());
+    }
   }
 }
 

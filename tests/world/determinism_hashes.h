@@ -28,20 +28,21 @@ struct DeterminismHash {
 // every row of the engine's backends held. Later still it began to make its vehicles
 // ready for the follower by its own rules (kernels/reference/vehicle_prepare_ref.cpp: the
 // turn share in double, a new vehicle's lane point to the millimetre): the town's row
-// moved again, and every row of the engine's backends held.
+// moved again, and every row of the engine's backends held. On 2026-12-07 the circle's and
+// the Blocks' seeds other than 1 began to nudge their starts by up to 1 cm (the test runs
+// seed 5): their rows moved on every backend, and the cuda rows of circle and
+// blocks_navigate were dropped for the next GPU run to print.
 inline constexpr DeterminismHash kDeterminismHashes[] = {
-    {"blocks", "cpu", 0x5bd2a05f0de292d8ull},
-    {"blocks", "reference", 0x93ec21a081f81859ull},
-    {"blocks_navigate", "cpu", 0xae639e00ce14fefaull},
-    {"blocks_navigate", "cuda", 0xa7491222bd2666e0ull},
-    {"blocks_navigate", "reference", 0x31c24339adf18522ull},
+    {"blocks", "cpu", 0x00548c2a72a12c44ull},
+    {"blocks", "reference", 0x5ee49b7ff08871ceull},
+    {"blocks_navigate", "cpu", 0x84861ecfa4e31031ull},
+    {"blocks_navigate", "reference", 0xe91894a0de1df090ull},
     {"bottleneck_1m", "cpu", 0xa64cef3586d4e289ull},
     {"bottleneck_1m", "reference", 0x53e6014283c7527aull},
     {"bottleneck_2m", "cpu", 0xa612ccb8b4839a7dull},
     {"bottleneck_2m", "reference", 0x0f8970bc7687866dull},
-    {"circle", "cpu", 0x737fe56fff758ebaull},
-    {"circle", "cuda", 0x737fe56fff758ebaull},
-    {"circle", "reference", 0x060f09792e8beb7eull},
+    {"circle", "cpu", 0xd172ded74eea47daull},
+    {"circle", "reference", 0x56e8ba8be6d612ccull},
     {"corridor", "cpu", 0x4dc23ee0dc833a15ull},
     {"corridor", "reference", 0x171d7edc4c1ba175ull},
     {"crossing", "cpu", 0x01c408af3a8bd467ull},
