@@ -41,8 +41,10 @@ const std::map<std::string, Setter>& Setters() {
       // (0.2 m is their default): no larger.
       {"agent_defaults.radius",
        [](WorldConfig* c, double v) { scenarios::layout::SetPedestrianRadius(c, float(v)); }},
-      // The arrive behaviour's largest acceleration, m/s^2 (how far one tick's preferred
-      // velocity may move from the current one).
+      // The arrive behaviour's largest acceleration, m/s^2: a cap on how far one tick's
+      // preferred velocity may move from the current one. Below it the unit-mass steering
+      // moves it dt / 1 s of the way to the desired velocity (docs/PERFORMANCE.md, "The
+      // preferred velocity's lag").
       {"agent_defaults.max_accel",
        [](WorldConfig* c, double v) { c->agent_defaults.max_accel = float(v); }},
       {"navigation.reroute_every",

@@ -20,8 +20,9 @@ namespace throng::orca {
 
 // Slow: under this share of the agent's preferred speed (an agent that prefers to stand is
 // slow only while it stands), or under kRightOfWaySlowFloor of its max speed. The floor is
-// for a jam's creep: a behaviour that limits acceleration asks a nearly stopped agent for
-// little more than it has (the arrive and navigate behaviours, 0.3 m/s a tick at 3 m/s^2),
+// for a jam's creep: the arrive and navigate behaviours steer with unit mass, so a nearly
+// stopped agent prefers little more than it has (a time step's share of the way to its
+// desired velocity, up to 0.14 m/s more for a pedestrian at 0.1 s),
 // so at a door two people creeping at 0.04-0.07 m/s against each other wanted only 0.13-0.17
 // m/s, neither counted as slow, and the door stood for 13-15 s at a time (docs/PERFORMANCE.md,
 // "Right of way for those who creep").
