@@ -94,9 +94,9 @@ Scenario MakeRandom(size_t size, uint32_t seed) {
 
 Scenario MakeBlocks(size_t size, uint32_t seed) {
   // RVO2's Blocks; a seed other than kRvo2ExactSeed nudges the starts, as in "circle".
-  // ceil(size / 100) tiles on a
-  // grid as square as they fill (10 x 10 at 10,000), the last one holding what is left
-  // of `size` in Blocks.cc's order (which takes the four groups in turn).
+  // ceil(size / 100) tiles on a grid as square as they fill (10 x 10 at 10,000), the last
+  // one holding what is left of `size` in Blocks.cc's order (which takes the four groups
+  // in turn).
   Scenario s = BenchmarkScenario("blocks", size, seed);
   const size_t tiles = (size + kBlocksTileAgents - 1) / kBlocksTileAgents;
   const auto tiles_x = static_cast<size_t>(std::ceil(std::sqrt(static_cast<double>(tiles))));
