@@ -59,9 +59,9 @@ const std::map<std::string, Setter>& Setters() {
   return setters;
 }
 
-// A switch reads as true or false (what --list-keys' switches and the API's JSON say) as
-// well as 1 or 0; anything else must be a number, all of it, or the run would judge a
-// setting nobody asked for.
+// A switch reads as true or false (as the scenario JSON writes it) as well as 1 or 0;
+// anything else must be a number, all of it (an empty value too is refused), or the run
+// would judge a setting nobody asked for.
 double SettingValue(const std::string& key_value, const std::string& text) {
   if (text == "true") return 1.0;
   if (text == "false") return 0.0;

@@ -5,8 +5,8 @@
 # seed 1 and nudged by up to 1 cm with the others: three samples of a chaotic crowd). One
 # thread a run, as docs/PERFORMANCE.md measures flow. The 10,000 set takes about an hour and
 # a half on one core of the 2-core VM; --quick runs the 1,000 set alone (about 12 minutes).
-# Further arguments go to
-# every throng-bench-flow call, e.g. --set orca.side_bias=0.4 to judge a setting.
+# Further arguments go to every throng-bench-flow call, e.g. --set orca.side_bias=0.4 to
+# judge a setting.
 #
 #   bench/issue41_targets.sh [--build-dir DIR] [--quick] [throng-bench-flow options ...]
 set -euo pipefail
