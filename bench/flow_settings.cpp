@@ -34,6 +34,7 @@ const std::map<std::string, Setter>& Setters() {
       {"orca.jam_step_depth", [](WorldConfig* c, double v) { c->orca.jam_step_depth = float(v); }},
       {"orca.right_of_way", [](WorldConfig* c, double v) { c->orca.right_of_way = v != 0; }},
       {"orca.standing_detour", [](WorldConfig* c, double v) { c->orca.standing_detour = v != 0; }},
+      {"orca.corner_lines", [](WorldConfig* c, double v) { c->orca.corner_lines = v != 0; }},
       {"orca.time_horizon", [](WorldConfig* c, double v) { c->orca.time_horizon = float(v); }},
       {"orca.max_neighbors", [](WorldConfig* c, double v) { c->orca.max_neighbors = int(v); }},
       // The pedestrians' body (the scenes leave the radius column out), and the field's

@@ -51,6 +51,7 @@ struct ParamOverrides {
   int headway_speed = -1;  // < 0: the default
   float follower_weight = -1.f;  // < 0: the default
   int standing_detour = -1;      // < 0: the default
+  int corner_lines = -1;         // < 0: the default
   // Issue 41's "layer off": every rule of the jam layer switched off.
   static void LayerOff(OrcaParams* p) {
     p->jam_step = false;
@@ -65,6 +66,7 @@ struct ParamOverrides {
     if (headway_speed >= 0) p->headway_speed = headway_speed != 0;
     if (follower_weight >= 0.f) p->follower_weight = follower_weight;
     if (standing_detour >= 0) p->standing_detour = standing_detour != 0;
+    if (corner_lines >= 0) p->corner_lines = corner_lines != 0;
     if (contact_margin_ratio >= 0.f) p->contact_margin_ratio = contact_margin_ratio;
     if (revalidate_passes > 0) p->revalidate_passes = revalidate_passes;
     if (no_revalidate_fallback) p->revalidate_fallback = false;
@@ -191,6 +193,7 @@ int main(int argc, char** argv) {
   add_switch("--right-of-way", &overrides.right_of_way, "right_of_way");
   add_switch("--headway-speed", &overrides.headway_speed, "headway_speed");
   add_switch("--standing-detour", &overrides.standing_detour, "standing_detour");
+  add_switch("--corner-lines", &overrides.corner_lines, "corner_lines");
   app.add_option("--follower-weight", overrides.follower_weight,
                  "throng variant: follower_weight, 0 to 10 (unset: the default)")
       ->check(CLI::Range(0.0, 10.0));

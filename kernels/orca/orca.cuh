@@ -65,9 +65,10 @@ THRONG_HD inline Line OffsetLine(Vec2 anchor, Vec2 direction, float r_inv_tau) {
 
 // One edge's line, RVO2 2.0's obstacle part of Agent::computeNewVelocity. Returns false
 // when the edge adds no line (already covered, hidden by a non-convex vertex, foreign leg).
+// corner_lines (OrcaParams): an edge seen end-on keeps the line of its leg along itself.
 THRONG_HD inline bool ObstacleLine(const AgentState& agent, const ObstacleView& obs, int edge,
-                                   float inv_tau_obst, const Line* lines, int line_count,
-                                   Line* out) {
+                                   float inv_tau_obst, bool corner_lines, const Line* lines,
+                                   int line_count, Line* out) {
   const float r = agent.radius;
   int i1 = edge;
   int i2 = obs.next[edge];
@@ -111,15 +112,21 @@ THRONG_HD inline bool ObstacleLine(const AgentState& agent, const ObstacleView& 
 
   // No overlap: legs of the truncated velocity obstacle. Viewed obliquely, one vertex
   // defines both legs; a non-convex vertex extends the cut-off line instead of a leg.
+  // Seen end-on from beyond one end, the "foreign" leg on the edge's own side is the edge
+  // itself, which no other edge will line (docs/ORCA.md, "Corner lines").
   Vec2 left_leg, right_leg;
+  bool left_own = false;
+  bool right_own = false;
   if (s < 0.f && dist_sq_line <= r_sq) {
     if (!obs.convex[i1]) return false;
+    right_own = corner_lines;
     i2 = i1;
     const float leg1 = sqrtf(dist_sq1 - r_sq);
     left_leg = LeftLeg(rel1, dist_sq1, r, leg1);
     right_leg = RightLeg(rel1, dist_sq1, r, leg1);
   } else if (s > 1.f && dist_sq_line <= r_sq) {
     if (!obs.convex[i2]) return false;
+    left_own = corner_lines;
     i1 = i2;
     const float leg2 = sqrtf(dist_sq2 - r_sq);
     left_leg = LeftLeg(rel2, dist_sq2, r, leg2);
@@ -138,7 +145,8 @@ THRONG_HD inline bool ObstacleLine(const AgentState& agent, const ObstacleView& 
   }
 
   // A leg of a convex vertex may not point into the neighbouring edge; the neighbour's
-  // cut-off direction replaces it, and a projection onto such a "foreign" leg adds nothing.
+  // cut-off direction replaces it, and a projection onto such a "foreign" leg adds nothing
+  // (the neighbour lines it), unless that edge is this one, seen end-on.
   const int left_neighbor = obs.prev[i1];
   bool left_foreign = false;
   bool right_foreign = false;
@@ -187,11 +195,11 @@ THRONG_HD inline bool ObstacleLine(const AgentState& agent, const ObstacleView& 
     return true;
   }
   if (dist_sq_left <= dist_sq_right) {
-    if (left_foreign) return false;
+    if (left_foreign && !left_own) return false;
     *out = OffsetLine(left_cutoff, left_leg, r_inv_tau);
     return true;
   }
-  if (right_foreign) return false;
+  if (right_foreign && !right_own) return false;
   *out = OffsetLine(right_cutoff, -right_leg, r_inv_tau);
   return true;
 }
@@ -480,8 +488,8 @@ THRONG_HD inline int ObstacleLines(const AgentState& agent, const ObstacleView& 
   const float inv_tau_obst = 1.f / params.time_horizon_obst;
   int line_count = 0;
   for (int e = 0; e < edge_count; ++e) {
-    if (detail::ObstacleLine(agent, obstacles, edges[e].index, inv_tau_obst, lines, line_count,
-                             &lines[line_count])) {
+    if (detail::ObstacleLine(agent, obstacles, edges[e].index, inv_tau_obst, params.corner_lines,
+                             lines, line_count, &lines[line_count])) {
       ++line_count;
     }
   }

@@ -125,6 +125,13 @@ struct OrcaParams {
   // behind a waiting car walks round it instead of standing pressed against its side. On
   // since 2026-12-07 (docs/PERFORMANCE.md, "Round standing cars").
   bool standing_detour = true;
+  // Corner lines (docs/ORCA.md, "Corner lines"): an agent beyond an edge's end, within its
+  // radius of the edge's line, sees the edge end-on, and where its velocity runs back along
+  // the edge, the edge itself gives the line. RVO2 hands that leg to a neighbouring edge
+  // that sees the same corner and hands it back, so neither lines it and a body steps up to
+  // 5 cm into a block's face at its corner (docs/PERFORMANCE.md, "Corner lines"). false:
+  // RVO2's rule.
+  bool corner_lines = true;
   // Comparison baseline only: RVO2 2.0's silent fallback (infeasible -> LP3, reported ok).
   // Use PlainRvo2Params() to get the whole baseline.
   bool rvo2_fallback = false;
@@ -146,6 +153,7 @@ inline OrcaParams PlainRvo2Params(OrcaParams p) {
   p.right_of_way = false;
   p.follower_weight = 0.f;
   p.standing_detour = false;
+  p.corner_lines = false;
   p.rvo2_fallback = true;
   return p;
 }

@@ -40,6 +40,7 @@ struct SolveRules {
   double headway_anticipation = 0.0;
   bool right_of_way = false;
   bool standing_detour = false;
+  bool corner_lines = false;
 };
 
 SolveRules RulesFor(const OrcaParams& params, const OrcaOptions& options) {
@@ -63,6 +64,7 @@ SolveRules RulesFor(const OrcaParams& params, const OrcaOptions& options) {
   rules.headway_anticipation = params.headway_anticipation;
   rules.right_of_way = params.right_of_way;
   rules.standing_detour = params.standing_detour;
+  rules.corner_lines = params.corner_lines;
   rules.jam_step_depth = params.jam_step_depth;
   rules.ordered = options.fallback == Fallback::kOrdered;
   return rules;
@@ -79,7 +81,7 @@ struct AgentSetup {
 };
 
 AgentSetup SetUpAgent(const OrcaScene& scene, const std::vector<ObstacleVertex>& vertices,
-                      size_t agent) {
+                      size_t agent, bool corner_lines) {
   AgentSetup setup;
   const AgentColumns& agents = scene.agents;
   const OrcaParams& params = scene.params;
@@ -90,7 +92,7 @@ AgentSetup SetUpAgent(const OrcaScene& scene, const std::vector<ObstacleVertex>&
 
   const double tau_obst = params.time_horizon_obst;
   for (size_t edge : SelectObstacleEdges(vertices, self, tau_obst)) {
-    AddObstacleLine(vertices, edge, self, tau_obst, &setup.obstacle_lines);
+    AddObstacleLine(vertices, edge, self, tau_obst, corner_lines, &setup.obstacle_lines);
   }
 
   // Conservative candidates: no contact within tau is possible beyond this radius.
@@ -393,12 +395,15 @@ uint16_t SaturateU16(size_t n) {
 
 AgentProblem BuildProblem(const OrcaScene& scene, size_t agent) {
   const std::vector<ObstacleVertex> vertices = BuildObstacleVertices(scene.obstacles);
-  const AgentSetup setup = SetUpAgent(scene, vertices, agent);
+  const bool corner_lines = scene.params.corner_lines;
+  const AgentSetup setup = SetUpAgent(scene, vertices, agent, corner_lines);
   // Right of way reads the wants of the agent and its kept neighbours only.
   std::vector<Vec2d> wants(scene.agents.size());
   if (scene.params.right_of_way) {
     wants[agent] = WantedVelocity(setup);
-    for (size_t j : setup.neighbors) wants[j] = WantedVelocity(SetUpAgent(scene, vertices, j));
+    for (size_t j : setup.neighbors) {
+      wants[j] = WantedVelocity(SetUpAgent(scene, vertices, j, corner_lines));
+    }
   }
   return MakeProblem(scene, setup, scene.params.time_horizon, scene.params.contact_margin_ratio,
                      nullptr, scene.params.right_of_way ? &wants : nullptr);
@@ -590,7 +595,7 @@ OrcaResult SolveOrca(const OrcaScene& scene, const OrcaOptions& options,
   std::vector<AgentSetup> setups(n);
   for (size_t i = 0; i < n; ++i) {
     if (i % 256 == 0) ThrowIfStopRequested(options.stop, "orca");
-    setups[i] = SetUpAgent(scene, vertices, i);
+    setups[i] = SetUpAgent(scene, vertices, i, rules.corner_lines);
   }
   std::vector<Vec2d> wants;
   if (rules.right_of_way) {

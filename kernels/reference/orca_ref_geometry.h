@@ -70,9 +70,11 @@ std::vector<ObstacleVertex> BuildObstacleVertices(const std::vector<Polygon>& po
 std::vector<size_t> SelectObstacleEdges(const std::vector<ObstacleVertex>& vertices,
                                         const AgentState& self, double tau_obst);
 
-// RVO2 2.0's obstacle part for one edge; appends at most one line.
+// RVO2 2.0's obstacle part for one edge; appends at most one line. corner_lines
+// (OrcaParams): an edge seen end-on lines its own leg, which RVO2 leaves to no edge.
 void AddObstacleLine(const std::vector<ObstacleVertex>& vertices, size_t edge,
-                     const AgentState& self, double tau_obst, std::vector<Line>* lines);
+                     const AgentState& self, double tau_obst, bool corner_lines,
+                     std::vector<Line>* lines);
 
 // RVO2's agent line for neighbour `other`, with docs/ORCA.md's responsibility,
 // coincident-agent rule and contact margin (the combined radius widened by that fraction

@@ -58,7 +58,8 @@ std::vector<size_t> SelectObstacleEdges(const std::vector<ObstacleVertex>& verti
 
 // RVO2 2.0's obstacle part for one edge; appends at most one line.
 void AddObstacleLine(const std::vector<ObstacleVertex>& vertices, size_t edge,
-                     const AgentState& self, double tau_obst, std::vector<Line>* lines) {
+                     const AgentState& self, double tau_obst, bool corner_lines,
+                     std::vector<Line>* lines) {
   const double inv_tau = 1.0 / tau_obst;
   const double radius = self.radius;
   const double radius_sq = radius * radius;
@@ -103,11 +104,15 @@ void AddObstacleLine(const std::vector<ObstacleVertex>& vertices, size_t edge,
 
   // No collision: the velocity obstacle is bounded by two legs and a cut-off. Seen
   // obliquely, both legs come from one vertex; at a non-convex vertex the leg extends
-  // the cut-off line.
+  // the cut-off line. Which leg, seen so, runs back along this very edge (the right one
+  // from its first vertex, the left one from its second): docs/ORCA.md, "Corner lines".
   Vec2d left_leg;
   Vec2d right_leg;
+  enum class AlongEdge { kNeither, kLeftLeg, kRightLeg };
+  AlongEdge along_edge = AlongEdge::kNeither;
   if (s < 0.0 && dist_sq_line <= radius_sq) {
     if (!vertices[v1].convex) return;
+    along_edge = AlongEdge::kRightLeg;
     v2 = v1;
     const double leg1 = std::sqrt(dist_sq1 - radius_sq);
     left_leg = Divide({rel1.x * leg1 - rel1.y * radius, rel1.x * radius + rel1.y * leg1}, dist_sq1);
@@ -115,6 +120,7 @@ void AddObstacleLine(const std::vector<ObstacleVertex>& vertices, size_t edge,
         Divide({rel1.x * leg1 + rel1.y * radius, -rel1.x * radius + rel1.y * leg1}, dist_sq1);
   } else if (s > 1.0 && dist_sq_line <= radius_sq) {
     if (!vertices[v2].convex) return;
+    along_edge = AlongEdge::kLeftLeg;
     v1 = v2;
     const double leg2 = std::sqrt(dist_sq2 - radius_sq);
     left_leg = Divide({rel2.x * leg2 - rel2.y * radius, rel2.x * radius + rel2.y * leg2}, dist_sq2);
@@ -188,9 +194,14 @@ void AddObstacleLine(const std::vector<ObstacleVertex>& vertices, size_t edge,
   if (dist_sq_cutoff <= dist_sq_left && dist_sq_cutoff <= dist_sq_right) {
     lines->push_back(offset_line(left_cutoff, -vertices[v1].unit_dir));
   } else if (dist_sq_left <= dist_sq_right) {
-    if (!left_leg_foreign) lines->push_back(offset_line(left_cutoff, left_leg));
+    // A foreign leg is the neighbouring edge's to line; seen end-on, that edge is this one.
+    if (!left_leg_foreign || (corner_lines && along_edge == AlongEdge::kLeftLeg)) {
+      lines->push_back(offset_line(left_cutoff, left_leg));
+    }
   } else {
-    if (!right_leg_foreign) lines->push_back(offset_line(right_cutoff, -right_leg));
+    if (!right_leg_foreign || (corner_lines && along_edge == AlongEdge::kRightLeg)) {
+      lines->push_back(offset_line(right_cutoff, -right_leg));
+    }
   }
 }
 

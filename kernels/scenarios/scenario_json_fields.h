@@ -63,6 +63,7 @@ void VisitFields(V& v, OrcaParams& p) {
   v("jam_step_depth", p.jam_step_depth, kOptional);
   v("right_of_way", p.right_of_way, kOptional);
   v("standing_detour", p.standing_detour, kOptional);
+  v("corner_lines", p.corner_lines, kOptional);
   v("rvo2_fallback", p.rvo2_fallback, kOptional);
 }
 

@@ -142,6 +142,7 @@ inline OrcaScene RandomShapeScene(uint32_t seed, size_t n) {
   // Drawn last, so that the draws above are what they were before the rule.
   p.follower_weight = rng() % 2 == 0 ? 0.f : 2.f * unit(rng);
   p.standing_detour = rng() % 2 == 0;  // after the follower weight, likewise
+  p.corner_lines = rng() % 2 == 0;     // and after the detour
   return scene;
 }
 
