@@ -32,6 +32,7 @@ const std::map<std::string, Setter>& Setters() {
        [](WorldConfig* c, double v) { c->orca.headway_time = static_cast<float>(v); }},
       {"orca.jam_step", [](WorldConfig* c, double v) { c->orca.jam_step = v != 0; }},
       {"orca.jam_step_depth", [](WorldConfig* c, double v) { c->orca.jam_step_depth = float(v); }},
+      {"orca.squeeze_step", [](WorldConfig* c, double v) { c->orca.squeeze_step = v != 0; }},
       {"orca.right_of_way", [](WorldConfig* c, double v) { c->orca.right_of_way = v != 0; }},
       {"orca.standing_detour", [](WorldConfig* c, double v) { c->orca.standing_detour = v != 0; }},
       {"orca.corner_lines", [](WorldConfig* c, double v) { c->orca.corner_lines = v != 0; }},

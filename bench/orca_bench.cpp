@@ -52,6 +52,7 @@ struct ParamOverrides {
   float follower_weight = -1.f;  // < 0: the default
   int standing_detour = -1;      // < 0: the default
   int corner_lines = -1;         // < 0: the default
+  int squeeze_step = -1;         // < 0: the default
   // Issue 41's "layer off": every rule of the jam layer switched off.
   static void LayerOff(OrcaParams* p) {
     p->jam_step = false;
@@ -59,6 +60,7 @@ struct ParamOverrides {
     p->headway_speed = false;
     p->follower_weight = 0.f;
     p->standing_detour = false;
+    p->squeeze_step = false;
   }
   void Apply(OrcaParams* p) const {
     if (no_jam_step) p->jam_step = false;
@@ -67,6 +69,7 @@ struct ParamOverrides {
     if (follower_weight >= 0.f) p->follower_weight = follower_weight;
     if (standing_detour >= 0) p->standing_detour = standing_detour != 0;
     if (corner_lines >= 0) p->corner_lines = corner_lines != 0;
+    if (squeeze_step >= 0) p->squeeze_step = squeeze_step != 0;
     if (contact_margin_ratio >= 0.f) p->contact_margin_ratio = contact_margin_ratio;
     if (revalidate_passes > 0) p->revalidate_passes = revalidate_passes;
     if (no_revalidate_fallback) p->revalidate_fallback = false;
@@ -194,6 +197,7 @@ int main(int argc, char** argv) {
   add_switch("--headway-speed", &overrides.headway_speed, "headway_speed");
   add_switch("--standing-detour", &overrides.standing_detour, "standing_detour");
   add_switch("--corner-lines", &overrides.corner_lines, "corner_lines");
+  add_switch("--squeeze-step", &overrides.squeeze_step, "squeeze_step");
   app.add_option("--follower-weight", overrides.follower_weight,
                  "throng variant: follower_weight, 0 to 10 (unset: the default)")
       ->check(CLI::Range(0.0, 10.0));

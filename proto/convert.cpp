@@ -230,6 +230,7 @@ WorldConfig ConfigFromProto(const v1::WorldConfig& p) {
   if (p.orca().has_headway_speed()) c.orca.headway_speed = p.orca().headway_speed();
   if (p.orca().has_standing_detour()) c.orca.standing_detour = p.orca().standing_detour();
   if (p.orca().has_corner_lines()) c.orca.corner_lines = p.orca().corner_lines();
+  if (p.orca().has_squeeze_step()) c.orca.squeeze_step = p.orca().squeeze_step();
 
   c.follower = FollowerFromProto(p.follower(), FollowerParams{});
   if (p.vehicle_profiles_size() > static_cast<int>(kMaxVehicleProfiles)) {
@@ -335,6 +336,7 @@ void ConfigToProto(const WorldConfig& c, v1::WorldConfig* p) {
   orca->set_headway_speed(c.orca.headway_speed);
   orca->set_standing_detour(c.orca.standing_detour);
   orca->set_corner_lines(c.orca.corner_lines);
+  orca->set_squeeze_step(c.orca.squeeze_step);
   orca->set_max_neighbors(static_cast<uint32_t>(c.orca.max_neighbors));
   FollowerToProto(c.follower, p->mutable_follower());
   p->clear_vehicle_profiles();

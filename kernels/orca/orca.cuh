@@ -325,6 +325,48 @@ THRONG_HD inline float StepExcessOverlap(const AgentState& a, const NeighborStat
   return worst;
 }
 
+// Squeeze step (docs/ORCA.md, step 5, OrcaParams::squeeze_step), for an agent the jam step
+// leaves standing or creeping (slower than kSqueezePace of its max speed): the first pair of
+// neighbours it gives way to (closest first) that touch it, centres within kSqueezeTouch
+// radius sums, from opposite sides; of the two steps square to the line between them at
+// kSqueezePace of the max speed (its left first), the first that keeps every wall's line
+// (within kHardLineSlack) and the bodies' allowance. Why: at contact ORCA's line to each of
+// the two is square to the line between the centres, so against a wall the least violation
+// is to stand or to creep into the wall, and all three stay for good. false (velocity
+// untouched): no such step.
+constexpr float kSqueezeTouch = 1.05f;  // radius sums, centre to centre
+constexpr float kSqueezePace = 0.1f;    // of the max speed
+THRONG_HD inline bool SqueezeStep(const AgentState& a, const NeighborState* neighbors,
+                                  int neighbor_count, const Line* wall_lines, int wall_count,
+                                  float time_step, float depth, Vec2* velocity) {
+  auto touching_first = [&](const NeighborState& b) {
+    const float reach = kSqueezeTouch * (a.radius + b.radius);
+    return b.goes_first && LengthSq(b.p - a.p) <= reach * reach;
+  };
+  for (int i = 0; i < neighbor_count; ++i) {
+    if (!touching_first(neighbors[i])) continue;
+    for (int j = i + 1; j < neighbor_count; ++j) {
+      if (!touching_first(neighbors[j])) continue;
+      if (!(Dot(neighbors[i].p - a.p, neighbors[j].p - a.p) < 0.f)) continue;  // one side
+      const Vec2 along = Normalize(neighbors[j].p - neighbors[i].p);
+      const Vec2 square = (kSqueezePace * a.max_speed) * Vec2{-along.y, along.x};
+      for (int side = 0; side < 2; ++side) {
+        const Vec2 v = side == 0 ? square : -square;
+        bool walls_kept = true;
+        for (int k = 0; k < wall_count && walls_kept; ++k) {
+          walls_kept = Det(wall_lines[k].direction, wall_lines[k].point - v) <= kHardLineSlack;
+        }
+        if (walls_kept &&
+            StepExcessOverlap(a, neighbors, neighbor_count, v, time_step, depth) <= 0.f) {
+          *velocity = v;
+          return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
 // Density-aware preferred speed (docs/ORCA.md, step 0, OrcaParams::density_speed): the
 // share of its own preferred speed an agent keeps at density rho (people per m^2),
 // Weidmann's fundamental diagram divided by its free speed, 1 - exp(-1.913 (1/rho -
@@ -657,6 +699,15 @@ THRONG_HD inline SolveOutput SolveAgent(const AgentState& agent_in, const Neighb
       }
     }
     if (!stepped && !zero_breaks_non_cooperative) out.velocity = Vec2{0.f, 0.f};
+    // The squeeze step, for an agent the jam step leaves standing or creeping (not one that
+    // takes LP3's whole velocity for a neighbour that will not give way).
+    const float creep = detail::kSqueezePace * agent.max_speed;
+    if (params.squeeze_step && (stepped || !zero_breaks_non_cooperative) &&
+        LengthSq(out.velocity) < creep * creep &&
+        detail::SqueezeStep(agent, neighbors, neighbor_count, lines, num_obst_lines,
+                            params.time_step, params.jam_step_depth, &out.velocity)) {
+      stepped = true;
+    }
     if (stepped && !(out.velocity == Vec2{0.f, 0.f})) out.flags |= kSolveJamStep;
   }
   return out;

@@ -104,6 +104,14 @@ struct OrcaParams {
   // neighbour's line, the whole LP3 velocity as without the rule. false: plain safe stop.
   bool jam_step = true;
   float jam_step_depth = 0.01f;  // m, 0 .. 1
+  // Squeeze step (docs/ORCA.md, step 5; acts with jam_step and right_of_way): an agent the
+  // jam step leaves standing or creeping (under a tenth of its max speed), which gives way
+  // to two neighbours touching it from opposite sides, steps square to the line between
+  // them at a tenth of its max speed, where the walls' lines and the bodies' allowance let
+  // it, so that a walker squeezed against a wall between two that each go first over it
+  // does not hold all three for good. Off by default until a small scene shows the knot
+  // (docs/PERFORMANCE.md, "The squeeze step"): it frees Blocks of 10,000's three (seed 3).
+  bool squeeze_step = false;
   // Right of way (docs/ORCA.md, "Right of way"): of two cooperative agents standing nearly still
   // within reach of each other, one goes first (the one the walls leave more of its way,
   // then the one in front, then the lower id) and the other avoids it with full
@@ -148,6 +156,7 @@ inline OrcaParams PlainRvo2Params(OrcaParams p) {
   p.revalidate_passes = 1;
   p.revalidate_fallback = false;
   p.jam_step = false;
+  p.squeeze_step = false;
   p.density_speed = false;
   p.headway_speed = false;
   p.right_of_way = false;

@@ -34,6 +34,7 @@ struct SolveRules {
   bool revalidate_fallback = false;
   bool jam_step = false;
   double jam_step_depth = 0.0;
+  bool squeeze_step = false;
   bool density_speed = false;
   bool headway_speed = false;
   double headway_time = 0.0;
@@ -58,6 +59,7 @@ SolveRules RulesFor(const OrcaParams& params, const OrcaOptions& options) {
   rules.revalidate_passes = params.revalidate_passes;
   rules.revalidate_fallback = params.revalidate_fallback;
   rules.jam_step = params.jam_step;
+  rules.squeeze_step = params.squeeze_step;
   rules.density_speed = params.density_speed;
   rules.headway_speed = params.headway_speed;
   rules.headway_time = params.headway_time;
@@ -387,6 +389,51 @@ bool JamStepAllowed(const OrcaScene& scene, const AgentSetup& setup, const OrcaR
   return true;
 }
 
+// docs/ORCA.md, step 5, the squeeze step's pace: a tenth of the max speed, and the speed
+// under which the jam step's velocity counts as standing.
+constexpr double kSqueezePace = 0.1;
+
+// The squeeze step for an agent the jam step leaves standing or creeping: the first pair of
+// kept neighbours (closest first) that it gives way to, touching it within 1.05 radius sums
+// from opposite sides; of the two directions square to the line between them (the left one
+// first), the first where a step at kSqueezePace of the max speed keeps every obstacle line
+// (within kSafeStopTolerance) and JamStepAllowed holds, into *velocity. None: false.
+bool SqueezeStep(const OrcaScene& scene, const AgentSetup& setup, const OrcaResult* previous,
+                 const std::vector<Vec2d>* wants, double depth, Vec2d* velocity) {
+  constexpr double kTouch = 1.05;      // radius sums
+  if (wants == nullptr) return false;  // right of way off: nobody goes first
+  const AgentState& self = setup.self;
+  std::vector<size_t> pressing;  // neighbours given way to, touching, closest first
+  for (size_t j : setup.neighbors) {
+    const AgentState other = ReadAgent(scene.agents, j);
+    const double reach = kTouch * (self.radius + other.radius);
+    if (AbsSq(other.position - self.position) <= reach * reach &&
+        GivesWay(self, (*wants)[setup.self_index], other, (*wants)[j])) {
+      pressing.push_back(j);
+    }
+  }
+  for (size_t a = 0; a < pressing.size(); ++a) {
+    for (size_t b = a + 1; b < pressing.size(); ++b) {
+      const Vec2d first = ReadAgent(scene.agents, pressing[a]).position;
+      const Vec2d second = ReadAgent(scene.agents, pressing[b]).position;
+      if (!(Dot(first - self.position, second - self.position) < 0.0)) continue;
+      const Vec2d along = Normalize(second - first);
+      const Vec2d left = kSqueezePace * self.max_speed * Vec2d{-along.y, along.x};
+      for (const Vec2d step : {left, -left}) {
+        bool walls_kept = true;
+        for (const Line& wall : setup.obstacle_lines) {
+          if (Det(wall.direction, wall.point - step) > kSafeStopTolerance) walls_kept = false;
+        }
+        if (walls_kept && JamStepAllowed(scene, setup, previous, step, depth)) {
+          *velocity = step;
+          return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
 uint16_t SaturateU16(size_t n) {
   return static_cast<uint16_t>(std::min<size_t>(n, std::numeric_limits<uint16_t>::max()));
 }
@@ -534,26 +581,40 @@ AgentSolution SolveAgent(const OrcaScene& scene, const AgentSetup& setup, const 
 
   // Step 5, the jam step: the first share of LP3's velocity that keeps bodies clear.
   const Vec2d least_violation = out.velocity;
+  bool share_found = false;
   for (double share : kJamStepShares) {
     const Vec2d step = share * least_violation;
     if (JamStepAllowed(scene, setup, previous, step, rules.jam_step_depth)) {
       out.velocity = step;
-      if (step.x != 0.0 || step.y != 0.0) out.flags |= kSolveJamStep;
-      return out;
+      share_found = true;
+      break;
     }
   }
-  // No share keeps bodies clear: stand, unless standing breaks the line of a neighbour that
-  // will not give way (a vehicle, a player: flagged non-cooperative by the caller, not a
-  // neighbour a repair pass treats so).
   bool zero_breaks_non_cooperative = false;
-  for (size_t k = problem.obstacle_line_count; k < problem.lines.size(); ++k) {
-    const Line& line = problem.lines[k];
-    const size_t j = problem.NeighborOfLine(k - problem.obstacle_line_count);
-    const bool caller_driven = (scene.agents.flags[j] & kAgentNonCooperative) != 0;
-    if (caller_driven && Det(line.direction, line.point) > kSafeStopTolerance)
-      zero_breaks_non_cooperative = true;
+  if (!share_found) {
+    // No share keeps bodies clear: stand, unless standing breaks the line of a neighbour
+    // that will not give way (a vehicle, a player: flagged non-cooperative by the caller,
+    // not a neighbour a repair pass treats so).
+    for (size_t k = problem.obstacle_line_count; k < problem.lines.size(); ++k) {
+      const Line& line = problem.lines[k];
+      const size_t j = problem.NeighborOfLine(k - problem.obstacle_line_count);
+      const bool caller_driven = (scene.agents.flags[j] & kAgentNonCooperative) != 0;
+      if (caller_driven && Det(line.direction, line.point) > kSafeStopTolerance)
+        zero_breaks_non_cooperative = true;
+    }
+    if (!zero_breaks_non_cooperative) out.velocity = {0.0, 0.0};
   }
-  if (!zero_breaks_non_cooperative) out.velocity = {0.0, 0.0};
+  // The squeeze step, for an agent the jam step leaves standing or creeping (not one that
+  // takes LP3's whole velocity for a caller-driven neighbour).
+  bool squeezed = false;
+  const double creep = kSqueezePace * self.max_speed;
+  if (rules.squeeze_step && (share_found || !zero_breaks_non_cooperative) &&
+      AbsSq(out.velocity) < creep * creep) {
+    squeezed = SqueezeStep(scene, setup, previous, wants, rules.jam_step_depth, &out.velocity);
+  }
+  if ((share_found || squeezed) && (out.velocity.x != 0.0 || out.velocity.y != 0.0)) {
+    out.flags |= kSolveJamStep;
+  }
   return out;
 }
 

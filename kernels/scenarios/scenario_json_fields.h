@@ -61,6 +61,7 @@ void VisitFields(V& v, OrcaParams& p) {
   v("headway_anticipation", p.headway_anticipation, kOptional);
   v("jam_step", p.jam_step, kOptional);
   v("jam_step_depth", p.jam_step_depth, kOptional);
+  v("squeeze_step", p.squeeze_step, kOptional);
   v("right_of_way", p.right_of_way, kOptional);
   v("standing_detour", p.standing_detour, kOptional);
   v("corner_lines", p.corner_lines, kOptional);

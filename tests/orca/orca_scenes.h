@@ -143,6 +143,7 @@ inline OrcaScene RandomShapeScene(uint32_t seed, size_t n) {
   p.follower_weight = rng() % 2 == 0 ? 0.f : 2.f * unit(rng);
   p.standing_detour = rng() % 2 == 0;  // after the follower weight, likewise
   p.corner_lines = rng() % 2 == 0;     // and after the detour
+  p.squeeze_step = rng() % 2 == 0;     // and after the corner lines
   return scene;
 }
 

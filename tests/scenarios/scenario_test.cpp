@@ -226,6 +226,7 @@ void ExpectSameConfig(const WorldConfig& a, const WorldConfig& b) {
   EXPECT_EQ(o.right_of_way, p.right_of_way);
   EXPECT_EQ(o.standing_detour, p.standing_detour);
   EXPECT_EQ(o.corner_lines, p.corner_lines);
+  EXPECT_EQ(o.squeeze_step, p.squeeze_step);
   EXPECT_EQ(o.rvo2_fallback, p.rvo2_fallback);
   ExpectSameFollower(a.follower, b.follower);
   ASSERT_EQ(a.vehicle_profiles.size(), b.vehicle_profiles.size());
@@ -456,6 +457,7 @@ Scenario Everything() {
   c.orca.right_of_way = true;
   c.orca.standing_detour = true;
   c.orca.corner_lines = false;
+  c.orca.squeeze_step = false;
   c.follower = {2.5f, 0.3f, 0.6f, 0.45f, 0.2f, 7.f, 2.5f, 5.f, 0.4f, false};
   c.vehicle_profiles = {c.follower, FollowerParams{}};
   c.vehicle_profiles[0].max_lateral_accel = 1.25f;

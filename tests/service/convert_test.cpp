@@ -78,17 +78,20 @@ TEST(ConvertTest, orca_rule_switches_unset_take_the_default_and_a_value_set_hold
   EXPECT_EQ(unset.orca.headway_speed, d.headway_speed);
   EXPECT_EQ(unset.orca.standing_detour, d.standing_detour);
   EXPECT_EQ(unset.orca.corner_lines, d.corner_lines);
+  EXPECT_EQ(unset.orca.squeeze_step, d.squeeze_step);
   for (const bool value : {false, true}) {
     v1::WorldConfig proto;
     proto.mutable_orca()->set_right_of_way(value);
     proto.mutable_orca()->set_headway_speed(value);
     proto.mutable_orca()->set_standing_detour(value);
     proto.mutable_orca()->set_corner_lines(value);
+    proto.mutable_orca()->set_squeeze_step(value);
     const WorldConfig c = ConfigFromProto(proto);
     EXPECT_EQ(c.orca.right_of_way, value);
     EXPECT_EQ(c.orca.headway_speed, value);
     EXPECT_EQ(c.orca.standing_detour, value);
     EXPECT_EQ(c.orca.corner_lines, value);
+    EXPECT_EQ(c.orca.squeeze_step, value);
     v1::WorldConfig reported;
     ConfigToProto(c, &reported);
     ASSERT_TRUE(reported.orca().has_right_of_way());
@@ -99,6 +102,8 @@ TEST(ConvertTest, orca_rule_switches_unset_take_the_default_and_a_value_set_hold
     EXPECT_EQ(reported.orca().standing_detour(), value);
     ASSERT_TRUE(reported.orca().has_corner_lines());
     EXPECT_EQ(reported.orca().corner_lines(), value);
+    ASSERT_TRUE(reported.orca().has_squeeze_step());
+    EXPECT_EQ(reported.orca().squeeze_step(), value);
   }
 }
 
