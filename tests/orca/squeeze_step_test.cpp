@@ -1,14 +1,21 @@
 // The squeeze step (docs/ORCA.md, step 5, OrcaParams::squeeze_step, off by default): an
 // agent the jam step leaves standing or creeping, which gives way to two neighbours
 // touching it from opposite sides, steps square to the line between them. The step on the
-// kernel; the reference's is compared with it by the equivalence tests' random rules
-// (tests/orca/orca_scenes.h). No small scene yet knots without it (docs/PERFORMANCE.md,
-// "The squeeze step"), so it stays off.
+// kernel; and the squeezed walker of Blocks of 10,000's knot (seed 3), one solve at the
+// crowd's state, on every backend against the reference (cuda where a device is). No small
+// scene yet knots for good without it (the three alone walk out: docs/PERFORMANCE.md, "The
+// squeeze step"), so it stays off.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <string>
 #include <vector>
 
+#include "kernels/backends/backend.h"
 #include "kernels/orca/orca.cuh"
+#include "kernels/reference/orca_ref.h"
+#include "kernels/scenarios/blocks.h"
+#include "tests/backends/backend_param.h"
 
 namespace throng {
 namespace {
@@ -57,6 +64,68 @@ TEST(SqueezeStepTest, AWalkerBetweenTwoThatGoFirstStepsAwayFromTheWallSquareToTh
   boxed.push_back(GoesFirst({4.05f, 0.f}, 4));
   EXPECT_FALSE(SqueezeStep(a, boxed.data(), 3, &wall, 1, 0.25f, 0.01f, &v));
 }
+
+// Blocks of 10,000, seed 3, at about tick 320: the walker (id 3290) that went north along a
+// block's east face stands between one above it (3284) that wants south and one below
+// (3278) that wants north, both going first over it; two more walk north-east of them. The
+// block moved to x -30..0, y 0..30. Returns the walker's velocity.
+Vec2 KnotWalkerVelocity(BackendKind kind, bool squeeze) {
+  OrcaScene scene;
+  scene.params = scenarios::Rvo2BlocksParams();
+  scene.params.squeeze_step = squeeze;
+  scene.obstacles = {Polygon{{{0.f, 30.f}, {-30.f, 30.f}, {-30.f, 0.f}, {0.f, 0.f}}}};
+  AgentColumns& a = scene.agents;
+  auto add = [&a](uint32_t id, Vec2 p, Vec2 v, Vec2 pref) {
+    a.id.push_back(id);
+    a.px.push_back(p.x);
+    a.py.push_back(p.y);
+    a.vx.push_back(v.x);
+    a.vy.push_back(v.y);
+    a.radius.push_back(2.f);
+    a.max_speed.push_back(2.f);
+    a.pref_vx.push_back(pref.x);
+    a.pref_vy.push_back(pref.y);
+    a.flags.push_back(0);
+  };
+  add(3290, {2.0886f, 11.7474f}, {0.f, 0.f}, {-0.466f, 0.181f});
+  add(3284, {2.0003f, 15.8132f}, {0.f, 0.f}, {-0.42f, -0.276f});
+  add(3278, {2.4007f, 7.6850f}, {-0.084f, -0.001f}, {-0.42f, 0.258f});
+  add(3294, {6.0273f, 14.0737f}, {0.022f, 0.919f}, {0.022f, 0.919f});
+  add(3270, {7.0578f, 18.2124f}, {0.255f, 0.776f}, {0.255f, 0.776f});
+  auto backend = CreateBackend(kind);
+  backend->SetObstacles(scene.obstacles);
+  OrcaResult r;
+  backend->SolveOrca(scene.params, scene.agents, {}, &r);
+  return {r.vx[0], r.vy[0]};
+}
+
+class SqueezeStepBackendTest : public testing::BackendParamTest {};
+
+// Without the step its least violation is a creep of under 3 cm/s into the wall, tick after
+// tick; with it, a step of a tenth of its max speed square to the two, away from the wall.
+TEST_P(SqueezeStepBackendTest, TheSqueezedWalkerOfBlocksKnotStepsOutAsOnTheReference) {
+  const BackendKind kind = GetParam();
+  for (const bool squeeze : {false, true}) {
+    const Vec2 got = KnotWalkerVelocity(kind, squeeze);
+    const Vec2 ref = KnotWalkerVelocity(BackendKind::kReference, squeeze);
+    std::printf("[ figures  ] squeeze step %s: %s (%.5f, %.5f) m/s, reference (%.5f, %.5f)\n",
+                squeeze ? "on" : "off", std::string(BackendName(kind)).c_str(), got.x, got.y, ref.x,
+                ref.y);
+    EXPECT_NEAR(got.x, ref.x, 1e-4f);
+    EXPECT_NEAR(got.y, ref.y, 1e-4f);
+    if (squeeze) {
+      EXPECT_NEAR(Length(got), 0.2f, 1e-4f);
+      EXPECT_GT(got.x, 0.19f);  // east, off the face
+    } else {
+      EXPECT_LT(Length(got), 0.03f);
+      EXPECT_LT(got.x, 0.f);  // into the face
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, SqueezeStepBackendTest,
+                         ::testing::Values(BackendKind::kCpu, BackendKind::kCuda),
+                         testing::BackendParamName);
 
 }  // namespace
 }  // namespace throng
