@@ -13,9 +13,9 @@
 
 #include "kernels/backends/backend.h"
 #include "kernels/orca/orca.cuh"
-#include "kernels/reference/orca_ref.h"
 #include "kernels/scenarios/blocks.h"
 #include "tests/backends/backend_param.h"
+#include "tests/orca/orca_scenes.h"
 
 namespace throng {
 namespace {
@@ -74,18 +74,9 @@ Vec2 KnotWalkerVelocity(BackendKind kind, bool squeeze) {
   scene.params = scenarios::Rvo2BlocksParams();
   scene.params.squeeze_step = squeeze;
   scene.obstacles = {Polygon{{{0.f, 30.f}, {-30.f, 30.f}, {-30.f, 0.f}, {0.f, 0.f}}}};
-  AgentColumns& a = scene.agents;
-  auto add = [&a](uint32_t id, Vec2 p, Vec2 v, Vec2 pref) {
-    a.id.push_back(id);
-    a.px.push_back(p.x);
-    a.py.push_back(p.y);
-    a.vx.push_back(v.x);
-    a.vy.push_back(v.y);
-    a.radius.push_back(2.f);
-    a.max_speed.push_back(2.f);
-    a.pref_vx.push_back(pref.x);
-    a.pref_vy.push_back(pref.y);
-    a.flags.push_back(0);
+  // Id, position, velocity, preferred velocity; RVO2 Blocks' 2 m bodies at 2 m/s.
+  auto add = [&scene](uint32_t id, Vec2 p, Vec2 v, Vec2 pref) {
+    testing::AppendAgent(scene.agents, id, p, v, pref, 2.f, 2.f);
   };
   add(3290, {2.0886f, 11.7474f}, {0.f, 0.f}, {-0.466f, 0.181f});
   add(3284, {2.0003f, 15.8132f}, {0.f, 0.f}, {-0.42f, -0.276f});
