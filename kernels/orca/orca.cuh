@@ -326,19 +326,28 @@ THRONG_HD inline float StepExcessOverlap(const AgentState& a, const NeighborStat
 }
 
 // Squeeze step (docs/ORCA.md, step 5, OrcaParams::squeeze_step), for an agent the jam step
-// leaves standing or creeping (slower than kSqueezePace of its max speed): the first pair of
-// neighbours it gives way to (closest first) that touch it, centres within kSqueezeTouch
-// radius sums, from opposite sides; of the two steps square to the line between them at
-// kSqueezePace of the max speed (its left first), the first that keeps every wall's line
-// (within kHardLineSlack) and the bodies' allowance. Why: at contact ORCA's line to each of
-// the two is square to the line between the centres, so against a wall the least violation
-// is to stand or to creep into the wall, and all three stay for good. false (velocity
+// leaves standing or creeping (slower than kSqueezePace of its max speed) against a wall
+// (a wall's line within that pace of standing still): the first pair of neighbours it
+// gives way to (closest first) that touch it, centres within kSqueezeTouch radius sums,
+// from opposite sides; of the two steps square to the line between them at kSqueezePace of
+// the max speed (its left first), the first that keeps every wall's line (within
+// kHardLineSlack) and the bodies' allowance. Why: at contact ORCA's line to each of the two
+// is square to the line between the centres, so against a wall the least violation is to
+// stand or to creep into the wall, and all three stay for good. Away from walls the jam
+// step and right of way have room to work, and the step only swapped one contact for
+// another (overlaps and oscillation trebled in the crossing and the random crowd of
+// 10,000: docs/PERFORMANCE.md, "The squeeze step against walls"). false (velocity
 // untouched): no such step.
 constexpr float kSqueezeTouch = 1.05f;  // radius sums, centre to centre
 constexpr float kSqueezePace = 0.1f;    // of the max speed
 THRONG_HD inline bool SqueezeStep(const AgentState& a, const NeighborState* neighbors,
                                   int neighbor_count, const Line* wall_lines, int wall_count,
                                   float time_step, float depth, Vec2* velocity) {
+  bool against_wall = false;  // a creep at the pace toward some wall would break its line
+  for (int k = 0; k < wall_count && !against_wall; ++k) {
+    against_wall = Det(wall_lines[k].direction, wall_lines[k].point) > -kSqueezePace * a.max_speed;
+  }
+  if (!against_wall) return false;
   auto touching_first = [&](const NeighborState& b) {
     const float reach = kSqueezeTouch * (a.radius + b.radius);
     return b.goes_first && LengthSq(b.p - a.p) <= reach * reach;

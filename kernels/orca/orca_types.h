@@ -105,12 +105,14 @@ struct OrcaParams {
   bool jam_step = true;
   float jam_step_depth = 0.01f;  // m, 0 .. 1
   // Squeeze step (docs/ORCA.md, step 5; acts with jam_step and right_of_way): an agent the
-  // jam step leaves standing or creeping (under a tenth of its max speed), which gives way
-  // to two neighbours touching it from opposite sides, steps square to the line between
-  // them at a tenth of its max speed, where the walls' lines and the bodies' allowance let
-  // it, so that a walker squeezed against a wall between two that each go first over it
-  // does not hold all three for good. Off by default until a small scene shows the knot
-  // (docs/PERFORMANCE.md, "The squeeze step"): it frees Blocks of 10,000's three (seed 3).
+  // jam step leaves standing or creeping (under a tenth of its max speed) against a wall,
+  // which gives way to two neighbours touching it from opposite sides, steps square to the
+  // line between them at a tenth of its max speed, where the walls' lines and the bodies'
+  // allowance let it, so that a walker squeezed against a wall between two that each go
+  // first over it does not hold all three for good. Off by default: it frees Blocks of
+  // 10,000's knot (seed 3) and the knot's five alone at once, but Blocks of 1,000 pauses
+  // longer with it over twelve seeds (docs/PERFORMANCE.md, "The squeeze step against
+  // walls").
   bool squeeze_step = false;
   // Right of way (docs/ORCA.md, "Right of way"): of two cooperative agents standing nearly still
   // within reach of each other, one goes first (the one the walls leave more of its way,

@@ -403,6 +403,15 @@ bool SqueezeStep(const OrcaScene& scene, const AgentSetup& setup, const OrcaResu
   constexpr double kTouch = 1.05;      // radius sums
   if (wants == nullptr) return false;  // right of way off: nobody goes first
   const AgentState& self = setup.self;
+  const double pace = kSqueezePace * self.max_speed;
+  // Only against a wall: some obstacle line passes within the pace of standing still (a
+  // creep at the pace toward it would break it).
+  const auto near_standing = [pace](const Line& wall) {
+    return Det(wall.direction, wall.point) > -pace;
+  };
+  if (std::none_of(setup.obstacle_lines.begin(), setup.obstacle_lines.end(), near_standing)) {
+    return false;
+  }
   std::vector<size_t> pressing;  // neighbours given way to, touching, closest first
   for (size_t j : setup.neighbors) {
     const AgentState other = ReadAgent(scene.agents, j);
