@@ -157,9 +157,10 @@ int TicksTheSqueezedWalkerStands(BackendKind kind, bool squeeze, int ticks) {
   return ticks + 1;
 }
 
-// Without the step the three stand pressed to the face for about 35 s (140 ticks, a pause
-// issue 41 counts as a freeze) before the two that go first walk on and let the walker go;
-// with it the walker steps off the face and is walking within 5 s.
+// Without the step the three stand pressed to the face for 32-45 s (127 ticks on cpu, 180 on
+// the reference; bounded here at 15 s, still a freeze by issue 41's 10 s, since a crowd's
+// float paths differ between backends) before the two that go first walk on and let the
+// walker go; with it the walker steps off the face and is walking within 5 s.
 TEST_P(SqueezeStepBackendTest, TheKnotOfBlocksLetsItsSqueezedWalkerGoWithinFiveSeconds) {
   for (const BackendKind kind : {GetParam(), BackendKind::kReference}) {
     const int with = TicksTheSqueezedWalkerStands(kind, true, 200);
@@ -169,7 +170,7 @@ TEST_P(SqueezeStepBackendTest, TheKnotOfBlocksLetsItsSqueezedWalkerGoWithinFiveS
         "step, %d without\n",
         std::string(BackendName(kind)).c_str(), with, without);
     EXPECT_LE(with, 20) << BackendName(kind);
-    EXPECT_GE(without, 100) << BackendName(kind);
+    EXPECT_GE(without, 60) << BackendName(kind);
   }
 }
 
