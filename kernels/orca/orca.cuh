@@ -343,9 +343,10 @@ constexpr float kSqueezePace = 0.1f;    // of the max speed
 THRONG_HD inline bool SqueezeStep(const AgentState& a, const NeighborState* neighbors,
                                   int neighbor_count, const Line* wall_lines, int wall_count,
                                   float time_step, float depth, Vec2* velocity) {
+  const float pace = kSqueezePace * a.max_speed;
   bool against_wall = false;  // a creep at the pace toward some wall would break its line
   for (int k = 0; k < wall_count && !against_wall; ++k) {
-    against_wall = Det(wall_lines[k].direction, wall_lines[k].point) > -kSqueezePace * a.max_speed;
+    against_wall = Det(wall_lines[k].direction, wall_lines[k].point) > -pace;
   }
   if (!against_wall) return false;
   auto touching_first = [&](const NeighborState& b) {
@@ -358,7 +359,7 @@ THRONG_HD inline bool SqueezeStep(const AgentState& a, const NeighborState* neig
       if (!touching_first(neighbors[j])) continue;
       if (!(Dot(neighbors[i].p - a.p, neighbors[j].p - a.p) < 0.f)) continue;  // one side
       const Vec2 along = Normalize(neighbors[j].p - neighbors[i].p);
-      const Vec2 square = (kSqueezePace * a.max_speed) * Vec2{-along.y, along.x};
+      const Vec2 square = pace * Vec2{-along.y, along.x};
       for (int side = 0; side < 2; ++side) {
         const Vec2 v = side == 0 ? square : -square;
         bool walls_kept = true;

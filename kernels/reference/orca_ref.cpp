@@ -427,7 +427,7 @@ bool SqueezeStep(const OrcaScene& scene, const AgentSetup& setup, const OrcaResu
       const Vec2d second = ReadAgent(scene.agents, pressing[b]).position;
       if (!(Dot(first - self.position, second - self.position) < 0.0)) continue;
       const Vec2d along = Normalize(second - first);
-      const Vec2d left = kSqueezePace * self.max_speed * Vec2d{-along.y, along.x};
+      const Vec2d left = pace * Vec2d{-along.y, along.x};
       for (const Vec2d step : {left, -left}) {
         bool walls_kept = true;
         for (const Line& wall : setup.obstacle_lines) {
