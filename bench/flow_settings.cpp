@@ -49,6 +49,10 @@ const std::map<std::string, Setter>& Setters() {
       // preferred velocity's lag").
       {"agent_defaults.max_accel",
        [](WorldConfig* c, double v) { c->agent_defaults.max_accel = float(v); }},
+      // The arrive behaviour's slowing radius, m: inside it the desired speed ramps down
+      // linearly to 0 at the goal (docs/ALGORITHMS.md §3).
+      {"agent_defaults.slowing_radius",
+       [](WorldConfig* c, double v) { c->agent_defaults.slowing_radius = float(v); }},
       {"navigation.reroute_every",
        [](WorldConfig* c, double v) { c->navigation.reroute_every = int(v); }},
       {"navigation.density_cost",

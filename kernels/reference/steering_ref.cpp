@@ -13,6 +13,7 @@ constexpr double kPiD = 3.14159265358979323846;
 double Len(D2 a) { return std::hypot(a.x, a.y); }
 double Len(D3 a) { return std::sqrt(a.x * a.x + a.y * a.y + a.z * a.z); }
 D2 Sub(D2 a, D2 b) { return {a.x - b.x, a.y - b.y}; }
+D2 Add(D2 a, D2 b) { return {a.x + b.x, a.y + b.y}; }
 D3 Sub(D3 a, D3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
 D2 Scale(D2 a, double s) { return {a.x * s, a.y * s}; }
 D2 Unit(D2 a) {
@@ -129,10 +130,26 @@ D2 ArriveStep(D2 position, D2 velocity, D2 target, const ArriveParamsD& p, doubl
   const D2 force = Truncate(Sub(desired, velocity), p.max_force);
   D2 next{velocity.x + force.x / p.mass * dt, velocity.y + force.y / p.mass * dt};
   const D2 gap = Sub(desired, velocity);
-  if (Len(Sub(next, velocity)) > Len(gap)) next = desired;
-  // Too fast to stop: steer at full acceleration toward the desired velocity.
   const D2 offset = Sub(target, position);
   const double distance = Len(offset);
+  // Near the target (from a fifth of the slowing radius, where it has arrived, to twice
+  // the slowing radius), motion sideways or away from it is steered out with the full
+  // force: the gap's part square to the way to the target moves wholly, its part along
+  // that way by the unit-mass share unless the agent moves away from the target (then
+  // wholly too), the sum within the force limit.
+  if (p.max_force > 0 && p.mass > 0 && distance >= 0.2 * p.slowing_radius &&
+      distance < 2 * p.slowing_radius && distance > 0) {
+    const D2 way = Scale(offset, 1 / distance);
+    const double along = gap.x * way.x + gap.y * way.y;
+    const D2 square = Sub(gap, Scale(way, along));
+    const bool moving_away = velocity.x * way.x + velocity.y * way.y < 0;
+    const double along_share = moving_away ? 1 : dt / p.mass;
+    const D2 step =
+        Truncate(Add(Scale(way, along * along_share), square), p.max_force * dt / p.mass);
+    next = {velocity.x + step.x, velocity.y + step.y};
+  }
+  if (Len(Sub(next, velocity)) > Len(gap)) next = desired;
+  // Too fast to stop: steer at full acceleration toward the desired velocity.
   if (p.max_force > 0 && p.mass > 0) {
     const double accel = p.max_force / p.mass;
     if (Len(next) > StoppingSpeed(distance, accel, dt)) {

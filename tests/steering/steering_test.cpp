@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <random>
@@ -237,6 +238,48 @@ TEST(ArriveTest, lateral_start_still_arrives) {
     EXPECT_FALSE(r.over_force);
     EXPECT_LT(r.final_distance, 1e-3f);
     EXPECT_LT(r.final_speed, 1e-3f);
+  }
+}
+
+// Where a walker ends up near its goal when the crowd's lines push every velocity it
+// prefers by `push` (ORCA hands back pref + push), after `seconds`.
+template <typename Step>
+float DistanceUnderPush(Vec2 start, Vec2 push, const ArriveParams& p, float dt, float seconds,
+                        Step step) {
+  Vec2 x = start, v{};
+  for (int k = 0; k < static_cast<int>(seconds / dt); ++k) {
+    v = step(x, v, {0, 0}, p, dt) + push;
+    x = x + v * dt;
+  }
+  return Length(x);
+}
+
+TEST(ArriveTest, a_walker_pushed_near_its_goal_stays_by_it) {
+  // Pedestrians (the world's defaults) and RVO2's scenes. §3's unit-mass step moves the
+  // preferred velocity dt / mass of the way a tick, so a steady push w settles where the
+  // desired velocity is w * mass / dt against it: ten times the push at 0.1 s, and the
+  // walker drifts metres from its goal (docs/PERFORMANCE.md, "Walkers that circle their
+  // goals"). With motion sideways or away from the goal steered out at once it stays where
+  // the desired velocity is about w against it, push * slowing_radius / max_speed from the
+  // goal, or at the edge of the arrived zone (kArriveTurnInner slowing radii) where that
+  // lies inside it.
+  struct Case {
+    ArriveParams p;
+    float dt;
+    float push;  // m/s; the pedestrians' at half their max_force * dt, room to resist it
+  };
+  for (const Case& c :
+       {Case{{1.34f, 3.f, 1.f, 1.5f}, 0.1f, 0.15f}, Case{{2.f, 1e3f, 1.f, 0.5f}, 0.25f, 0.5f}}) {
+    const Vec2 push{0.f, c.push};
+    const float stays = std::max(push.y * c.p.slowing_radius / c.p.max_speed,
+                                 kArriveTurnInner * c.p.slowing_radius);
+    const float ours = DistanceUnderPush({-1.f, 0.f}, push, c.p, c.dt, 60.f, EngineStep);
+    const float plain = DistanceUnderPush({-1.f, 0.f}, push, c.p, c.dt, 60.f, PlainStep);
+    SCOPED_TRACE(::testing::Message()
+                 << "max_speed " << c.p.max_speed << " dt " << c.dt << " stays " << stays
+                 << " ours " << ours << " plain " << plain);
+    EXPECT_LT(ours, 1.5f * stays);
+    EXPECT_GT(plain, 2.5f * stays);
   }
 }
 
