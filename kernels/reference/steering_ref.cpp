@@ -137,8 +137,9 @@ D2 ArriveStep(D2 position, D2 velocity, D2 target, const ArriveParamsD& p, doubl
   // force: the gap's part square to the way to the target moves wholly, its part along
   // that way by the unit-mass share unless the agent moves away from the target (then
   // wholly too), the sum within the force limit.
+  // (A slowing radius <= 0 leaves the band empty; inside it distance > 0.)
   if (p.max_force > 0 && p.mass > 0 && distance >= 0.2 * p.slowing_radius &&
-      distance < 2 * p.slowing_radius && distance > 0) {
+      distance < 2 * p.slowing_radius) {
     const D2 way = Scale(offset, 1 / distance);
     const double along = gap.x * way.x + gap.y * way.y;
     const D2 square = Sub(gap, Scale(way, along));
