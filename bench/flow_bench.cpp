@@ -226,7 +226,7 @@ void CountNotHome(const AgentSnapshot& a, size_t i, float default_max_speed, boo
 }
 
 FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ticks,
-                size_t list_not_home, int64_t follow_id) {
+                size_t list_not_home, int64_t follow_id, float follow_near) {
   World world(scenario.config, backend);
   const size_t n = scenario.initial.agents.size();
   std::vector<int> arrival(n, -1), passage(n, -1);
@@ -306,6 +306,16 @@ FlowFigures Run(const scenarios::Scenario& scenario, BackendKind backend, int ti
             kSolveStatusNames[result.agents.status[i] < kSolveStatusCount ? result.agents.status[i]
                                                                           : 0],
             stalled[i] ? "stalled" : "-", at.within_metre, NearestVehicleText(at).c_str());
+        // Who is near it, and what they want and do: a knot's shape (--follow-near).
+        for (size_t j = 0; j < n && follow_near > 0.f; ++j) {
+          const float dx = a.x[j] - a.x[i], dy = a.y[j] - a.y[i];
+          if (j == i || dx * dx + dy * dy > follow_near * follow_near) continue;
+          std::printf(
+              "    near: id %u at (%+.2f, %+.2f) from it, v (%.2f, %.2f) pref (%.2f, %.2f), %s\n",
+              static_cast<unsigned>(a.id[j]), dx, dy, a.vx.empty() ? 0.f : a.vx[j],
+              a.vy.empty() ? 0.f : a.vy[j], result.agents.pref_vx[j], result.agents.pref_vy[j],
+              stalled[j] ? "stalled" : "-");
+        }
       }
     }
     if (frozen.longest() > f.longest_frozen_stall) {
@@ -421,7 +431,7 @@ SceneFlow RunSeeds(const std::string& name, size_t size, const std::vector<uint3
     for (const std::string& kv : sets) ApplySetting(kv, &s.config);
     if (plain) s.config.orca = PlainRvo2Params(s.config.orca);
     const int ticks = std::max(1, static_cast<int>(std::lround(ticks_factor * s.suggested_ticks)));
-    AddRun(Run(s, backend, ticks, 0, -1), k, &out, &arrivals);
+    AddRun(Run(s, backend, ticks, 0, -1, 0.f), k, &out, &arrivals);
   }
   std::sort(arrivals.begin(), arrivals.end());
   out.median_s = MedianArrival(arrivals, out.walkers);
@@ -544,6 +554,11 @@ int main(int argc, char** argv) {
   app.add_option("--follow", follow_id,
                  "every 10 ticks, print this agent's position, velocities, stall flag, "
                  "neighbours within 1 m and nearest vehicle");
+  float follow_near = 0.f;
+  app.add_option("--follow-near", follow_near,
+                 "with --follow: also print everyone within this many metres of the agent, "
+                 "their offset from it, velocities and stall flags (0: nobody)")
+      ->check(CLI::Range(0.f, 100.f));
   bool targets = false;
   app.add_flag("--targets", targets,
                "instead of a row per run: each scene and size judged against plain ORCA on "
@@ -644,7 +659,8 @@ int main(int argc, char** argv) {
           if (evacuation) {
             evac = bench::RunEvacuation(s, ParseBackendKind(backend), ticks);
           } else {
-            f = bench::Run(s, ParseBackendKind(backend), ticks, list_not_home, follow_id);
+            f = bench::Run(s, ParseBackendKind(backend), ticks, list_not_home, follow_id,
+                           follow_near);
           }
         } catch (const std::exception& e) {
           std::fprintf(stderr, "throng-bench-flow: %s %zu seed %u: %s\n", name.c_str(), size, seed,

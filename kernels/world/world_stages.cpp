@@ -63,11 +63,13 @@ bool PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, const NavS
   if (build.empty()) return true;
   const NavCrowd& crowd = w.crowd_refreshed ? w.crowd_next : w.crowd;
   const float density_cost = config.navigation.density_cost;
+  // Everyone counts with the world's default body (the crowd keeps positions alone).
+  const float body = config.agent_defaults.radius;
   // The targets on the world's grid share one crowd cost; a region's is its own.
   NavCosts shared;
   for (const size_t k : build) {
     if (NavHasRegion(config, k)) continue;
-    shared = AddCrowdCost(NavCostsFor(config, w, k), crowd.positions, density_cost);
+    shared = AddCrowdCost(NavCostsFor(config, w, k), crowd.positions, density_cost, body);
     break;
   }
   // One target's field per thread: each march is serial and reads only its costs.
@@ -75,7 +77,8 @@ bool PrepareCrowdFields(const WorldConfig& config, const Snapshot& s, const NavS
   for (size_t j = 0; j < build.size(); ++j) {
     const size_t k = build[j];
     if (NavHasRegion(config, k)) {
-      const NavCosts own = AddCrowdCost(NavCostsFor(config, w, k), crowd.positions, density_cost);
+      const NavCosts own =
+          AddCrowdCost(NavCostsFor(config, w, k), crowd.positions, density_cost, body);
       w.crowd_fields[k] = BuildNavField(own, w.nav_targets[k]);
     } else {
       w.crowd_fields[k] = BuildNavField(shared, w.nav_targets[k]);  // read, not copied

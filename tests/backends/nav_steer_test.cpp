@@ -49,7 +49,7 @@ struct Navigation {
     spec = costs.spec;
     std::vector<Vec2> knot;
     for (int k = 0; k < 400; ++k) knot.push_back({4.5f + 0.1f * (k % 20), -4.f + 0.4f * (k / 20)});
-    const NavCosts crowded = AddCrowdCost(costs, knot, 4.f);
+    const NavCosts crowded = AddCrowdCost(costs, knot, 4.f, 0.2f);
     for (const NavTarget& t : targets) {
       fields.push_back(BuildNavField(costs, t));
       crowd_fields.push_back(BuildNavField(crowded, t));

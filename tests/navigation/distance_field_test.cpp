@@ -206,7 +206,7 @@ TEST(DistanceFieldTest, APackedCrowdCostsAtMostTheDensityCapAndTheFieldStillBuil
   const NavCosts base =
       BuildNavCosts({Box(-1.f, -6.f, 1.f, -1.f), Box(-1.f, 1.f, 1.f, 6.f)}, {target}, params);
   const std::vector<Vec2> packed(20000, Vec2{0.f, 0.f});  // 20,000 people on one spot
-  const NavCosts crowd = AddCrowdCost(base, packed, 2.f);
+  const NavCosts crowd = AddCrowdCost(base, packed, 2.f, 0.2f);
   const NavGridSpec& g = base.spec;
   const size_t centre = g.Index(static_cast<int32_t>((0.1f - g.origin.x) / g.cell),
                                 static_cast<int32_t>((0.1f - g.origin.y) / g.cell));
